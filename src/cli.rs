@@ -1,0 +1,87 @@
+//! Command-line definitions (clap) and nothing else.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "beeuni-lint",
+    version,
+    about = "Lint a Beeuni project: beeuni.yaml, its imports and tool modules"
+)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub check: CheckArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Lint the repository that holds PATH (the default command)
+    Check(CheckArgs),
+    /// Print every tool a session gets, like `beeuni tools ls`
+    Ls {
+        /// Print JSON: { manifest, tools_key, tools: [{ name, kind, source }], removed }
+        #[arg(long)]
+        json: bool,
+        /// A path inside the repository
+        #[arg(default_value = ".")]
+        path: PathBuf,
+    },
+    /// List every rule with its id, severity and summary
+    Rules,
+    /// Print one rule's documentation
+    Explain {
+        /// The rule id, e.g. unknown-excluded-tool
+        rule: String,
+    },
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct CheckArgs {
+    /// A path inside the repository to lint
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Write the report to FILE instead of standard output
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Colour the human report: auto (a terminal, and NO_COLOR unset), always or never
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
+    /// Exit 1 when a finding is at or above this severity
+    #[arg(long, value_enum, default_value_t = FailOn::Warning)]
+    pub fail_on: FailOn,
+    /// The config file (default: beeuni-lint.toml at the repository root, if present)
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Print nothing when there is no finding
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Human,
+    Short,
+    Json,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailOn {
+    Error,
+    Warning,
+    Info,
+    Never,
+}

@@ -1,0 +1,114 @@
+//! The one finding type every rule produces and every renderer formats.
+
+use crate::source::{FileId, Span};
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// A place in a file, with an optional label text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    pub file: FileId,
+    pub span: Span,
+    pub message: Option<String>,
+}
+
+impl Label {
+    pub fn new(file: FileId, span: Span) -> Self {
+        Label {
+            file,
+            span,
+            message: None,
+        }
+    }
+
+    pub fn with_message(file: FileId, span: Span, message: impl Into<String>) -> Self {
+        Label {
+            file,
+            span,
+            message: Some(message.into()),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Safety {
+    Safe,
+    Unsafe,
+}
+
+/// Replace `span` of `file` by `content`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit {
+    pub file: FileId,
+    pub span: Span,
+    pub content: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    pub safety: Safety,
+    pub edits: Vec<Edit>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub rule: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    pub primary: Label,
+    pub related: Vec<Label>,
+    pub help: Option<String>,
+    pub fix: Option<Fix>,
+}
+
+impl Diagnostic {
+    pub fn new(rule: &'static str, severity: Severity, primary: Label, message: impl Into<String>) -> Self {
+        Diagnostic {
+            rule,
+            severity,
+            message: message.into(),
+            primary,
+            related: Vec::new(),
+            help: None,
+            fix: None,
+        }
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn maybe_help(mut self, help: Option<String>) -> Self {
+        self.help = help;
+        self
+    }
+
+    pub fn related(mut self, label: Label) -> Self {
+        self.related.push(label);
+        self
+    }
+
+    pub fn fix(mut self, fix: Fix) -> Self {
+        self.fix = Some(fix);
+        self
+    }
+}

@@ -1,0 +1,103 @@
+//! `beeuni-lint ls`: every tool a session gets, like the docs' `beeuni tools ls`.
+
+use crate::catalog::{BEEUNI_TOOLS, HarnessTier};
+use crate::manifest::tools::ToolValue;
+use crate::project::Project;
+use crate::rules::tool_name::name_problem;
+use serde::Serialize;
+
+#[derive(Serialize, Debug, PartialEq, Eq)]
+pub struct Listed {
+    pub name: String,
+    pub kind: &'static str,
+    pub source: String,
+}
+
+#[derive(Serialize, Debug)]
+pub struct Listing {
+    pub manifest: String,
+    pub tools_key: bool,
+    pub tools: Vec<Listed>,
+    pub removed: Vec<&'static str>,
+}
+
+pub fn listing(project: &Project) -> Listing {
+    let mut tools = Vec::new();
+    for name in &project.loaded_beeuni {
+        let overridden = project
+            .tools
+            .iter()
+            .find(|d| d.name == *name && d.loads_beeuni())
+            .and_then(|d| d.module_path());
+        tools.push(match overridden {
+            Some(path) => Listed {
+                name: name.to_string(),
+                kind: "beeuni (overridden)",
+                source: path.to_string(),
+            },
+            None => Listed {
+                name: name.to_string(),
+                kind: "beeuni",
+                source: format!("beeuni:{name}"),
+            },
+        });
+    }
+    for decl in project.tools.iter().filter(|d| !d.is_beeuni_name()) {
+        let ToolValue::Module { path: Ok(path), .. } = &decl.value else {
+            continue;
+        };
+        let refused = name_problem(&decl.name).is_some() || project.harness.tier(&decl.name) == Some(HarnessTier::One);
+        if refused || tools.iter().any(|t| t.name == decl.name) {
+            continue;
+        }
+        tools.push(Listed {
+            name: decl.name.clone(),
+            kind: "project",
+            source: path.clone(),
+        });
+    }
+    let removed = BEEUNI_TOOLS
+        .iter()
+        .copied()
+        .filter(|name| !project.is_loaded_beeuni(name))
+        .collect();
+    let manifest = project
+        .root_file()
+        .map(|f| project.file(f).path.clone())
+        .unwrap_or_default();
+    Listing {
+        manifest,
+        tools_key: !project.tools_keys.is_empty(),
+        tools,
+        removed,
+    }
+}
+
+/// The docs' table: each column as wide as its longest cell plus two.
+pub fn render_text(listing: &Listing) -> String {
+    let rows: Vec<[&str; 3]> = std::iter::once(["NAME", "KIND", "SOURCE"])
+        .chain(
+            listing
+                .tools
+                .iter()
+                .map(|t| [t.name.as_str(), t.kind, t.source.as_str()]),
+        )
+        .collect();
+    let width = |column: usize| rows.iter().map(|r| r[column].chars().count()).max().unwrap_or(0) + 2;
+    let (name_width, kind_width) = (width(0), width(1));
+    let mut out = String::new();
+    for [name, kind, source] in &rows {
+        out.push_str(&format!("{name:<name_width$}{kind:<kind_width$}{source}\n"));
+    }
+    if !listing.removed.is_empty() {
+        out.push_str(&format!("\nRemoved Beeuni tools: {}\n", listing.removed.join(", ")));
+        out.push_str("Add `<name>: beeuni:<name>` under `tools:` to get one back.\n");
+    }
+    out
+}
+
+pub fn render_json(listing: &Listing) -> String {
+    let mut text = serde_json::to_string_pretty(listing).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    text.push('\n');
+    text
+}

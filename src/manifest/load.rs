@@ -1,0 +1,279 @@
+//! Loads the manifest graph: `beeuni.yaml` and every file it imports,
+//! depth-first, each read once, with cycles detected and never followed.
+
+use crate::diagnostic::Label;
+use crate::repo::fs::{self, Refusal};
+use crate::source::{FileId, SourceFile, Sources, Span};
+use crate::yaml::{self, Document, NodeId};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// One file of the graph, parsed (or an empty document when it did not parse).
+#[derive(Debug)]
+pub struct ManifestFile {
+    pub file: FileId,
+    pub doc: Document,
+    /// The `- path` item that first imported it (`None` for the root).
+    pub imported_by: Option<Label>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProblemKind {
+    Syntax,
+    ImportMissing,
+    ImportPath,
+    ImportCycle,
+}
+
+/// Something loading found wrong; a rule turns each into a finding.
+#[derive(Debug)]
+pub struct LoadProblem {
+    pub kind: ProblemKind,
+    pub at: Label,
+    pub message: String,
+    pub help: Option<String>,
+    pub related: Vec<Label>,
+}
+
+#[derive(Debug, Default)]
+pub struct Graph {
+    /// In graph order: the root, then imports depth-first in the order listed.
+    pub files: Vec<ManifestFile>,
+    pub problems: Vec<LoadProblem>,
+}
+
+/// An `imports:` item of a loaded file.
+struct ImportItem {
+    label: Label,
+    path: String,
+}
+
+struct Frame {
+    index: usize,
+    real: PathBuf,
+    imports: Vec<ImportItem>,
+    next: usize,
+}
+
+pub fn load(root: &Path, manifest: &str, sources: &mut Sources) -> Graph {
+    let mut graph = Graph::default();
+    let mut visited: HashMap<PathBuf, usize> = HashMap::new();
+    let Ok(real) = fs::resolve(root, manifest) else {
+        return graph;
+    };
+    let mut stack = vec![open(&mut graph, sources, root, manifest, real, None, &mut visited)];
+    while let Some(frame) = stack.last_mut() {
+        let Some(item) = frame.imports.get(frame.next) else {
+            stack.pop();
+            continue;
+        };
+        frame.next += 1;
+        let (label, path) = (item.label.clone(), item.path.clone());
+        let from = graph.files[frame.index].file;
+        let item = ImportItem { label, path };
+        let Some((rel, real)) = check_import(root, sources, from, &item, &mut graph.problems) else {
+            continue;
+        };
+        if let Some(open_at) = stack.iter().position(|f| f.real == real) {
+            graph.problems.push(cycle(&graph, sources, &stack[open_at..], &item));
+            continue;
+        }
+        if visited.contains_key(&real) {
+            continue;
+        }
+        let next = open(&mut graph, sources, root, &rel, real, Some(item.label), &mut visited);
+        stack.push(next);
+    }
+    graph
+}
+
+fn open(
+    graph: &mut Graph,
+    sources: &mut Sources,
+    root: &Path,
+    rel: &str,
+    real: PathBuf,
+    imported_by: Option<Label>,
+    visited: &mut HashMap<PathBuf, usize>,
+) -> Frame {
+    let (file, doc) = read_yaml(root, rel, sources, &mut graph.problems);
+    let imports = import_items(&doc, file);
+    graph.files.push(ManifestFile { file, doc, imported_by });
+    let index = graph.files.len() - 1;
+    visited.insert(real.clone(), index);
+    Frame {
+        index,
+        real,
+        imports,
+        next: 0,
+    }
+}
+
+/// Reads and parses one file; problems become `yaml-syntax` findings and an empty document.
+pub fn read_yaml(root: &Path, rel: &str, sources: &mut Sources, problems: &mut Vec<LoadProblem>) -> (FileId, Document) {
+    let bytes = fs::read(root, rel).unwrap_or_default();
+    let (text, bad_byte) = match String::from_utf8(bytes) {
+        Ok(text) => (text, None),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            (String::from_utf8_lossy(e.as_bytes()).into_owned(), Some(at))
+        }
+    };
+    let file = sources.add(SourceFile::new(rel.to_string(), text));
+    let source = sources.get(file);
+    let syntax = |offset: usize, message: String| LoadProblem {
+        kind: ProblemKind::Syntax,
+        at: Label::new(file, Span::empty(offset)),
+        message,
+        help: None,
+        related: Vec::new(),
+    };
+    if let Some(at) = bad_byte {
+        let line = source.line_index(at);
+        let mut problem = syntax(at, "this file is not valid UTF-8: YAML files must be UTF-8".into());
+        problem.at.span = source.line_span(line);
+        problems.push(problem);
+        return (file, Document::default());
+    }
+    match yaml::parse(&source.text) {
+        Ok(doc) => (file, doc),
+        Err(e) => {
+            problems.push(syntax(e.offset, e.message));
+            (file, Document::default())
+        }
+    }
+}
+
+fn import_items(doc: &Document, file: FileId) -> Vec<ImportItem> {
+    let Some(root) = doc.root else { return Vec::new() };
+    let Some(imports) = doc
+        .entries(root)
+        .and_then(|e| e.into_iter().find(|e| doc.scalar(e.key) == Some("imports")))
+    else {
+        return Vec::new();
+    };
+    let items: &[NodeId] = doc.items(imports.value).unwrap_or(&[]);
+    items
+        .iter()
+        .filter_map(|&item| {
+            let path = doc.str(item)?.to_string();
+            Some(ImportItem {
+                label: Label::new(file, doc.node(item).span),
+                path,
+            })
+        })
+        .collect()
+}
+
+/// Why a path is not a plain repo-relative one, if it is not.
+pub fn non_relative_reason(path: &str) -> Option<&'static str> {
+    let bytes = path.as_bytes();
+    let scheme = path.split_once(':').is_some_and(|(head, _)| {
+        !head.is_empty()
+            && head
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+    });
+    if path.is_empty() {
+        Some("is empty")
+    } else if bytes.len() >= 2 && bytes[1] == b':' && bytes[0].is_ascii_alphabetic() {
+        Some("starts with a drive letter")
+    } else if scheme {
+        Some("is a URL or has a scheme")
+    } else if path.starts_with('/') {
+        Some("is absolute")
+    } else if path.starts_with('~') {
+        Some("starts with `~`")
+    } else if path.contains('\\') {
+        Some("uses backslashes")
+    } else {
+        None
+    }
+}
+
+fn check_import(
+    root: &Path,
+    sources: &Sources,
+    from: FileId,
+    item: &ImportItem,
+    problems: &mut Vec<LoadProblem>,
+) -> Option<(String, PathBuf)> {
+    let problem = |kind, message: String, help: Option<String>| LoadProblem {
+        kind,
+        at: item.label.clone(),
+        message,
+        help,
+        related: Vec::new(),
+    };
+    let help = Some("import paths are repo-relative, like `config/agents.yaml`".to_string());
+    if let Some(reason) = non_relative_reason(&item.path) {
+        problems.push(problem(
+            ProblemKind::ImportPath,
+            format!("import path `{}` {reason}", item.path),
+            help,
+        ));
+        return None;
+    }
+    let Some(rel) = fs::normalize(&item.path) else {
+        let message = format!("import path `{}` escapes the repository", item.path);
+        problems.push(problem(ProblemKind::ImportPath, message, help));
+        return None;
+    };
+    match fs::resolve(root, &rel) {
+        Ok(real) => Some((rel, real)),
+        Err(Refusal::OutsideRepository) => {
+            let message = format!(
+                "import `{}` resolves through a symlink to outside the repository",
+                item.path
+            );
+            problems.push(problem(
+                ProblemKind::ImportPath,
+                message,
+                Some("import a file inside the repository".into()),
+            ));
+            None
+        }
+        Err(refusal) => {
+            let beside = Path::new(&sources.get(from).path)
+                .parent()
+                .map(|dir| dir.join(&item.path));
+            let beside = beside
+                .and_then(|p| fs::normalize(&p.to_string_lossy()))
+                .filter(|p| *p != rel && fs::is_file(root, p));
+            let help = match beside {
+                Some(found) => Some(format!(
+                    "import paths are repo-relative; relative to `{}` it is `{found}`: write that instead",
+                    sources.get(from).path
+                )),
+                None => Some("fix the path or remove the entry".into()),
+            };
+            let message = format!("imported file `{}` {}", item.path, refusal.describe());
+            problems.push(problem(ProblemKind::ImportMissing, message, help));
+            None
+        }
+    }
+}
+
+fn cycle(graph: &Graph, sources: &Sources, open: &[Frame], closing: &ImportItem) -> LoadProblem {
+    let names: Vec<&str> = open
+        .iter()
+        .map(|f| sources.get(graph.files[f.index].file).path.as_str())
+        .collect();
+    let message = format!("import cycle: {} → {}", names.join(" → "), names[0]);
+    // The other entries of the cycle: the items that opened each file after the first.
+    let related = open[1..]
+        .iter()
+        .filter_map(|f| graph.files[f.index].imported_by.clone())
+        .map(|mut label| {
+            label.message = Some("part of the cycle".into());
+            label
+        })
+        .collect();
+    LoadProblem {
+        kind: ProblemKind::ImportCycle,
+        at: closing.label.clone(),
+        message,
+        help: Some("remove one of these imports; each file needs to be imported once".into()),
+        related,
+    }
+}

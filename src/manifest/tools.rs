@@ -1,0 +1,176 @@
+//! The `tools:` declarations of the graph and the selection rule.
+
+use super::load::{Graph, non_relative_reason};
+use crate::catalog::{BEEUNI_TOOLS, MODULE_EXTENSIONS};
+use crate::repo::fs::{self, Refusal};
+use crate::source::{FileId, Span};
+use crate::yaml::{Document, NodeId};
+use std::path::Path;
+
+/// A `tools:` key of one file of the graph.
+#[derive(Debug)]
+pub struct ToolsKey {
+    pub file: FileId,
+    pub key: Span,
+    /// The key's value node (a mapping, null, or something `manifest-shape` reports).
+    pub value: NodeId,
+    pub graph_index: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolValue {
+    /// `beeuni:<target>`
+    Beeuni(String),
+    /// Any other string: a module path when `path` is `Ok` (normalised), else why it is not one.
+    Module { raw: String, path: Result<String, String> },
+    /// Not a string: what it is instead.
+    NotString(&'static str),
+}
+
+#[derive(Debug)]
+pub struct ToolDecl {
+    pub name: String,
+    pub file: FileId,
+    pub name_span: Span,
+    /// `name: value`, from the key's start to the value's end.
+    pub entry: Span,
+    pub value_span: Span,
+    pub value: ToolValue,
+    /// For a valid module path: where it leads (`Ok`) or why it cannot be read.
+    pub module: Option<Result<(), Refusal>>,
+}
+
+impl ToolDecl {
+    pub fn is_beeuni_name(&self) -> bool {
+        BEEUNI_TOOLS.contains(&self.name.as_str())
+    }
+
+    /// The module path, when the value is a valid one.
+    pub fn module_path(&self) -> Option<&str> {
+        match &self.value {
+            ToolValue::Module { path: Ok(path), .. } => Some(path),
+            _ => None,
+        }
+    }
+
+    /// Does this declaration load the Beeuni tool of its name (as itself or replaced by a module)?
+    pub fn loads_beeuni(&self) -> bool {
+        self.is_beeuni_name()
+            && match &self.value {
+                ToolValue::Beeuni(target) => *target == self.name,
+                ToolValue::Module { path, .. } => path.is_ok(),
+                ToolValue::NotString(_) => false,
+            }
+    }
+}
+
+/// Why a string is not a module path, or its normalised form.
+pub fn check_module_path(raw: &str) -> Result<String, String> {
+    if let Some(reason) = non_relative_reason(raw) {
+        return Err(format!("`{raw}` {reason}"));
+    }
+    let Some(path) = fs::normalize(raw) else {
+        return Err(format!("`{raw}` escapes the repository"));
+    };
+    let extension = Path::new(&path).extension().and_then(|e| e.to_str()).unwrap_or("");
+    if path.ends_with(".d.ts") {
+        return Err(format!("`{raw}` is a declaration file, which has no runtime code"));
+    }
+    if !MODULE_EXTENSIONS.contains(&extension) {
+        return Err(match extension {
+            "" => format!("`{raw}` has no extension"),
+            other => format!("`{raw}` ends in `.{other}`"),
+        });
+    }
+    Ok(path)
+}
+
+pub fn collect(graph: &Graph, root: &Path) -> (Vec<ToolsKey>, Vec<ToolDecl>) {
+    let mut keys = Vec::new();
+    let mut decls = Vec::new();
+    for (graph_index, manifest) in graph.files.iter().enumerate() {
+        let doc = &manifest.doc;
+        let Some(top) = doc.root else { continue };
+        let Some(entries) = doc.entries(top) else { continue };
+        for entry in entries.iter().filter(|e| doc.scalar(e.key) == Some("tools")) {
+            keys.push(ToolsKey {
+                file: manifest.file,
+                key: doc.node(entry.key).span,
+                value: entry.value,
+                graph_index,
+            });
+            for tool in doc.entries(entry.value).unwrap_or_default() {
+                if let Some(decl) = declaration(doc, manifest.file, tool.key, tool.value, root) {
+                    decls.push(decl);
+                }
+            }
+        }
+    }
+    (keys, decls)
+}
+
+fn declaration(doc: &Document, file: FileId, key: NodeId, value: NodeId, root: &Path) -> Option<ToolDecl> {
+    let name = doc.scalar(key)?.to_string();
+    let name_span = doc.node(key).span;
+    let value_span = doc.node(value).span;
+    let value = match doc.str(value) {
+        Some(text) => match text.strip_prefix("beeuni:") {
+            Some(target) => ToolValue::Beeuni(target.to_string()),
+            None => ToolValue::Module {
+                raw: text.to_string(),
+                path: check_module_path(text),
+            },
+        },
+        None => ToolValue::NotString(doc.describe(value)),
+    };
+    let module = match &value {
+        ToolValue::Module { path: Ok(path), .. } => Some(fs::resolve(root, path).map(|_| ())),
+        _ => None,
+    };
+    let end = if value_span.start == value_span.end {
+        value_span.end + 1
+    } else {
+        value_span.end
+    };
+    Some(ToolDecl {
+        name,
+        file,
+        name_span,
+        entry: Span::new(name_span.start, end),
+        value_span,
+        value,
+        module,
+    })
+}
+
+/// The selection rule: which Beeuni tools sessions get, in canonical order.
+pub fn loaded_beeuni(keys: &[ToolsKey], decls: &[ToolDecl]) -> Vec<&'static str> {
+    if keys.is_empty() {
+        return BEEUNI_TOOLS.to_vec();
+    }
+    BEEUNI_TOOLS
+        .iter()
+        .copied()
+        .filter(|name| decls.iter().any(|d| d.name == *name && d.loads_beeuni()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn module_paths() {
+        assert_eq!(check_module_path("./tools/x.ts"), Ok("tools/x.ts".into()));
+        assert_eq!(check_module_path("tools/x.mjs"), Ok("tools/x.mjs".into()));
+        assert!(check_module_path("tools/x.tsx").is_err());
+        assert!(check_module_path("tools/x.d.ts").is_err());
+        assert!(check_module_path("/abs/x.ts").is_err());
+        assert!(check_module_path("~/x.ts").is_err());
+        assert!(check_module_path("https://x.example/x.ts").is_err());
+        assert!(check_module_path("C:/x.ts").is_err());
+        assert!(check_module_path("tools\\x.ts").is_err());
+        assert!(check_module_path("../x.ts").is_err());
+        assert!(check_module_path("web_search").is_err());
+    }
+}

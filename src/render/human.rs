@@ -1,0 +1,322 @@
+//! `--format human`: a miette graphical report a finding, then the summary line.
+//!
+//! Files are lent to miette through [`FileSource`], which borrows the text and
+//! reads snippets by the file's line index (no copy, no scan from the start of
+//! the file), and which reports UTF-16 columns like every other format.
+
+use std::fmt;
+
+use miette::{
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents, SourceCode, SourceSpan,
+    SpanContents,
+};
+
+use crate::Report;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::render::{Summary, file, short, summary_line};
+use crate::source::{SourceFile, Sources, Span};
+
+/// The report's width: fixed, so that output does not depend on the terminal.
+const WIDTH: usize = 100;
+
+pub fn render(report: &Report, color: bool) -> String {
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(WIDTH)
+        .with_links(false)
+        .without_syntax_highlighting()
+        .with_context_lines(1);
+    let mut out = String::new();
+    for diagnostic in &report.diagnostics {
+        let finding = Finding::of(&report.sources, diagnostic);
+        let mut text = String::new();
+        match handler.render_report(&mut text, &finding) {
+            Ok(()) => out.push_str(&text),
+            // miette gives up only when a snippet cannot be read; say it in one line instead.
+            Err(fmt::Error) => out.push_str(&short::render_one(&report.sources, diagnostic)),
+        }
+        out.push('\n');
+    }
+    out.push_str(&summary_line(&Summary::of(report)));
+    out.push('\n');
+    out
+}
+
+/// One finding, or one related location in another file, as miette sees it.
+#[derive(Debug)]
+struct Finding<'a> {
+    /// `severity[rule-id]`; `None` for a related location.
+    code: Option<String>,
+    message: &'a str,
+    severity: miette::Severity,
+    source: Option<FileSource<'a>>,
+    labels: Vec<LabeledSpan>,
+    help: Option<&'a str>,
+    related: Vec<Finding<'a>>,
+}
+
+impl<'a> Finding<'a> {
+    fn of(sources: &'a Sources, d: &'a Diagnostic) -> Self {
+        let primary = file(sources, d.primary.file);
+        let mut labels: Vec<LabeledSpan> = primary
+            .map(|f| label(f, d.primary.span, d.primary.message.clone(), true))
+            .into_iter()
+            .collect();
+        let mut related = Vec::new();
+        for extra in &d.related {
+            match file(sources, extra.file) {
+                Some(f) if primary.is_some() && extra.file == d.primary.file => {
+                    labels.push(label(f, extra.span, extra.message.clone(), false))
+                }
+                Some(f) => related.push(Finding {
+                    code: None,
+                    message: extra.message.as_deref().unwrap_or("related location"),
+                    severity: miette::Severity::Advice,
+                    source: Some(FileSource(f)),
+                    // The message is the text above; the snippet only marks the place.
+                    labels: vec![label(f, extra.span, None, true)],
+                    help: None,
+                    related: Vec::new(),
+                }),
+                None => {}
+            }
+        }
+        Finding {
+            code: Some(format!("{}[{}]", d.severity.as_str(), d.rule)),
+            message: &d.message,
+            severity: match d.severity {
+                Severity::Error => miette::Severity::Error,
+                Severity::Warning => miette::Severity::Warning,
+                Severity::Info => miette::Severity::Advice,
+            },
+            source: primary.map(FileSource),
+            labels,
+            help: d.help.as_deref().filter(|help| !help.is_empty()),
+            related,
+        }
+    }
+}
+
+/// A miette label at `span` made safe to draw: inside the file, on
+/// character boundaries, and never at the very end of the file, where miette
+/// would draw no mark (it moves to the end of the last line, or onto the last
+/// character when the file does not end in a line break).
+fn label(file: &SourceFile, span: Span, message: Option<String>, primary: bool) -> LabeledSpan {
+    let text = file.text.as_str();
+    let mut start = floor_boundary(text, span.start.min(text.len()));
+    let mut end = ceil_boundary(text, span.end.clamp(start, text.len()));
+    if start == end && start == text.len() && !text.is_empty() {
+        // miette draws nothing past the last character of the last line.
+        let last = file.line_count() - 1;
+        start = if last > 0 && file.line_start(last) == text.len() {
+            file.line_span(last - 1).end
+        } else {
+            floor_boundary(text, text.len() - 1)
+        };
+        end = start;
+    }
+    let span = SourceSpan::from(start..end);
+    if primary {
+        LabeledSpan::new_primary_with_span(message, span)
+    } else {
+        LabeledSpan::new_with_span(message, span)
+    }
+}
+
+fn floor_boundary(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+fn ceil_boundary(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
+impl fmt::Display for Finding<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message)
+    }
+}
+
+impl std::error::Error for Finding<'_> {}
+
+impl miette::Diagnostic for Finding<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.code
+            .as_ref()
+            .map(|code| Box::new(code) as Box<dyn fmt::Display + 'b>)
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.help.map(|help| Box::new(help) as Box<dyn fmt::Display + 'b>)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        self.source.as_ref().map(|source| source as &dyn SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        (!self.labels.is_empty()).then(|| Box::new(self.labels.iter().cloned()) as Box<dyn Iterator<Item = _>>)
+    }
+
+    fn related<'b>(&'b self) -> Option<Box<dyn Iterator<Item = &'b dyn miette::Diagnostic> + 'b>> {
+        (!self.related.is_empty()).then(|| {
+            Box::new(self.related.iter().map(|r| r as &dyn miette::Diagnostic))
+                as Box<dyn Iterator<Item = &'b dyn miette::Diagnostic> + 'b>
+        })
+    }
+}
+
+/// A borrowed [`SourceFile`] as miette source code, named by its repo-relative path.
+#[derive(Debug)]
+struct FileSource<'a>(&'a SourceFile);
+
+/// What miette is shown of an empty file: one empty line, so a label still has
+/// somewhere to point.
+const EMPTY_FILE: &[u8] = b"\n";
+
+impl SourceCode for FileSource<'_> {
+    fn read_span<'b>(
+        &'b self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'b> + 'b>, MietteError> {
+        let file = self.0;
+        let text = file.text.as_bytes();
+        let name = file.path.clone();
+        if text.is_empty() {
+            let contents = MietteSpanContents::new_named(name, EMPTY_FILE, (0, EMPTY_FILE.len()).into(), 0, 0, 1);
+            return Ok(Box::new(contents));
+        }
+        let start = span.offset();
+        let end = start
+            .checked_add(span.len())
+            .filter(|end| *end <= text.len())
+            .ok_or(MietteError::OutOfBounds)?;
+        let first = file.line_index(start);
+        let last = file.line_index(if end > start { end - 1 } else { start });
+        // Like miette's own readers: without lines before, the contents start
+        // at the span (the column is then the span's own, in UTF-16 units).
+        let (from, line, column) = match context_lines_before {
+            0 => (start, first, file.position(start).column - 1),
+            n => (file.line_start(first.saturating_sub(n)), first.saturating_sub(n), 0),
+        };
+        let end_line = (last + context_lines_after).min(file.line_count() - 1);
+        // Whole lines, line break included, except for a read without lines after.
+        let to = match context_lines_after {
+            0 => end,
+            _ => file.line_start(end_line + 1),
+        };
+        let data = text.get(from..to.max(from)).ok_or(MietteError::OutOfBounds)?;
+        let contents =
+            MietteSpanContents::new_named(name, data, (from, data.len()).into(), line, column, end_line - line + 1);
+        Ok(Box::new(contents))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::fixture;
+
+    #[test]
+    fn plain_report_shows_every_part() {
+        let out = render(&fixture::report(), false);
+        assert!(!out.contains('\u{1b}'), "{out}");
+        for part in [
+            "warning[odd-name]",
+            "⚠ the name ends in `agent`",
+            // The header column counts UTF-16 units, like `short` and JSON.
+            "╭─[beeuni.yaml:1:15]",
+            "1 │ name: démo 😀 agent",
+            "╰── this word",
+            // A related label in the same file is drawn in the same snippet.
+            "╰── tools follow",
+            "error[unknown-excluded-tool]",
+            "× unknown tool `bsh` in `exclude`",
+            "╭─[beeuni.yaml:3:13]",
+            "╰── not a tool",
+            "help: did you mean `bash`?",
+            // A related label in another file gets that file's snippet.
+            "☞ `bash` is defined here",
+            "╭─[tools/bash.ts:1:14]",
+            "1 │ export const bash = tool({",
+            "info[empty-value]",
+            "╭─[beeuni.yaml:4:7]",
+        ] {
+            assert!(out.contains(part), "missing {part:?} in\n{out}");
+        }
+        // The zero-width span still gets a mark, under the end of `model:`.
+        assert!(out.contains("4 │ model:\n   ·       ▲\n"), "{out}");
+        assert!(
+            out.ends_with("╰────\n\n1 error, 1 warning, 1 info in 2 files\n"),
+            "{out}"
+        );
+        assert_eq!(out, render(&fixture::report(), false));
+    }
+
+    #[test]
+    fn color_report_is_styled() {
+        let out = render(&fixture::report(), true);
+        assert!(out.contains("\u{1b}["));
+        assert!(out.contains("unknown-excluded-tool") && out.contains("beeuni.yaml:3:13"));
+    }
+
+    #[test]
+    fn clean_report_is_the_summary() {
+        let mut report = fixture::report();
+        report.diagnostics.clear();
+        assert_eq!(render(&report, false), "no problems in 2 files\n");
+    }
+
+    #[test]
+    fn edge_spans_render_without_panic() {
+        let out = render(&fixture::edge_report(), false);
+        for part in [
+            "╭─[empty.yaml:1:1]\n 1 │ \n   · ▲\n",
+            "⚠ at the end",
+            "╭─[crlf.yaml:2:5]",
+            "inside `ü`",
+            "no such file",
+        ] {
+            assert!(out.contains(part), "missing {part:?} in\n{out}");
+        }
+        // The span at the very end is drawn after the last line's text.
+        assert!(
+            out.contains("⚠ at the end\n   ╭─[crlf.yaml:2:5]\n 1 │ a: b\n 2 │ c: ü\n   ·     ▲\n"),
+            "{out}"
+        );
+        // Without a final line break, the mark goes under the last character.
+        assert!(
+            out.contains("no line break\n   ╭─[noeol.yaml:1:4]\n 1 │ a: é\n   ·    ▲\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn file_source_reads_whole_lines_with_context() {
+        let file = SourceFile::new("f".into(), "a\nbb\nccc\ndd\n".into());
+        let source = FileSource(&file);
+        let contents = source.read_span(&(5..6).into(), 1, 1).unwrap();
+        assert_eq!(contents.data(), b"bb\nccc\ndd\n");
+        assert_eq!((contents.line(), contents.column(), contents.line_count()), (1, 0, 3));
+        assert_eq!(contents.name(), Some("f"));
+        let contents = source.read_span(&(6..7).into(), 0, 0).unwrap();
+        assert_eq!((contents.line(), contents.column(), contents.data()), (2, 1, &b"c"[..]));
+        assert!(source.read_span(&(10..20).into(), 1, 1).is_err());
+    }
+}

@@ -1,0 +1,117 @@
+//! Safe reads: a file is read only when it resolves inside the repository,
+//! is a regular file and is not too large. Nothing behind a symlink that
+//! leaves the repository is ever opened.
+
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+
+/// Larger files are refused: a manifest or module this size is a mistake, and reading it would cost the run.
+pub const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    NotFound,
+    Directory,
+    /// A FIFO, socket or device.
+    NotRegular,
+    /// A symlink (or `..`) that leads out of the repository.
+    OutsideRepository,
+    TooLarge(u64),
+    Io(String),
+}
+
+impl Refusal {
+    pub fn describe(&self) -> String {
+        match self {
+            Refusal::NotFound => "does not exist".into(),
+            Refusal::Directory => "is a folder, not a file".into(),
+            Refusal::NotRegular => "is not a regular file (a FIFO, socket or device)".into(),
+            Refusal::OutsideRepository => "resolves through a symlink to outside the repository".into(),
+            Refusal::TooLarge(size) => {
+                format!("is {size} bytes, more than the {MAX_FILE_BYTES} bytes beeuni-lint reads")
+            }
+            Refusal::Io(message) => format!("cannot be read: {message}"),
+        }
+    }
+}
+
+/// Lexically normalises a repo-relative path (`./a/../b` → `b`); `None` when it climbs above the root.
+pub fn normalize(rel: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for component in Path::new(rel).components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                parts.pop()?;
+            }
+            Component::Normal(part) => parts.push(part.to_str()?),
+            Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// Where a repo-relative path leads, checked without reading it.
+pub fn resolve(root: &Path, rel: &str) -> Result<PathBuf, Refusal> {
+    let real = match fs::canonicalize(root.join(rel)) {
+        Ok(real) => real,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Refusal::NotFound),
+        Err(e) => return Err(Refusal::Io(e.to_string())),
+    };
+    if !real.starts_with(root) {
+        return Err(Refusal::OutsideRepository);
+    }
+    let meta = fs::metadata(&real).map_err(|e| Refusal::Io(e.to_string()))?;
+    if meta.is_dir() {
+        return Err(Refusal::Directory);
+    }
+    if !meta.is_file() {
+        return Err(Refusal::NotRegular);
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(Refusal::TooLarge(meta.len()));
+    }
+    Ok(real)
+}
+
+/// Reads a repo-relative file after [`resolve`] accepted it.
+pub fn read(root: &Path, rel: &str) -> Result<Vec<u8>, Refusal> {
+    let real = resolve(root, rel)?;
+    fs::read(real).map_err(|e| Refusal::Io(e.to_string()))
+}
+
+/// Does a repo-relative path exist inside the repository as a regular file?
+pub fn is_file(root: &Path, rel: &str) -> bool {
+    resolve(root, rel).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizes_and_refuses_escapes() {
+        assert_eq!(normalize("./a/../b/c.yaml").as_deref(), Some("b/c.yaml"));
+        assert_eq!(normalize("config/../x.yaml").as_deref(), Some("x.yaml"));
+        assert_eq!(normalize("../x.yaml"), None);
+        assert_eq!(normalize("/etc/passwd"), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn refuses_symlinks_out_of_the_root_and_fifos() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret.yaml"), "s: 1").unwrap();
+        let repo = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(repo.path()).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.yaml"), root.join("link.yaml")).unwrap();
+        assert_eq!(read(&root, "link.yaml"), Err(Refusal::OutsideRepository));
+        std::fs::create_dir(root.join("dir")).unwrap();
+        assert_eq!(read(&root, "dir"), Err(Refusal::Directory));
+        assert_eq!(read(&root, "none.yaml"), Err(Refusal::NotFound));
+        let fifo = root.join("fifo");
+        let status = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(status.success());
+        assert_eq!(read(&root, "fifo"), Err(Refusal::NotRegular));
+    }
+}

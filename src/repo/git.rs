@@ -1,0 +1,532 @@
+//! Git state as the linter needs it, read through `gix` so that linting never depends on a `git` binary.
+
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+
+use gix::bstr::BStr;
+use gix::worktree::stack::state::ignore::Source;
+
+/// A git work tree as the linter sees it: its root, which paths the index tracks, and which are ignored.
+pub struct GitRepo {
+    root: PathBuf,
+    /// Sorted and deduplicated, so `tracks_under` is one binary search instead of a scan.
+    tracked: Vec<String>,
+    /// `is_ignored` takes `&self` but the stack caches the `.gitignore` files of the folders it last visited.
+    excludes: RefCell<gix::worktree::Stack>,
+    /// The stack asks the object database for `.gitignore` blobs of skip-worktree (sparse) entries.
+    repo: gix::Repository,
+}
+
+impl GitRepo {
+    /// Discover the repository whose work tree holds `path` (a folder or file; walks up like git does).
+    /// Ok(None) when `path` is not inside a git work tree (or the repository is bare).
+    /// Err(message) when a repository is there but cannot be read (e.g. corrupt index): a clear, one-line message.
+    pub fn discover(path: &Path) -> Result<Option<GitRepo>, String> {
+        // Git discovers from the physical directory (getcwd), so resolve symlinks before walking up.
+        let start = std::fs::canonicalize(path).map_err(|err| format!("cannot read {}: {err}", path.display()))?;
+        // gix only walks up from folders.
+        let start_dir = if start.is_dir() {
+            start.as_path()
+        } else {
+            start.parent().unwrap_or(&start)
+        };
+        let repo = match gix::discover(start_dir) {
+            Ok(repo) => Some(repo),
+            Err(err) if is_no_repository(&err) => None,
+            Err(err) => {
+                return Err(format!(
+                    "cannot open the git repository at {}: {}",
+                    start.display(),
+                    one_line(&err)
+                ));
+            }
+        };
+        let workdir = repo.as_ref().and_then(|repo| repo.workdir());
+        let root = workdir
+            .map(|dir| {
+                std::fs::canonicalize(dir)
+                    .map_err(|err| format!("cannot read the git work tree at {}: {err}", dir.display()))
+            })
+            .transpose()?;
+        check_no_broken_gitfile(start_dir, root.as_deref())?;
+        let (Some(repo), Some(root)) = (repo, root) else {
+            return Ok(None);
+        };
+        // Discovering from inside `.git` finds the repository too, but git says such a path is outside the work tree.
+        let inside = |dir: &Path| std::fs::canonicalize(dir).is_ok_and(|dir| start.starts_with(dir));
+        if inside(repo.git_dir()) || inside(repo.common_dir()) {
+            return Ok(None);
+        }
+        // A fresh `git init` has no index file yet; that is an empty index, not an error.
+        let index = repo.index_or_empty().map_err(|err| {
+            format!(
+                "cannot read the git index at {}: {}",
+                repo.index_path().display(),
+                one_line(&err)
+            )
+        })?;
+
+        let mut tracked: Vec<String> = index
+            .entries()
+            .iter()
+            .map(|entry| to_string(entry.path(&index)))
+            .collect();
+        // Conflicted paths appear once per stage.
+        tracked.sort_unstable();
+        tracked.dedup();
+
+        let excludes = repo
+            .excludes(&index, None, Source::WorktreeThenIdMappingIfNotSkipped)
+            .map_err(|err| {
+                format!(
+                    "cannot read the git ignore rules of {}: {}",
+                    root.display(),
+                    one_line(&err)
+                )
+            })?
+            .detach();
+
+        Ok(Some(GitRepo {
+            root,
+            tracked,
+            excludes: RefCell::new(excludes),
+            repo,
+        }))
+    }
+
+    /// The work tree root (absolute, canonical).
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Is this repo-relative path (with `/` separators, no leading `./`) an entry in the index?
+    pub fn is_tracked(&self, rel: &str) -> bool {
+        self.tracked
+            .binary_search_by(|p| p.as_str().cmp(normalize(rel)))
+            .is_ok()
+    }
+
+    /// Does the index hold any entry under this repo-relative folder (e.g. "node_modules/zod")?
+    ///
+    /// A submodule (gitlink) or sparse-directory entry at exactly `rel_dir` counts too: the folder's
+    /// content is then under version control even though the index lists nothing below it.
+    pub fn tracks_under(&self, rel_dir: &str) -> bool {
+        let dir = normalize(rel_dir);
+        if dir.is_empty() {
+            return !self.tracked.is_empty();
+        }
+        if self.is_tracked(dir) {
+            return true;
+        }
+        let prefix = format!("{dir}/");
+        // Entries sharing `prefix` are contiguous in byte order, so the first one not below it decides.
+        let first = self.tracked.partition_point(|p| p.as_str() < prefix.as_str());
+        self.tracked.get(first).is_some_and(|p| p.starts_with(&prefix))
+    }
+
+    /// Would git ignore this repo-relative path (per .gitignore files in the work tree, .git/info/exclude and
+    /// core.excludesFile)? `is_dir` says whether it is a folder. Must also be true when a parent folder is ignored.
+    ///
+    /// This is about the ignore rules only: a tracked file that matches a pattern is reported as ignored,
+    /// so callers that care should check `is_tracked` as well.
+    pub fn is_ignored(&self, rel: &str, is_dir: bool) -> bool {
+        let rel = normalize(rel);
+        if rel.is_empty() {
+            return false;
+        }
+        // A re-entrant call cannot happen from here, but answering "not ignored" beats panicking if it ever does.
+        let Ok(mut stack) = self.excludes.try_borrow_mut() else {
+            return false;
+        };
+        let mode = is_dir.then_some(gix::index::entry::Mode::DIR);
+        // `..`, `.` or absolute components make the stack refuse the path; such a path is outside the rules.
+        match stack.at_path(rel, mode, &self.repo.objects) {
+            // The stack also reports paths below an excluded folder as excluded, as git does.
+            Ok(platform) => platform.is_excluded(),
+            Err(_) => false,
+        }
+    }
+}
+
+/// Repo-relative paths from callers may carry a leading `./` or a trailing `/`; the index has neither.
+fn normalize(rel: &str) -> &str {
+    let mut rel = rel;
+    while let Some(rest) = rel.strip_prefix("./") {
+        rel = rest;
+    }
+    rel.trim_end_matches('/')
+}
+
+/// Index paths are bytes; non-UTF-8 names are rare enough that a lossy, still unique-ish key is acceptable.
+fn to_string(path: &BStr) -> String {
+    match std::str::from_utf8(path) {
+        Ok(path) => path.to_owned(),
+        Err(_) => String::from_utf8_lossy(path).into_owned(),
+    }
+}
+
+/// gix skips a `.git` file whose `gitdir:` leads nowhere (a moved submodule, a deleted worktree) and keeps walking
+/// up, possibly into an outer repository; git stops there with an error, and so do we.
+fn check_no_broken_gitfile(start_dir: &Path, found_root: Option<&Path>) -> Result<(), String> {
+    for dir in start_dir.ancestors() {
+        if found_root == Some(dir) {
+            return Ok(());
+        }
+        let dot_git = dir.join(".git");
+        // An invalid `.git` folder is skipped by git as well, so only files are worth a closer look.
+        if std::fs::symlink_metadata(&dot_git).is_ok_and(|meta| meta.is_file()) {
+            return Err(format!(
+                "{} does not point to a readable git repository",
+                dot_git.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// gix's alternate (`{:#}`) format depends on its error features and can span lines or print `Debug` forms, so the
+/// message is assembled from its cause list, which already leaves out the classification markers.
+fn one_line(err: &gix::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for cause in err.iter_errors().filter(|cause| !cause.is::<gix::Error>()) {
+        let text = cause.to_string().split_whitespace().collect::<Vec<_>>().join(" ");
+        // I/O errors are listed both with and without their payload; wrappers often repeat their cause.
+        if !text.is_empty() && !parts.iter().any(|part| part.contains(&text)) {
+            parts.push(text);
+        }
+    }
+    parts.join(": ")
+}
+
+/// gix reports "nothing found while walking up" as an error; for the linter that is simply "not a repository".
+fn is_no_repository(err: &gix::Error) -> bool {
+    use gix::discover::upwards::Error;
+    matches!(
+        err.downcast_any_ref::<Error>(),
+        Some(
+            Error::NoGitRepository { .. }
+                | Error::NoGitRepositoryWithinCeiling { .. }
+                | Error::NoGitRepositoryWithinFs { .. }
+        )
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+    use std::process::Command;
+
+    /// Runs the git CLI isolated from the user's and system config so the fixtures are the same everywhere.
+    fn git(dir: &Path, args: &[&str]) {
+        let out = Command::new("git")
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@e",
+                "-c",
+                "init.defaultBranch=main",
+            ])
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .output()
+            .expect("git runs");
+        assert!(
+            out.status.success(),
+            "git {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    fn write(dir: &Path, rel: &str, content: &str) {
+        let path = dir.join(rel);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, content).unwrap();
+    }
+
+    fn init(dir: &Path) {
+        git(dir, &["init", "-q"]);
+    }
+
+    fn commit_all(dir: &Path) {
+        git(dir, &["add", "-A"]);
+        git(dir, &["commit", "-q", "-m", "c"]);
+    }
+
+    fn open(path: &Path) -> GitRepo {
+        GitRepo::discover(path).expect("readable").expect("a repository")
+    }
+
+    #[test]
+    fn tracked_untracked_and_ignored() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        init(dir);
+        write(dir, ".gitignore", "*.log\nbuild/\n");
+        write(dir, "a.txt", "a");
+        write(dir, "src/lib.rs", "");
+        write(dir, "src/.gitignore", "gen/\n!keep.log\n");
+        commit_all(dir);
+        write(dir, "b.txt", "b");
+        write(dir, "x.log", "");
+        write(dir, "build/out/y.txt", "");
+        write(dir, "src/gen/z.rs", "");
+
+        let repo = open(dir);
+        assert_eq!(repo.root(), fs::canonicalize(dir).unwrap());
+        assert!(repo.is_tracked("a.txt"));
+        assert!(repo.is_tracked("src/lib.rs"));
+        assert!(repo.is_tracked("./src/lib.rs"));
+        assert!(!repo.is_tracked("b.txt"));
+        assert!(!repo.is_tracked("src"), "folders are not index entries");
+
+        assert!(repo.is_ignored("x.log", false));
+        assert!(
+            repo.is_ignored("deep/er/x.log", false),
+            "non-existent paths follow the rules too"
+        );
+        assert!(
+            !repo.is_ignored("src/keep.log", false),
+            "a nested .gitignore can re-include"
+        );
+        assert!(repo.is_ignored("build", true));
+        assert!(!repo.is_ignored("build", false), "`build/` only matches folders");
+        assert!(repo.is_ignored("build/out/y.txt", false), "a parent folder is ignored");
+        assert!(repo.is_ignored("build/out", true));
+        assert!(repo.is_ignored("src/gen/z.rs", false));
+        assert!(
+            !repo.is_ignored("gen/z.rs", false),
+            "src/.gitignore applies below src only"
+        );
+        assert!(!repo.is_ignored("b.txt", false));
+        assert!(!repo.is_ignored("a.txt", false));
+        assert!(!repo.is_ignored("src", true));
+        assert!(!repo.is_ignored("", true));
+        assert!(
+            !repo.is_ignored("../outside.log", false),
+            "paths leaving the work tree are refused, not panicked on"
+        );
+    }
+
+    #[test]
+    fn info_exclude_and_core_excludes_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        init(dir);
+        write(dir, ".git/info/exclude", "secret.txt\n");
+        let excludes = tmp.path().join(".git/my-excludes");
+        fs::write(&excludes, "*.bak\n").unwrap();
+        git(dir, &["config", "core.excludesFile", excludes.to_str().unwrap()]);
+
+        let repo = open(dir);
+        assert!(repo.is_ignored("secret.txt", false));
+        assert!(repo.is_ignored("a/b.bak", false));
+        assert!(!repo.is_ignored("b.txt", false));
+    }
+
+    #[test]
+    fn missing_core_excludes_file_is_not_an_error() {
+        let tmp = tempfile::tempdir().unwrap();
+        init(tmp.path());
+        git(tmp.path(), &["config", "core.excludesFile", "/nonexistent/ignore"]);
+        assert!(!open(tmp.path()).is_ignored("a", false));
+    }
+
+    #[test]
+    fn staged_files_in_an_unborn_repository_are_tracked() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        init(dir);
+        let fresh = open(dir);
+        assert!(!fresh.is_tracked("a.txt"), "no index file yet");
+        assert!(!fresh.tracks_under(""));
+
+        write(dir, "a.txt", "a");
+        write(dir, "b.txt", "b");
+        git(dir, &["add", "a.txt"]);
+        let repo = open(dir);
+        assert!(repo.is_tracked("a.txt"));
+        assert!(!repo.is_tracked("b.txt"));
+    }
+
+    #[test]
+    fn tracks_under_folders() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        init(dir);
+        write(dir, "node_modules/zod/index.js", "");
+        write(dir, "node_modules/zod-extra/index.js", "");
+        write(dir, "node_modules/zod.js", "");
+        git(dir, &["add", "node_modules/zod/index.js"]);
+
+        let repo = open(dir);
+        assert!(repo.tracks_under("node_modules/zod"));
+        assert!(repo.tracks_under("node_modules/zod/"));
+        assert!(repo.tracks_under("node_modules"));
+        assert!(repo.tracks_under(""));
+        assert!(!repo.tracks_under("node_modules/zo"));
+        assert!(!repo.tracks_under("node_modules/zod-extra"));
+        assert!(!repo.tracks_under("node_modules/zod.js"));
+        assert!(!repo.tracks_under("other"));
+    }
+
+    #[test]
+    fn a_submodule_folder_counts_as_tracked_content() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        init(dir);
+        let gitlink = "160000,1111111111111111111111111111111111111111,vendor/lib";
+        git(dir, &["update-index", "--add", "--cacheinfo", gitlink]);
+
+        let repo = open(dir);
+        assert!(repo.is_tracked("vendor/lib"));
+        assert!(repo.tracks_under("vendor/lib"));
+        assert!(repo.tracks_under("vendor"));
+    }
+
+    #[test]
+    fn not_a_repository_is_none() {
+        let tmp = tempfile::tempdir().unwrap();
+        write(tmp.path(), "sub/f.txt", "");
+        assert!(GitRepo::discover(tmp.path()).unwrap().is_none());
+        assert!(GitRepo::discover(&tmp.path().join("sub/f.txt")).unwrap().is_none());
+    }
+
+    #[test]
+    fn bare_repository_and_git_dir_are_none() {
+        let tmp = tempfile::tempdir().unwrap();
+        git(tmp.path(), &["init", "-q", "--bare", "bare.git"]);
+        assert!(GitRepo::discover(&tmp.path().join("bare.git")).unwrap().is_none());
+
+        let work = tmp.path().join("work");
+        fs::create_dir(&work).unwrap();
+        init(&work);
+        assert!(GitRepo::discover(&work.join(".git")).unwrap().is_none());
+        assert!(GitRepo::discover(&work.join(".git/refs")).unwrap().is_none());
+    }
+
+    #[test]
+    fn unreadable_repositories_are_one_line_errors() {
+        let tmp = tempfile::tempdir().unwrap();
+        let broken_config = tmp.path().join("config");
+        fs::create_dir(&broken_config).unwrap();
+        init(&broken_config);
+        write(&broken_config, ".git/config", "[core\nbroken");
+        let err = GitRepo::discover(&broken_config).err().expect("an error");
+        assert!(err.contains("configuration"), "{err}");
+        assert!(!err.contains('\n'), "{err}");
+
+        // Inside an outer repository, so silently skipping the broken `.git` file would find the wrong one.
+        init(tmp.path());
+        write(tmp.path(), "moved/.git", "gitdir: /nonexistent/modules/moved\n");
+        let err = GitRepo::discover(&tmp.path().join("moved")).err().expect("an error");
+        assert!(err.contains("moved/.git"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn root_is_canonical_when_reached_through_a_symlink() {
+        let tmp = tempfile::tempdir().unwrap();
+        let real = tmp.path().join("real");
+        fs::create_dir(&real).unwrap();
+        init(&real);
+        let link = tmp.path().join("link");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        assert_eq!(open(&link).root(), fs::canonicalize(&real).unwrap());
+    }
+
+    #[test]
+    fn missing_path_is_an_error() {
+        let tmp = tempfile::tempdir().unwrap();
+        let err = GitRepo::discover(&tmp.path().join("nope")).err().expect("an error");
+        assert!(err.contains("nope"), "{err}");
+    }
+
+    #[test]
+    fn discovers_from_files_and_subfolders() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        init(dir);
+        write(dir, "a/b/c.txt", "");
+        commit_all(dir);
+        let root = fs::canonicalize(dir).unwrap();
+        assert_eq!(open(&dir.join("a/b")).root(), root);
+        assert_eq!(open(&dir.join("a/b/c.txt")).root(), root);
+    }
+
+    #[test]
+    fn nested_repository_is_the_innermost() {
+        let tmp = tempfile::tempdir().unwrap();
+        let outer = tmp.path();
+        init(outer);
+        write(outer, "top.txt", "");
+        commit_all(outer);
+        let inner = outer.join("vendor/inner");
+        fs::create_dir_all(&inner).unwrap();
+        init(&inner);
+        write(&inner, "sub/in.txt", "");
+        commit_all(&inner);
+
+        let repo = open(&inner.join("sub"));
+        assert_eq!(repo.root(), fs::canonicalize(&inner).unwrap());
+        assert!(repo.is_tracked("sub/in.txt"));
+        assert!(!repo.is_tracked("top.txt"));
+        assert!(open(outer).is_tracked("top.txt"));
+    }
+
+    #[test]
+    fn linked_worktree() {
+        let tmp = tempfile::tempdir().unwrap();
+        let main = tmp.path().join("main");
+        fs::create_dir(&main).unwrap();
+        init(&main);
+        write(&main, "a.txt", "");
+        write(&main, ".git/info/exclude", "*.tmp\n");
+        commit_all(&main);
+        git(&main, &["worktree", "add", "-q", "../wt"]);
+        let wt = tmp.path().join("wt");
+        write(&wt, "only-in-wt.txt", "");
+        git(&wt, &["add", "only-in-wt.txt"]);
+
+        let repo = open(&wt);
+        assert_eq!(repo.root(), fs::canonicalize(&wt).unwrap());
+        assert!(repo.is_tracked("a.txt"));
+        assert!(repo.is_tracked("only-in-wt.txt"), "the worktree has its own index");
+        assert!(!open(&main).is_tracked("only-in-wt.txt"));
+        assert!(repo.is_ignored("x.tmp", false), "info/exclude lives in the common dir");
+    }
+
+    #[test]
+    fn spaces_and_non_ascii_names() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        init(dir);
+        write(dir, "dir with space/naïve ü 名前.txt", "");
+        write(dir, ".gitignore", "wörk dir/\n");
+        write(dir, "wörk dir/x.txt", "");
+        commit_all(dir);
+
+        let repo = open(&dir.join("dir with space"));
+        assert!(repo.is_tracked("dir with space/naïve ü 名前.txt"));
+        assert!(repo.tracks_under("dir with space"));
+        assert!(repo.is_ignored("wörk dir/x.txt", false));
+        assert!(!repo.is_ignored("dir with space/naïve ü 名前.txt", false));
+    }
+
+    #[test]
+    fn corrupt_index_is_a_one_line_error() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        init(dir);
+        write(dir, "a.txt", "");
+        commit_all(dir);
+        fs::write(dir.join(".git/index"), b"DIRC garbage").unwrap();
+
+        let err = GitRepo::discover(dir).err().expect("an error");
+        assert!(err.contains("index"), "{err}");
+        assert!(!err.contains('\n'), "{err}");
+    }
+}

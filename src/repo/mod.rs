@@ -1,0 +1,4 @@
+//! Where files come from: safe reads inside the repository, and git through gix.
+
+pub mod fs;
+pub mod git;

@@ -1,0 +1,62 @@
+//! A Beeuni tool's value is neither `beeuni:<its name>` nor a module path.
+//!
+//! ## What it checks
+//! The keys `web_search`, `image_search`, `scrape_webpage`, `memory` and
+//! `show` accept exactly `beeuni:<key>` (the hosted tool) or a valid module
+//! path (a module that replaces it). `web_search: beeuni:image_search`,
+//! `web_search: web_search` and `show: tools/show.json` are errors.
+//!
+//! ## Why
+//! The platform's validation refuses it; the tool is not loaded.
+//!
+//! ## Example
+//! ```yaml
+//! tools:
+//!   web_search: beeuni:image_search
+//! ```
+//!
+//! ## Fix
+//! Safe: set the value to `beeuni:<key>`.
+
+use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Safety, Severity};
+use crate::manifest::tools::ToolValue;
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule = Rule::new(
+    "beeuni-ref",
+    Severity::Error,
+    include_str!("beeuni_ref.rs"),
+    Some(check),
+);
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for decl in project.tools.iter().filter(|d| d.is_beeuni_name()) {
+        let wrong = match &decl.value {
+            ToolValue::Beeuni(target) => target != &decl.name,
+            ToolValue::Module { path, .. } => path.is_err(),
+            ToolValue::NotString(_) => false,
+        };
+        if !wrong {
+            continue;
+        }
+        let name = &decl.name;
+        let message = format!(
+            "must be `beeuni:{name}` (the Beeuni tool) or a repo-relative path to a .ts or .js module (e.g. `tools/{name}.ts`) that replaces it."
+        );
+        let fix = Fix {
+            safety: Safety::Safe,
+            edits: vec![Edit {
+                file: decl.file,
+                span: decl.value_span,
+                content: format!("beeuni:{name}"),
+            }],
+        };
+        let help = format!("write `{name}: beeuni:{name}` to keep the Beeuni tool");
+        out.push(
+            Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry), message)
+                .help(help)
+                .fix(fix),
+        );
+    }
+}

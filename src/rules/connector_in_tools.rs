@@ -1,0 +1,52 @@
+//! An agent's list names a connector, or a tool of one.
+//!
+//! ## What it checks
+//! A list or exclude list names one of the agent's `connectors:` or a tool
+//! prefixed with one (`github_search` for `github`). A declared project tool
+//! of that name is a project tool, not a connector's.
+//!
+//! ## Why
+//! Connector tools follow `agents.<name>.connectors`, not the tools list:
+//! listing or excluding them here changes nothing.
+//!
+//! ## Example
+//! ```yaml
+//! agents:
+//!   support:
+//!     connectors: [github]
+//!     tools: [read, github_search]
+//! ```
+//!
+//! ## Fix
+//! Remove the name; give or take the connector with `connectors:`.
+
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::manifest::agents::ToolList;
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule = Rule::new(
+    "connector-in-tools",
+    Severity::Warning,
+    include_str!("connector_in_tools.rs"),
+    Some(check),
+);
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for agent in &project.agents {
+        if !matches!(agent.tools, ToolList::List(_) | ToolList::Exclude(_)) {
+            continue;
+        }
+        for (tool, _) in agent.named() {
+            let Some(connector) = project.connector_of(agent, &tool.name) else {
+                continue;
+            };
+            let message = format!(
+                "`{}` is a tool of the connector `{connector}`: connector tools follow `agents.{}.connectors`, not this list",
+                tool.name, agent.name
+            );
+            let help = "remove it here; add or remove the connector under `connectors:` instead";
+            out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, tool.item), message).help(help));
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! One agent name is declared in two files of the graph.
+//!
+//! ## What it checks
+//! An agent under `agents:` may be declared in one file only. The finding
+//! points at the later declaration in graph order and labels the first.
+//!
+//! ## Why
+//! Which declaration's tools, secrets and permissions win is not defined.
+//!
+//! ## Example
+//! ```yaml
+//! # beeuni.yaml
+//! agents: { support: { tools: none } }
+//! # config/agents.yaml
+//! agents: { support: { tools: all } }
+//! ```
+//!
+//! ## Fix
+//! Keep one declaration.
+
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::project::Project;
+use crate::rules::Rule;
+use std::collections::HashMap;
+
+pub static RULE: Rule = Rule::new(
+    "duplicate-agent",
+    Severity::Error,
+    include_str!("duplicate_agent.rs"),
+    Some(check),
+);
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    let mut first_by_name = HashMap::new();
+    for agent in &project.agents {
+        let first = *first_by_name.entry(agent.name.as_str()).or_insert(agent);
+        if first.file == agent.file {
+            continue;
+        }
+        let message = format!(
+            "agent `{}` is already declared in `{}`: an agent may be declared in one file only",
+            agent.name,
+            project.file(first.file).path
+        );
+        out.push(
+            Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, agent.key), message)
+                .related(Label::with_message(first.file, first.key, "first declared here"))
+                .help("remove one of the two declarations"),
+        );
+    }
+}

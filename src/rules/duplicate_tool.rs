@@ -1,0 +1,54 @@
+//! One tool name is declared in two files of the graph.
+//!
+//! ## What it checks
+//! A name under `tools:` may be declared in one file only. The finding points
+//! at the later declaration in graph order (the root, then imports
+//! depth-first) and labels the first. Two declarations in one mapping are
+//! `duplicate-key`.
+//!
+//! ## Why
+//! The docs make it an error: which declaration wins is not defined.
+//!
+//! ## Example
+//! ```yaml
+//! # beeuni.yaml
+//! imports: [config/tools.yaml]
+//! tools: { lookup_order: tools/lookup_order.ts }
+//! # config/tools.yaml
+//! tools: { lookup_order: tools/orders.ts }
+//! ```
+//!
+//! ## Fix
+//! Keep one declaration.
+
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::project::Project;
+use crate::rules::Rule;
+use std::collections::HashMap;
+
+pub static RULE: Rule = Rule::new(
+    "duplicate-tool",
+    Severity::Error,
+    include_str!("duplicate_tool.rs"),
+    Some(check),
+);
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    let mut first_by_name = HashMap::new();
+    for decl in &project.tools {
+        let first = *first_by_name.entry(decl.name.as_str()).or_insert(decl);
+        if first.file == decl.file {
+            continue;
+        }
+        let message = format!(
+            "tool `{}` is already declared in `{}`: a name may be declared in one file only",
+            decl.name,
+            project.file(first.file).path
+        );
+        out.push(
+            Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry), message)
+                .related(Label::with_message(first.file, first.entry, "first declared here"))
+                .help("remove one of the two declarations"),
+        );
+    }
+}

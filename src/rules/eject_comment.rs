@@ -1,0 +1,68 @@
+//! A `# ejected from beeuni:<x>` comment sits on the line of another tool.
+//!
+//! ## What it checks
+//! `beeuni tools eject <x>` ends the line it changes with
+//! `# ejected from beeuni:<x>`. Such a comment on the line of a tool whose key
+//! is not `<x>` is a leftover of an edit. On a restored `<x>: beeuni:<x>`
+//! line it is fine.
+//!
+//! ## Why
+//! The comment tells readers (and `restore`) where a module came from; on the
+//! wrong line it misleads both.
+//!
+//! ## Example
+//! ```yaml
+//! tools:
+//!   memory: tools/web_search.ts  # ejected from beeuni:web_search
+//! ```
+//!
+//! ## Fix
+//! Move the comment to the `<x>` line, or remove it.
+
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule = Rule::new(
+    "eject-comment",
+    Severity::Warning,
+    include_str!("eject_comment.rs"),
+    Some(check),
+);
+
+/// The tool an eject comment names, if `comment` (the text after `#`) is one.
+pub fn ejected_from(comment: &str) -> Option<&str> {
+    let name = comment.trim().strip_prefix("ejected from beeuni:")?;
+    Some(name.split_whitespace().next().unwrap_or(name))
+}
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for manifest in &project.graph.files {
+        let source = project.file(manifest.file);
+        for comment in &manifest.doc.comments {
+            let Some(named) = ejected_from(&comment.text) else {
+                continue;
+            };
+            let line = source.line_index(comment.span.start);
+            let on_line = project
+                .tools
+                .iter()
+                .find(|d| d.file == manifest.file && source.line_index(d.name_span.start) == line);
+            let Some(decl) = on_line else { continue };
+            if decl.name == named {
+                continue;
+            }
+            let message = format!(
+                "this line declares `{}` but says it was ejected from `beeuni:{named}`",
+                decl.name
+            );
+            let help = format!("move the comment to the `{named}` line, or remove it");
+            let at = Label::new(manifest.file, comment.span);
+            out.push(
+                Diagnostic::new(RULE.id, RULE.severity, at, message)
+                    .related(Label::with_message(decl.file, decl.name_span, "declared here"))
+                    .help(help),
+            );
+        }
+    }
+}

@@ -1,0 +1,45 @@
+//! A declared module is still the unfilled starter of `eject --template`.
+//!
+//! ## What it checks
+//! `beeuni-lint eject NAME --template` writes a starter module that carries a
+//! marker comment (`beeuni-lint: ejected-template`). While a declared module
+//! still has it, the finding points at the marker.
+//!
+//! ## Why
+//! The starter throws in `execute` until it is filled in, and every agent
+//! would call it in place of the hosted tool.
+//!
+//! ## Example
+//! ```ts
+//! // beeuni-lint: ejected-template: fill in this module, then delete this line
+//! ```
+//!
+//! ## Fix
+//! Fill in the module, then delete the marker comment.
+
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule = Rule::new(
+    "ejected-template",
+    Severity::Warning,
+    include_str!("ejected_template.rs"),
+    Some(check),
+);
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for &(index, file, span) in &project.template_markers {
+        let decl = &project.tools[index];
+        let message = format!(
+            "`{}` is still the starter `eject --template` wrote: every agent calling `{}` would run it",
+            project.file(file).path,
+            decl.name
+        );
+        out.push(
+            Diagnostic::new(RULE.id, RULE.severity, Label::new(file, span), message)
+                .related(Label::with_message(decl.file, decl.entry, "declared here"))
+                .help("fill in the module, then delete the marker comment"),
+        );
+    }
+}

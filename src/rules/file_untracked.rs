@@ -1,0 +1,81 @@
+//! A file of the graph, or a declared module, is not in the git index.
+//!
+//! ## What it checks
+//! Every file of the manifest graph and every declared module that exists
+//! must be tracked by git. Error when git ignores the file (a plain `git add`
+//! will never add it) or when linting the index (`--staged`: the commit will
+//! not contain it); info when it is merely not added yet. The finding points
+//! at the entry that references the file: the import item or the tools entry.
+//! Outside git the rule is skipped.
+//!
+//! ## Why
+//! A config release contains only the files Git tracks: an untracked module
+//! is skipped at load, an untracked import drops what it declares.
+//!
+//! ## Example
+//! ```yaml
+//! tools:
+//!   lookup_order: tools/lookup_order.ts   # not yet `git add`ed
+//! ```
+//!
+//! ## Fix
+//! `git add` the file (and, when it is ignored, remove the ignore rule).
+
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule = Rule::new(
+    "file-untracked",
+    Severity::Error,
+    include_str!("file_untracked.rs"),
+    Some(check),
+);
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    let Some(git) = &project.git else { return };
+    for manifest in &project.graph.files {
+        let path = &project.file(manifest.file).path;
+        if git.is_tracked(path) {
+            continue;
+        }
+        let at = manifest
+            .imported_by
+            .clone()
+            .unwrap_or_else(|| Label::new(manifest.file, project.file(manifest.file).line_span(0)));
+        out.push(untracked(project, path, at, "file"));
+    }
+    for decl in &project.tools {
+        let (Some(path), Some(Ok(()))) = (decl.module_path(), &decl.module) else {
+            continue;
+        };
+        if !git.is_tracked(path) {
+            out.push(untracked(project, path, Label::new(decl.file, decl.entry), "module"));
+        }
+    }
+}
+
+/// The finding for one untracked file referenced at `at`.
+pub fn untracked(project: &Project, path: &str, at: Label, what: &str) -> Diagnostic {
+    let ignored = project.git.as_ref().is_some_and(|git| git.is_ignored(path, false));
+    let (severity, message, help) = if ignored {
+        (
+            Severity::Error,
+            format!("{what} `{path}` is ignored by git: a config release contains only files Git tracks"),
+            format!("remove the ignore rule that matches `{path}`, then `git add {path}`"),
+        )
+    } else if project.staged {
+        (
+            Severity::Error,
+            format!("{what} `{path}` is not staged: the commit being made does not contain it"),
+            format!("run `git add {path}`"),
+        )
+    } else {
+        (
+            Severity::Info,
+            format!("{what} `{path}` is not tracked by git yet: a config release contains only files Git tracks"),
+            format!("run `git add {path}`"),
+        )
+    };
+    Diagnostic::new(RULE.id, severity, at, message).help(help)
+}

@@ -1,0 +1,39 @@
+//! The imports form a cycle.
+//!
+//! ## What it checks
+//! Walking `imports:` depth-first from `beeuni.yaml`, an import that leads
+//! back to a file still being read closes a cycle. The finding points at that
+//! item and names the cycle; the other entries are related locations. Paths
+//! are compared after normalisation, so `./a.yaml` and `config/../a.yaml` are
+//! the same file.
+//!
+//! ## Why
+//! A cycle has no defined order: which file's declarations come first is
+//! unclear, and a loader that follows it never ends.
+//!
+//! ## Example
+//! ```yaml
+//! # a.yaml
+//! imports: [b.yaml]
+//! # b.yaml
+//! imports: [a.yaml]
+//! ```
+//!
+//! ## Fix
+//! Remove one import of the cycle.
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::manifest::load::ProblemKind;
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule = Rule::new(
+    "import-cycle",
+    Severity::Error,
+    include_str!("import_cycle.rs"),
+    Some(check),
+);
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    super::load_problems(project, ProblemKind::ImportCycle, RULE.id, RULE.severity, out);
+}

@@ -1,0 +1,52 @@
+//! An agent uses the earlier map form `{ bash: false, … }`.
+//!
+//! ## What it checks
+//! `agents.<name>.tools` is a map of tool names to booleans.
+//!
+//! ## Why
+//! The form still works (`false` removes a tool), but `exclude:` says the
+//! same thing plainly and is the documented form.
+//!
+//! ## Example
+//! ```yaml
+//! agents:
+//!   support:
+//!     tools: {bash: false, edit: false}
+//! ```
+//!
+//! ## Fix
+//! Write `tools: {exclude: [bash, edit]}` (not when a key holds `*` or a
+//! value is `true`).
+
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::manifest::agents::ToolList;
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule = Rule::new(
+    "legacy-tools-map",
+    Severity::Info,
+    include_str!("legacy_tools_map.rs"),
+    Some(check),
+);
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for agent in &project.agents {
+        let (ToolList::Map(entries), Some((key, _))) = (&agent.tools, agent.tools_key) else {
+            continue;
+        };
+        let message = format!("agent `{}` uses the earlier map form of `tools`", agent.name);
+        let hidden: Vec<&str> = entries
+            .iter()
+            .filter(|(_, on)| !on)
+            .map(|(t, _)| t.name.as_str())
+            .collect();
+        let convertible = entries.iter().all(|(t, on)| !on && !t.name.contains('*'));
+        let help = if convertible {
+            format!("write `tools: {{exclude: [{}]}}`", hidden.join(", "))
+        } else {
+            "write `exclude: [...]` with the tools to hide, or a list of the tools to give".into()
+        };
+        out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, key), message).help(help));
+    }
+}

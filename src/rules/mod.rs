@@ -1,0 +1,172 @@
+//! The rule registry. One rule, one file: its `//!` doc comment is what
+//! `beeuni-lint explain` prints, its first line what `beeuni-lint rules` shows.
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::project::Project;
+
+mod agent_tools_shape;
+mod beeuni_ref;
+mod beeuni_ref_project;
+mod connector_in_tools;
+mod duplicate_agent;
+mod duplicate_key;
+mod duplicate_tool;
+mod eject_comment;
+mod ejected_template;
+mod empty_tool_list;
+mod file_untracked;
+mod harness_tool_name;
+mod import_cycle;
+mod import_missing;
+mod import_path;
+mod legacy_tools_map;
+mod manifest_name;
+mod manifest_shape;
+mod module_missing;
+mod module_path;
+mod no_beeuni_tools;
+mod permission_unknown_tool;
+mod pty_follows_bash;
+mod redundant_wildcard;
+mod reserved_tool_name;
+mod shared_permission;
+mod stale_ejected_copy;
+mod task_escalation;
+pub mod tool_name;
+mod tool_value;
+mod unknown_excluded_tool;
+mod unknown_key;
+mod unknown_tool;
+mod unloaded_beeuni_tool;
+pub mod unused_ignore;
+mod yaml_syntax;
+
+pub mod names;
+
+pub type Check = fn(&Project, &mut Vec<Diagnostic>);
+
+pub struct Rule {
+    pub id: &'static str,
+    pub severity: Severity,
+    /// The rule's source file; its leading `//!` lines are the documentation.
+    source: &'static str,
+    /// `None` for rules another stage reports (`unused-ignore`).
+    pub check: Option<Check>,
+}
+
+impl Rule {
+    pub const fn new(id: &'static str, severity: Severity, source: &'static str, check: Option<Check>) -> Rule {
+        Rule {
+            id,
+            severity,
+            source,
+            check,
+        }
+    }
+
+    /// The documentation: the leading `//!` lines of the rule's file.
+    pub fn docs(&self) -> String {
+        let mut out = String::new();
+        for line in self.source.lines().take_while(|l| l.starts_with("//!")) {
+            let line = line.trim_start_matches("//!");
+            out.push_str(line.strip_prefix(' ').unwrap_or(line));
+            out.push('\n');
+        }
+        out
+    }
+
+    pub fn summary(&self) -> String {
+        self.docs().lines().next().unwrap_or_default().to_string()
+    }
+}
+
+/// Every rule, in catalogue order (RULES.md).
+pub static RULES: &[&Rule] = &[
+    &yaml_syntax::RULE,
+    &duplicate_key::RULE,
+    &manifest_shape::RULE,
+    &manifest_name::RULE,
+    &unknown_key::RULE,
+    &import_missing::RULE,
+    &import_path::RULE,
+    &import_cycle::RULE,
+    &file_untracked::RULE,
+    &unused_ignore::RULE,
+    &tool_name::RULE,
+    &harness_tool_name::RULE,
+    &reserved_tool_name::RULE,
+    &beeuni_ref::RULE,
+    &beeuni_ref_project::RULE,
+    &tool_value::RULE,
+    &module_path::RULE,
+    &module_missing::RULE,
+    &duplicate_tool::RULE,
+    &no_beeuni_tools::RULE,
+    &eject_comment::RULE,
+    &stale_ejected_copy::RULE,
+    &ejected_template::RULE,
+    &agent_tools_shape::RULE,
+    &unknown_tool::RULE,
+    &unknown_excluded_tool::RULE,
+    &connector_in_tools::RULE,
+    &permission_unknown_tool::RULE,
+    &unloaded_beeuni_tool::RULE,
+    &legacy_tools_map::RULE,
+    &redundant_wildcard::RULE,
+    &empty_tool_list::RULE,
+    &shared_permission::RULE,
+    &pty_follows_bash::RULE,
+    &task_escalation::RULE,
+    &duplicate_agent::RULE,
+];
+
+pub fn find(id: &str) -> Option<&'static Rule> {
+    RULES.iter().copied().find(|r| r.id == id)
+}
+
+/// Runs every rule over the model.
+pub fn check(project: &Project) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for rule in RULES {
+        if let Some(check) = rule.check {
+            check(project, &mut out);
+        }
+    }
+    out
+}
+
+/// Turns the loader's problems of one kind into findings.
+fn load_problems(
+    project: &Project,
+    kind: crate::manifest::load::ProblemKind,
+    id: &'static str,
+    severity: Severity,
+    out: &mut Vec<Diagnostic>,
+) {
+    for problem in project.graph.problems.iter().filter(|p| p.kind == kind) {
+        let mut diagnostic =
+            Diagnostic::new(id, severity, problem.at.clone(), problem.message.clone()).maybe_help(problem.help.clone());
+        diagnostic.related = problem.related.clone();
+        out.push(diagnostic);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_is_documented_with_the_four_headings() {
+        for rule in RULES {
+            let docs = rule.docs();
+            assert!(!rule.summary().is_empty(), "{} has no summary", rule.id);
+            for heading in ["## What it checks", "## Why", "## Example", "## Fix"] {
+                assert!(docs.contains(heading), "{} lacks {heading}", rule.id);
+            }
+        }
+        let mut ids: Vec<_> = RULES.iter().map(|r| r.id).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), RULES.len());
+    }
+}

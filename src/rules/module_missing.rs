@@ -1,0 +1,62 @@
+//! A declared module does not exist, is a folder, or leads outside the repository.
+//!
+//! ## What it checks
+//! For every valid module path under `tools:`, the file must exist inside the
+//! repository as a regular file. A symlink whose target is outside the
+//! repository counts as missing, and its target is never read.
+//!
+//! ## Why
+//! A module that cannot be loaded is skipped: the tool is not offered to the
+//! model, and the daemon only logs `[tools] project tools that did not load`.
+//!
+//! ## Example
+//! ```yaml
+//! tools:
+//!   lookup_order: tools/lookup_order.ts   # no such file
+//! ```
+//!
+//! ## Fix
+//! Create the module, correct the path, or remove the entry.
+
+use crate::catalog::MODULE_EXTENSIONS;
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::project::Project;
+use crate::repo::fs::{self, Refusal};
+use crate::rules::Rule;
+
+pub static RULE: Rule = Rule::new(
+    "module-missing",
+    Severity::Error,
+    include_str!("module_missing.rs"),
+    Some(check),
+);
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for decl in &project.tools {
+        let (Some(path), Some(Err(refusal))) = (decl.module_path(), &decl.module) else {
+            continue;
+        };
+        let message = match refusal {
+            Refusal::OutsideRepository => {
+                format!("module `{path}` is a symlink to outside the repository; its target is not read")
+            }
+            other => format!("module `{path}` of tool `{}` {}", decl.name, other.describe()),
+        };
+        let help = match refusal {
+            Refusal::NotFound => sibling(project, path)
+                .map(|found| format!("`{found}` exists: point the entry at it"))
+                .unwrap_or_else(|| format!("create `{path}`, correct the path, or remove the entry")),
+            _ => "point the entry at a module file inside the repository".into(),
+        };
+        out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry), message).help(help));
+    }
+}
+
+/// The same module under another allowed extension, if one exists.
+fn sibling(project: &Project, path: &str) -> Option<String> {
+    let stem = path.rsplit_once('.').map_or(path, |(stem, _)| stem);
+    MODULE_EXTENSIONS
+        .iter()
+        .map(|ext| format!("{stem}.{ext}"))
+        .find(|candidate| candidate != path && fs::is_file(&project.root, candidate))
+}

@@ -1,0 +1,92 @@
+//! Name matching shared by rules: edit distance and "did you mean".
+
+/// Optimal string alignment distance: a transposition of neighbours counts as one edit.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let width = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * width];
+    for i in 0..=a.len() {
+        d[i * width] = i;
+    }
+    for (j, cell) in d.iter_mut().enumerate().take(width) {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[(i - 1) * width + j] + 1)
+                .min(d[i * width + j - 1] + 1)
+                .min(d[(i - 1) * width + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[(i - 2) * width + j - 2] + 1);
+            }
+            d[i * width + j] = best;
+        }
+    }
+    d[a.len() * width + b.len()]
+}
+
+/// The known names within distance 2 of `name`, nearest first (ties in the candidates' order).
+pub fn near_matches<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    // Cheap length filter first: a distance of at most 2 needs lengths within 2.
+    let mut found: Vec<(usize, &str)> = candidates
+        .into_iter()
+        .filter(|c| c.len().abs_diff(name.len()) <= 2 && *c != name)
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|(d, _)| *d <= 2)
+        .collect();
+    found.sort_by_key(|(d, _)| *d);
+    let mut seen = Vec::new();
+    for (_, c) in found {
+        if !seen.contains(&c) {
+            seen.push(c);
+        }
+    }
+    seen
+}
+
+/// "did you mean `x`?" for the nearest match.
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    near_matches(name, candidates)
+        .first()
+        .map(|m| format!("did you mean `{m}`?"))
+}
+
+/// Is `key` a near miss of the known key `known` (RULES.md `unknown-key`)?
+pub fn is_near_miss(key: &str, known: &str) -> bool {
+    if key == known {
+        return false;
+    }
+    if key.eq_ignore_ascii_case(known) {
+        return true;
+    }
+    if format!("{key}s") == known || format!("{known}s") == key {
+        return true;
+    }
+    let allowed = if known.chars().count() >= 8 { 2 } else { 1 };
+    edit_distance(key, known) <= allowed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances() {
+        assert_eq!(edit_distance("bash", "bahs"), 1);
+        assert_eq!(edit_distance("bash", "bsh"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert!(is_near_miss("Tools", "tools"));
+        assert!(is_near_miss("tool", "tools"));
+        assert!(is_near_miss("agent", "agents"));
+        assert!(is_near_miss("exlude", "exclude"));
+        assert!(is_near_miss("conectors", "connectors"));
+        assert!(!is_near_miss("hooks", "tools"));
+        assert!(!is_near_miss("tools", "tools"));
+        assert_eq!(
+            did_you_mean("bsh", ["read", "bash"]).as_deref(),
+            Some("did you mean `bash`?")
+        );
+    }
+}

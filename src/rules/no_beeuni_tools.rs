@@ -1,0 +1,44 @@
+//! The graph has a `tools:` key and it loads no Beeuni tool.
+//!
+//! ## What it checks
+//! With a `tools:` key anywhere in the graph (even `tools: {}` or an empty
+//! `tools:`), sessions get only the Beeuni tools listed there, as
+//! `beeuni:<name>` or as a module that replaces one. When none is listed, the
+//! finding points at the first `tools:` key in graph order.
+//!
+//! ## Why
+//! This is how a project that adds its first own tool drops all five hosted
+//! tools by accident: one `tools:` line, and every agent loses `web_search`,
+//! `image_search`, `scrape_webpage`, `memory` and `show`.
+//!
+//! ## Example
+//! ```yaml
+//! tools:
+//!   lookup_order: tools/lookup_order.ts
+//! ```
+//!
+//! ## Fix
+//! Add `<name>: beeuni:<name>` for each Beeuni tool to keep.
+
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule = Rule::new(
+    "no-beeuni-tools",
+    Severity::Warning,
+    include_str!("no_beeuni_tools.rs"),
+    Some(check),
+);
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    let Some(first) = project.tools_keys.first() else {
+        return;
+    };
+    if !project.loaded_beeuni.is_empty() {
+        return;
+    }
+    let message = "Sessions of this project get no Beeuni tool (web_search, image_search, scrape_webpage, memory, show). Add `<name>: beeuni:<name>` to keep one.";
+    let help = "e.g. `web_search: beeuni:web_search` under `tools:`";
+    out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(first.file, first.key), message).help(help));
+}

@@ -1,0 +1,55 @@
+//! A restored Beeuni tool's ejected copy is still in `tools/`.
+//!
+//! ## What it checks
+//! `<name>: beeuni:<name>` is declared, `tools/<name>.ts` (or another module
+//! extension) still exists, and no tools entry declares that file.
+//!
+//! ## Why
+//! Restoring a tool means setting the line back and deleting the file. The
+//! leftover copy is dead code that looks alive, and the next eject refuses to
+//! overwrite it.
+//!
+//! ## Example
+//! ```yaml
+//! tools:
+//!   web_search: beeuni:web_search   # tools/web_search.ts still exists
+//! ```
+//!
+//! ## Fix
+//! Delete the file (`beeuni-lint restore <name>` does it when git reports the
+//! file unmodified).
+
+use crate::catalog::MODULE_EXTENSIONS;
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::manifest::tools::ToolValue;
+use crate::project::Project;
+use crate::repo::fs;
+use crate::rules::Rule;
+
+pub static RULE: Rule = Rule::new(
+    "stale-ejected-copy",
+    Severity::Info,
+    include_str!("stale_ejected_copy.rs"),
+    Some(check),
+);
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for decl in project.tools.iter().filter(|d| d.is_beeuni_name()) {
+        if decl.value != ToolValue::Beeuni(decl.name.clone()) {
+            continue;
+        }
+        for ext in MODULE_EXTENSIONS {
+            let copy = format!("tools/{}.{ext}", decl.name);
+            let declared = project.tools.iter().any(|d| d.module_path() == Some(copy.as_str()));
+            if declared || !fs::is_file(&project.root, &copy) {
+                continue;
+            }
+            let message = format!(
+                "`{copy}` is a leftover copy: `{}` points back at `beeuni:{}`",
+                decl.name, decl.name
+            );
+            let help = format!("restoring a tool means setting the line back and deleting the file: delete `{copy}`");
+            out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry), message).help(help));
+        }
+    }
+}

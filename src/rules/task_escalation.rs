@@ -1,0 +1,73 @@
+//! An agent hides a sensitive tool but can reach it through `task`.
+//!
+//! ## What it checks
+//! Agent A can use `task`, hides a tool T explicitly (`exclude:` or
+//! `T: false`), T is `bash`, `write`, `edit`, `apply_patch` or a `pty_*` tool,
+//! and another agent B can call T. One finding per A and T, at A's `tools:`
+//! key, naming the first such B.
+//!
+//! ## Why
+//! On the standard harness a subagent started with `task` gets its own list,
+//! so A can reach T through B. Info: whether B can be started as a subagent
+//! is not in the manifest.
+//!
+//! ## Example
+//! ```yaml
+//! agents:
+//!   beeuni:
+//!     tools: all
+//!   support:
+//!     tools:
+//!       exclude: [bash]
+//! ```
+//!
+//! ## Fix
+//! Hide `task` from A too, or narrow B's list.
+
+use crate::catalog::is_sensitive;
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::manifest::agents::AgentDecl;
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule = Rule::new(
+    "task-escalation",
+    Severity::Info,
+    include_str!("task_escalation.rs"),
+    Some(check),
+);
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for a in &project.agents {
+        let Some((key, _)) = a.tools_key else { continue };
+        if !project.can_call(a, "task") {
+            continue;
+        }
+        for (tool, _) in a.named() {
+            let t = tool.name.as_str();
+            if !is_sensitive(t) || !a.hides_explicitly(t) {
+                continue;
+            }
+            let others: Vec<&AgentDecl> = project
+                .agents
+                .iter()
+                .filter(|b| b.name != a.name && project.can_call(b, t))
+                .collect();
+            let Some(b) = others.first() else { continue };
+            let more = match others.len() - 1 {
+                0 => String::new(),
+                1 => " (and 1 other agent)".into(),
+                n => format!(" (and {n} other agents)"),
+            };
+            let message = format!(
+                "agent `{}` hides `{t}` but can use `task`: on the standard harness a subagent gets its own list, so `{}` can reach `{t}` through `{}`{more}",
+                a.name, a.name, b.name
+            );
+            let help = format!(
+                "hide `task` from `{}` too, or remove `{t}` from the agents it can start",
+                a.name
+            );
+            out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(a.file, key), message).help(help));
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! An `exclude:` list names a tool that does not exist.
+//!
+//! ## What it checks
+//! Every name in `agents.<name>.tools.exclude` must be a harness tool, a
+//! Beeuni tool or a declared tool. When a known tool is within two edits, the
+//! message says which real tool stays enabled.
+//!
+//! ## Why
+//! The docs warn: a typo in an `exclude` list keeps the real tool enabled.
+//! `exclude: [bsh]` hides nothing, and the agent keeps `bash`. The platform
+//! only warns; beeuni-lint fails the lint.
+//!
+//! ## Example
+//! ```yaml
+//! agents:
+//!   support:
+//!     tools:
+//!       exclude: [bsh, write]
+//! ```
+//!
+//! ## Fix
+//! Unsafe: replace the name by the single near match.
+
+use super::unknown_tool::{at, with_suggestion};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::project::Project;
+use crate::rules::Rule;
+use crate::rules::names::near_matches;
+
+pub static RULE: Rule = Rule::new(
+    "unknown-excluded-tool",
+    Severity::Error,
+    include_str!("unknown_excluded_tool.rs"),
+    Some(check),
+);
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    let known = project.known_tool_names();
+    for agent in &project.agents {
+        for (tool, excluded) in agent.named() {
+            if !excluded || !project.is_unknown_in(agent, &tool.name) {
+                continue;
+            }
+            let message = match near_matches(&tool.name, known.iter().copied()).first() {
+                Some(real) => format!(
+                    "agent `{}` excludes `{}`, which is not a known tool: it hides nothing, and `{real}` stays enabled",
+                    agent.name, tool.name
+                ),
+                None => format!(
+                    "agent `{}` excludes `{}`, which is not a known tool: it hides nothing",
+                    agent.name, tool.name
+                ),
+            };
+            out.push(with_suggestion(
+                Diagnostic::new(RULE.id, RULE.severity, at(agent, tool), message),
+                agent,
+                tool,
+                &known,
+            ));
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! An agent's list or map names a tool that does not exist.
+//!
+//! ## What it checks
+//! Every name in `agents.<name>.tools` (a list or the map form) must be a
+//! harness tool, a Beeuni tool or a tool declared under `tools:` (connector
+//! tools are `connector-in-tools`). "did you mean" names a known tool within
+//! two edits.
+//!
+//! ## Why
+//! The platform warns and ignores the name: the agent does not get the tool
+//! its author meant.
+//!
+//! ## Example
+//! ```yaml
+//! agents:
+//!   researcher:
+//!     tools: [read, grpe]
+//! ```
+//!
+//! ## Fix
+//! Unsafe: replace the name by the single near match, when exactly one known
+//! name is within two edits (the harness table may not know every tool).
+
+use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Safety, Severity};
+use crate::manifest::agents::{AgentDecl, ToolRef};
+use crate::project::Project;
+use crate::rules::Rule;
+use crate::rules::names::near_matches;
+
+pub static RULE: Rule = Rule::new(
+    "unknown-tool",
+    Severity::Warning,
+    include_str!("unknown_tool.rs"),
+    Some(check),
+);
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    let known = project.known_tool_names();
+    for agent in &project.agents {
+        for (tool, excluded) in agent.named() {
+            if excluded || !project.is_unknown_in(agent, &tool.name) {
+                continue;
+            }
+            let message = format!(
+                "agent `{}` lists `{}`, which is not a known tool: it is ignored",
+                agent.name, tool.name
+            );
+            out.push(with_suggestion(
+                Diagnostic::new(RULE.id, RULE.severity, at(agent, tool), message),
+                agent,
+                tool,
+                &known,
+            ));
+        }
+    }
+}
+
+pub fn at(agent: &AgentDecl, tool: &ToolRef) -> Label {
+    Label::new(agent.file, tool.item)
+}
+
+/// Adds "did you mean" help, and an unsafe fix when exactly one known name is near.
+pub fn with_suggestion(diagnostic: Diagnostic, agent: &AgentDecl, tool: &ToolRef, known: &[&str]) -> Diagnostic {
+    let near = near_matches(&tool.name, known.iter().copied());
+    let Some(first) = near.first() else {
+        return diagnostic.help(
+            "check the spelling; add a name the harness table does not know to `harness-tools` in beeuni-lint.toml",
+        );
+    };
+    let diagnostic = diagnostic.help(format!("did you mean `{first}`?"));
+    if near.len() == 1 {
+        let edit = Edit {
+            file: agent.file,
+            span: tool.span,
+            content: first.to_string(),
+        };
+        return diagnostic.fix(Fix {
+            safety: Safety::Unsafe,
+            edits: vec![edit],
+        });
+    }
+    diagnostic
+}

@@ -1,0 +1,166 @@
+//! Source files and positions: every finding points at a byte [`Span`] of a
+//! [`SourceFile`]; lines and UTF-16 columns are computed only when rendering.
+
+use std::ops::Range;
+
+/// A half-open byte range into a source file's text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span {
+            start,
+            end: end.max(start),
+        }
+    }
+
+    pub fn empty(at: usize) -> Self {
+        Span { start: at, end: at }
+    }
+
+    pub fn cover(self, other: Span) -> Span {
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+
+    pub fn range(self) -> Range<usize> {
+        self.start..self.end
+    }
+}
+
+/// Index of a file in [`Sources`].
+pub type FileId = usize;
+
+/// A repository file as read: its repo-relative path (with `/`) and its text.
+#[derive(Debug)]
+pub struct SourceFile {
+    pub path: String,
+    pub text: String,
+    line_starts: Vec<usize>,
+}
+
+/// A 1-based line and a 1-based column counted in UTF-16 code units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Position {
+    pub line: usize,
+    pub column: usize,
+}
+
+impl SourceFile {
+    pub fn new(path: String, text: String) -> Self {
+        let mut line_starts = vec![0];
+        line_starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        SourceFile {
+            path,
+            text,
+            line_starts,
+        }
+    }
+
+    /// 0-based line index of a byte offset.
+    pub fn line_index(&self, offset: usize) -> usize {
+        match self.line_starts.binary_search(&offset) {
+            Ok(line) => line,
+            Err(next) => next - 1,
+        }
+    }
+
+    /// Byte offset where the 0-based line starts.
+    pub fn line_start(&self, line: usize) -> usize {
+        self.line_starts.get(line).copied().unwrap_or(self.text.len())
+    }
+
+    /// Byte range of the 0-based line without its line break (`\n` or `\r\n`).
+    pub fn line_span(&self, line: usize) -> Span {
+        let start = self.line_start(line);
+        let mut end = self.line_starts.get(line + 1).map_or(self.text.len(), |next| next - 1);
+        if end > start && self.text.as_bytes().get(end - 1) == Some(&b'\r') {
+            end -= 1;
+        }
+        Span::new(start, end.max(start))
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    pub fn position(&self, offset: usize) -> Position {
+        let offset = self.floor_char_boundary(offset.min(self.text.len()));
+        let line = self.line_index(offset);
+        let start = self.line_starts[line];
+        let column = self.text[start..offset].encode_utf16().count() + 1;
+        Position { line: line + 1, column }
+    }
+
+    fn floor_char_boundary(&self, mut offset: usize) -> usize {
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        offset
+    }
+
+    pub fn slice(&self, span: Span) -> &str {
+        self.text.get(span.range()).unwrap_or("")
+    }
+}
+
+/// Every file a run has read, addressed by [`FileId`].
+#[derive(Debug, Default)]
+pub struct Sources {
+    files: Vec<SourceFile>,
+}
+
+impl Sources {
+    pub fn add(&mut self, file: SourceFile) -> FileId {
+        self.files.push(file);
+        self.files.len() - 1
+    }
+
+    pub fn get(&self, id: FileId) -> &SourceFile {
+        &self.files[id]
+    }
+
+    pub fn find(&self, path: &str) -> Option<FileId> {
+        self.files.iter().position(|f| f.path == path)
+    }
+
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_count_utf16_units() {
+        let file = SourceFile::new("a".into(), "ab\nü😀x\r\nz".into());
+        assert_eq!(file.position(0), Position { line: 1, column: 1 });
+        assert_eq!(file.position(3), Position { line: 2, column: 1 });
+        // `ü` is one UTF-16 unit, the emoji two.
+        let x = file.text.find('x').unwrap();
+        assert_eq!(file.position(x), Position { line: 2, column: 4 });
+        assert_eq!(file.slice(file.line_span(1)), "ü😀x");
+        assert_eq!(file.position(file.text.len()), Position { line: 3, column: 2 });
+    }
+}

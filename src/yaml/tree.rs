@@ -1,0 +1,452 @@
+//! A spanned YAML tree built iteratively from granit-parser events.
+//!
+//! Nodes live in one `Vec` and refer to each other by index, so neither
+//! building nor dropping a deeply nested document recurses. Aliases are kept
+//! as references to their anchored node and never expanded, which makes an
+//! alias bomb cost one node per alias.
+
+use super::scalar::{ScalarKind, plain_kind, tagged_kind};
+use crate::source::Span;
+use granit_parser::{Event, Options, Parser, ScalarStyle, StructureStyle};
+use std::collections::HashMap;
+
+pub type NodeId = usize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    Plain,
+    Quoted,
+    Block,
+}
+
+#[derive(Debug)]
+pub enum Value {
+    Scalar {
+        text: String,
+        kind: ScalarKind,
+        style: Style,
+    },
+    Seq(Vec<NodeId>),
+    Map(Vec<Entry>),
+    /// An alias of the (complete) node it names.
+    Alias(NodeId),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    pub key: NodeId,
+    pub value: NodeId,
+}
+
+#[derive(Debug)]
+pub struct Node {
+    pub value: Value,
+    pub span: Span,
+    pub flow: bool,
+}
+
+#[derive(Debug)]
+pub struct Comment {
+    pub span: Span,
+    /// The text after `#`.
+    pub text: String,
+}
+
+/// A mapping key that repeats an earlier one of the same mapping.
+#[derive(Clone, Copy, Debug)]
+pub struct DuplicateKey {
+    pub first: NodeId,
+    pub repeat: NodeId,
+}
+
+#[derive(Debug, Default)]
+pub struct Document {
+    pub nodes: Vec<Node>,
+    /// `None` for an empty or comment-only file.
+    pub root: Option<NodeId>,
+    pub comments: Vec<Comment>,
+    pub duplicate_keys: Vec<DuplicateKey>,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub struct SyntaxError {
+    pub offset: usize,
+    pub message: String,
+}
+
+enum Frame {
+    Seq {
+        start: usize,
+        items: Vec<NodeId>,
+        flow: bool,
+        anchor: usize,
+    },
+    Map {
+        start: usize,
+        entries: Vec<Entry>,
+        key: Option<NodeId>,
+        flow: bool,
+        anchor: usize,
+    },
+}
+
+impl Document {
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id]
+    }
+
+    /// The node an alias stands for (aliases are never chained: they name complete nodes).
+    pub fn resolve(&self, id: NodeId) -> NodeId {
+        match self.nodes[id].value {
+            Value::Alias(target) => target,
+            _ => id,
+        }
+    }
+
+    /// The string of a scalar node (after alias resolution), whatever its type.
+    pub fn scalar(&self, id: NodeId) -> Option<&str> {
+        match &self.nodes[self.resolve(id)].value {
+            Value::Scalar { text, .. } => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The string of a node that YAML types as a string.
+    pub fn str(&self, id: NodeId) -> Option<&str> {
+        match &self.nodes[self.resolve(id)].value {
+            Value::Scalar {
+                text,
+                kind: ScalarKind::Str,
+                ..
+            } => Some(text),
+            _ => None,
+        }
+    }
+
+    pub fn is_null(&self, id: NodeId) -> bool {
+        matches!(
+            self.nodes[self.resolve(id)].value,
+            Value::Scalar {
+                kind: ScalarKind::Null,
+                ..
+            }
+        )
+    }
+
+    /// A mapping's entries with merge keys (`<<: *base`) expanded: own keys first, then merged ones.
+    pub fn entries(&self, id: NodeId) -> Option<Vec<Entry>> {
+        let Value::Map(entries) = &self.nodes[self.resolve(id)].value else {
+            return None;
+        };
+        let mut own: Vec<Entry> = Vec::with_capacity(entries.len());
+        let mut merged = Vec::new();
+        for entry in entries {
+            if self.is_merge_key(entry.key) {
+                merged.extend(self.merge_sources(entry.value));
+            } else {
+                own.push(*entry);
+            }
+        }
+        for source in merged {
+            if let Value::Map(entries) = &self.nodes[source].value {
+                for entry in entries {
+                    let key = self.scalar(entry.key);
+                    if !self.is_merge_key(entry.key) && own.iter().all(|e| self.scalar(e.key) != key) {
+                        own.push(*entry);
+                    }
+                }
+            }
+        }
+        Some(own)
+    }
+
+    pub fn is_merge_key(&self, key: NodeId) -> bool {
+        matches!(&self.nodes[key].value, Value::Scalar { text, style: Style::Plain, .. } if text == "<<")
+    }
+
+    fn merge_sources(&self, value: NodeId) -> Vec<NodeId> {
+        let value = self.resolve(value);
+        match &self.nodes[value].value {
+            Value::Map(_) => vec![value],
+            Value::Seq(items) => items.iter().map(|&i| self.resolve(i)).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    pub fn items(&self, id: NodeId) -> Option<&[NodeId]> {
+        match &self.nodes[self.resolve(id)].value {
+            Value::Seq(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    pub fn get(&self, map: NodeId, key: &str) -> Option<Entry> {
+        self.entries(map)?.into_iter().find(|e| self.scalar(e.key) == Some(key))
+    }
+
+    /// A short name of a node's type for messages: "a mapping", "a list", "a string", "null", ….
+    pub fn describe(&self, id: NodeId) -> &'static str {
+        match &self.nodes[self.resolve(id)].value {
+            Value::Scalar { kind, .. } => kind.describe(),
+            Value::Seq(_) => "a list",
+            Value::Map(_) => "a mapping",
+            Value::Alias(_) => "an alias",
+        }
+    }
+}
+
+/// Parses one YAML document. `text` must already be valid UTF-8 (it is a `&str`).
+pub fn parse(text: &str) -> Result<Document, SyntaxError> {
+    let options = Options::default();
+    let parser = Parser::new_from_str_with_options(text, options);
+    let mut doc = Document::default();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut anchors: HashMap<usize, NodeId> = HashMap::new();
+    let mut documents = 0usize;
+    for event in parser {
+        let (event, span) = event.map_err(|e| SyntaxError {
+            offset: e.marker().byte_offset().unwrap_or(0).min(text.len()),
+            message: e.info(),
+        })?;
+        let range = span.byte_range().unwrap_or(0..0);
+        let span = Span::new(range.start.min(text.len()), range.end.min(text.len()));
+        let node = match event {
+            Event::DocumentStart(..) => {
+                documents += 1;
+                if documents > 1 {
+                    return Err(SyntaxError {
+                        offset: span.start,
+                        message: "a second YAML document starts here: a manifest file holds exactly one".into(),
+                    });
+                }
+                continue;
+            }
+            Event::Comment(body, _) => {
+                doc.comments.push(Comment {
+                    span,
+                    text: body.into_owned(),
+                });
+                continue;
+            }
+            Event::Scalar(value, style, anchor, tag) => {
+                let kind = match (&tag, style) {
+                    (Some(tag), _) => tag.core_suffix().and_then(tagged_kind).unwrap_or(ScalarKind::Str),
+                    (None, ScalarStyle::Plain) => plain_kind(&value),
+                    (None, _) => ScalarKind::Str,
+                };
+                let style = match style {
+                    ScalarStyle::Plain => Style::Plain,
+                    ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => Style::Quoted,
+                    _ => Style::Block,
+                };
+                let id = push(
+                    &mut doc,
+                    Value::Scalar {
+                        text: value.into_owned(),
+                        kind,
+                        style,
+                    },
+                    span,
+                    false,
+                );
+                if anchor != 0 {
+                    anchors.insert(anchor, id);
+                }
+                id
+            }
+            Event::Alias(anchor) => {
+                let Some(&target) = anchors.get(&anchor) else {
+                    return Err(SyntaxError {
+                        offset: span.start,
+                        message: "this alias refers to a node that contains it, or to no anchor".into(),
+                    });
+                };
+                let target = doc.resolve(target);
+                push(&mut doc, Value::Alias(target), span, false)
+            }
+            Event::SequenceStart(style, anchor, _) => {
+                let flow = style == StructureStyle::Flow;
+                stack.push(Frame::Seq {
+                    start: span.start,
+                    items: Vec::new(),
+                    flow,
+                    anchor,
+                });
+                continue;
+            }
+            Event::MappingStart(style, anchor, _) => {
+                let flow = style == StructureStyle::Flow;
+                stack.push(Frame::Map {
+                    start: span.start,
+                    entries: Vec::new(),
+                    key: None,
+                    flow,
+                    anchor,
+                });
+                continue;
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                let Some(frame) = stack.pop() else { continue };
+                let (value, start, flow, anchor) = match frame {
+                    Frame::Seq {
+                        start,
+                        items,
+                        flow,
+                        anchor,
+                    } => (Value::Seq(items), start, flow, anchor),
+                    Frame::Map {
+                        start,
+                        entries,
+                        flow,
+                        anchor,
+                        ..
+                    } => {
+                        find_duplicates(&mut doc, &entries);
+                        (Value::Map(entries), start, flow, anchor)
+                    }
+                };
+                let end = if flow {
+                    span.end
+                } else {
+                    last_child_end(&doc, &value).unwrap_or(start)
+                };
+                let id = push(&mut doc, value, Span::new(start, end), flow);
+                if anchor != 0 {
+                    anchors.insert(anchor, id);
+                }
+                id
+            }
+            _ => continue,
+        };
+        match stack.last_mut() {
+            Some(Frame::Seq { items, .. }) => items.push(node),
+            Some(Frame::Map { entries, key, .. }) => match key.take() {
+                Some(key) => entries.push(Entry { key, value: node }),
+                None => *key = Some(node),
+            },
+            None => doc.root = Some(node),
+        }
+    }
+    Ok(doc)
+}
+
+fn push(doc: &mut Document, value: Value, span: Span, flow: bool) -> NodeId {
+    doc.nodes.push(Node { value, span, flow });
+    doc.nodes.len() - 1
+}
+
+fn last_child_end(doc: &Document, value: &Value) -> Option<usize> {
+    let last = match value {
+        Value::Seq(items) => *items.last()?,
+        Value::Map(entries) => entries.last()?.value,
+        _ => return None,
+    };
+    let node = &doc.nodes[last];
+    // An empty value sits on its `:`; the entry still ends after the colon.
+    Some(if node.span.start == node.span.end {
+        node.span.end + 1
+    } else {
+        node.span.end
+    })
+}
+
+fn find_duplicates(doc: &mut Document, entries: &[Entry]) {
+    let mut seen: HashMap<(&str, bool), NodeId> = HashMap::with_capacity(entries.len());
+    let mut found = Vec::new();
+    for entry in entries {
+        let Value::Scalar { text, kind, .. } = &doc.nodes[entry.key].value else {
+            continue;
+        };
+        if doc.is_merge_key(entry.key) {
+            continue;
+        }
+        // `null` and `~` are the same key; `1` and `"1"` are not.
+        let canonical = if *kind == ScalarKind::Null { "" } else { text.as_str() };
+        let is_string = *kind == ScalarKind::Str;
+        match seen.get(&(canonical, is_string)) {
+            Some(&first) => found.push(DuplicateKey {
+                first,
+                repeat: entry.key,
+            }),
+            None => {
+                seen.insert((canonical, is_string), entry.key);
+            }
+        }
+    }
+    doc.duplicate_keys.extend(found);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slice<'a>(text: &'a str, doc: &Document, id: NodeId) -> &'a str {
+        &text[doc.node(id).span.range()]
+    }
+
+    #[test]
+    fn spans_of_keys_values_and_collections() {
+        let text = "tools:\n  web_search: beeuni:web_search  # c\n  empty:\nagents: {a: [x, \"y\"]}\n";
+        let doc = parse(text).unwrap();
+        let root = doc.root.unwrap();
+        let tools = doc.get(root, "tools").unwrap();
+        assert_eq!(slice(text, &doc, tools.key), "tools");
+        assert_eq!(
+            slice(text, &doc, tools.value),
+            "web_search: beeuni:web_search  # c\n  empty:"
+        );
+        let empty = doc.get(tools.value, "empty").unwrap();
+        assert!(doc.is_null(empty.value));
+        assert_eq!(doc.node(empty.value).span.start, text.find("empty:").unwrap() + 5);
+        let agents = doc.get(root, "agents").unwrap();
+        assert_eq!(slice(text, &doc, agents.value), "{a: [x, \"y\"]}");
+        let list = doc.get(agents.value, "a").unwrap().value;
+        assert_eq!(doc.items(list).unwrap().len(), 2);
+        assert_eq!(doc.comments.len(), 1);
+        assert_eq!(doc.comments[0].text, " c");
+    }
+
+    #[test]
+    fn duplicates_both_places() {
+        let text = "a: 1\nb: 2\n\"a\": 3\n";
+        let doc = parse(text).unwrap();
+        assert_eq!(doc.duplicate_keys.len(), 1);
+        let dup = doc.duplicate_keys[0];
+        assert_eq!(doc.node(dup.first).span.start, 0);
+        assert_eq!(doc.node(dup.repeat).span.start, 10);
+    }
+
+    #[test]
+    fn second_document_is_an_error_at_its_marker() {
+        let err = parse("a: 1\n---\nb: 2\n").unwrap_err();
+        assert_eq!(err.offset, 5);
+    }
+
+    #[test]
+    fn merge_keys_and_aliases() {
+        let doc = parse("base: &b {tools: none, x: 1}\nagent:\n  <<: *b\n  x: 2\n").unwrap();
+        let agent = doc.get(doc.root.unwrap(), "agent").unwrap().value;
+        assert_eq!(doc.scalar(doc.get(agent, "tools").unwrap().value), Some("none"));
+        assert_eq!(doc.scalar(doc.get(agent, "x").unwrap().value), Some("2"));
+    }
+
+    #[test]
+    fn hostile_inputs_do_not_overflow() {
+        let deep = "[".repeat(100_000);
+        assert!(parse(&deep).is_err());
+        let deep_block: String = (0..300).map(|i| format!("{}k:\n", " ".repeat(i))).collect();
+        assert!(parse(&deep_block).is_err() || parse(&deep_block).is_ok());
+        let mut bomb = String::from("a: &a [x, x, x, x, x, x, x, x, x]\n");
+        for i in 0..30 {
+            bomb.push_str(&format!(
+                "b{i}: &b{i} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n",
+                p = if i == 0 { "a".to_string() } else { format!("b{}", i - 1) }
+            ));
+        }
+        let doc = parse(&bomb).unwrap();
+        assert!(doc.nodes.len() < 500);
+        assert!(parse("a: &x [*x]\n").is_err());
+        assert!(parse("").unwrap().root.is_none());
+        assert!(parse("# only a comment\n").unwrap().root.is_none());
+    }
+}
