@@ -1,4 +1,10 @@
-//! Finds the repository root (the git work tree, or the folder given) and its manifest.
+//! Finds the project root and its manifest, and the git work tree around it.
+//!
+//! The root is the nearest folder at or above the given path, up to the git
+//! work tree root, that holds `beeuni.yaml`; without one, the work tree root
+//! (or, outside git, the folder given). A project in a subfolder of a larger
+//! repository (a monorepo, or this tool's own `examples/`) is linted as its
+//! own project, while git answers for the whole work tree.
 
 use crate::repo::fs::{self, Refusal};
 use crate::repo::git::GitRepo;
@@ -9,6 +15,8 @@ pub const MANIFEST: &str = "beeuni.yaml";
 pub struct Discovered {
     pub root: PathBuf,
     pub git: Option<GitRepo>,
+    /// The project root relative to the git work tree root (`""` when they are the same), with `/`.
+    pub git_prefix: String,
     /// `Ok("beeuni.yaml")`, or `Err` with a misnamed manifest's name.
     pub manifest: Result<String, String>,
 }
@@ -16,17 +24,38 @@ pub struct Discovered {
 pub fn discover(path: &Path) -> Result<Discovered, String> {
     let path = std::fs::canonicalize(path).map_err(|e| format!("cannot open `{}`: {e}", path.display()))?;
     let git = GitRepo::discover(&path)?;
-    let root = match &git {
-        Some(git) => git.root().to_path_buf(),
-        None if path.is_file() => path.parent().map_or_else(|| path.clone(), Path::to_path_buf),
-        None => path.clone(),
+    let start = if path.is_file() {
+        path.parent().map_or_else(|| path.clone(), Path::to_path_buf)
+    } else {
+        path
     };
+    let top = git.as_ref().map_or_else(|| start.clone(), |g| g.root().to_path_buf());
+    let root = start
+        .ancestors()
+        .take_while(|dir| dir.starts_with(&top))
+        .find(|dir| dir.join(MANIFEST).exists())
+        .map_or_else(|| top.clone(), Path::to_path_buf);
+    let git_prefix = root
+        .strip_prefix(&top)
+        .ok()
+        .map(|p| {
+            p.components()
+                .filter_map(|c| c.as_os_str().to_str())
+                .collect::<Vec<_>>()
+                .join("/")
+        })
+        .unwrap_or_default();
     let manifest = match fs::resolve(&root, MANIFEST) {
         Ok(_) => Ok(MANIFEST.to_string()),
         Err(Refusal::NotFound) => Err(misnamed(&root).ok_or_else(|| format!("no beeuni.yaml at {}", root.display()))?),
         Err(refusal) => return Err(format!("{MANIFEST} at {} {}", root.display(), refusal.describe())),
     };
-    Ok(Discovered { root, git, manifest })
+    Ok(Discovered {
+        root,
+        git,
+        git_prefix,
+        manifest,
+    })
 }
 
 /// `beeuni.yml`, or the manifest's name in other letter case, at the root.

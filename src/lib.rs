@@ -50,6 +50,7 @@ pub fn load(options: &CheckOptions) -> Result<(project::Project, config::Config)
         root: found.root,
         manifest: found.manifest,
         git: found.git,
+        git_prefix: found.git_prefix,
         staged: false,
         harness_tools: config.harness_tools.clone(),
     });

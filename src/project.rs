@@ -16,6 +16,8 @@ pub struct Project {
     pub root: PathBuf,
     pub sources: Sources,
     pub git: Option<GitRepo>,
+    /// The project root relative to the git work tree root (`""` when the same).
+    pub git_prefix: String,
     /// Linting the index (`--staged`): an untracked file is not in the commit.
     pub staged: bool,
     pub graph: Graph,
@@ -36,6 +38,7 @@ pub struct ProjectInput {
     /// `beeuni.yaml`, or `Err` with the misnamed manifest's repo-relative path.
     pub manifest: Result<String, String>,
     pub git: Option<GitRepo>,
+    pub git_prefix: String,
     pub staged: bool,
     pub harness_tools: Vec<String>,
 }
@@ -54,11 +57,12 @@ impl Project {
         let (tools_keys, tools) = tools::collect(&graph, &input.root);
         let agents = agents::collect(&graph, &sources);
         let loaded_beeuni = tools::loaded_beeuni(&tools_keys, &tools);
-        let template_markers = find_template_markers(&input.root, &tools, &mut sources);
+        let template_markers = find_template_markers(&tools, &mut sources);
         Project {
             root: input.root,
             sources,
             git: input.git,
+            git_prefix: input.git_prefix,
             staged: input.staged,
             graph,
             misnamed_manifest,
@@ -129,8 +133,13 @@ impl Project {
         self.sources.get(id)
     }
 
-    pub fn untracked_is_error(&self, rel: &str) -> bool {
-        self.staged || self.git.as_ref().is_some_and(|git| git.is_ignored(rel, false))
+    /// A project-relative path as git names it (relative to the work tree root).
+    pub fn git_path(&self, rel: &str) -> String {
+        if self.git_prefix.is_empty() {
+            rel.to_string()
+        } else {
+            format!("{}/{rel}", self.git_prefix)
+        }
     }
 }
 
@@ -140,17 +149,13 @@ fn same_permission(named: &str, tool: &str) -> bool {
         || (named == "bash" && PTY_TOOLS.contains(&tool))
 }
 
-fn find_template_markers(
-    root: &std::path::Path,
-    tools: &[ToolDecl],
-    sources: &mut Sources,
-) -> Vec<(usize, FileId, Span)> {
+fn find_template_markers(tools: &[ToolDecl], sources: &mut Sources) -> Vec<(usize, FileId, Span)> {
     let mut found = Vec::new();
     for (index, decl) in tools.iter().enumerate() {
-        let (Some(path), Some(Ok(()))) = (decl.module_path(), &decl.module) else {
+        let (Some(path), Some(Ok(real))) = (decl.module_path(), &decl.module) else {
             continue;
         };
-        let Ok(bytes) = crate::repo::fs::read(root, path) else {
+        let Ok(bytes) = crate::repo::fs::read_resolved(real) else {
             continue;
         };
         let Ok(text) = String::from_utf8(bytes) else { continue };

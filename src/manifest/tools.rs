@@ -5,7 +5,7 @@ use crate::catalog::{BEEUNI_TOOLS, MODULE_EXTENSIONS};
 use crate::repo::fs::{self, Refusal};
 use crate::source::{FileId, Span};
 use crate::yaml::{Document, NodeId};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A `tools:` key of one file of the graph.
 #[derive(Debug)]
@@ -37,7 +37,7 @@ pub struct ToolDecl {
     pub value_span: Span,
     pub value: ToolValue,
     /// For a valid module path: where it leads (`Ok`) or why it cannot be read.
-    pub module: Option<Result<(), Refusal>>,
+    pub module: Option<Result<PathBuf, Refusal>>,
 }
 
 impl ToolDecl {
@@ -124,7 +124,7 @@ fn declaration(doc: &Document, file: FileId, key: NodeId, value: NodeId, root: &
         None => ToolValue::NotString(doc.describe(value)),
     };
     let module = match &value {
-        ToolValue::Module { path: Ok(path), .. } => Some(fs::resolve(root, path).map(|_| ())),
+        ToolValue::Module { path: Ok(path), .. } => Some(fs::resolve(root, path)),
         _ => None,
     };
     let end = if value_span.start == value_span.end {

@@ -2,8 +2,10 @@
 //! is a regular file and is not too large. Nothing behind a symlink that
 //! leaves the repository is ever opened.
 
+use std::collections::HashMap;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
 
 /// Larger files are refused: a manifest or module this size is a mistake, and reading it would cost the run.
 pub const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
@@ -51,17 +53,46 @@ pub fn normalize(rel: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
+/// Canonical forms of the folders already resolved: a project names thousands of modules in a few folders,
+/// and resolving each folder once saves a `readlink` per path component per module.
+static FOLDERS: Mutex<Option<HashMap<PathBuf, Option<PathBuf>>>> = Mutex::new(None);
+
+fn canonical_folder(folder: &Path) -> Option<PathBuf> {
+    let mut cache = FOLDERS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let cache = cache.get_or_insert_with(HashMap::new);
+    if let Some(known) = cache.get(folder) {
+        return known.clone();
+    }
+    let real = fs::canonicalize(folder).ok();
+    cache.insert(folder.to_path_buf(), real.clone());
+    real
+}
+
 /// Where a repo-relative path leads, checked without reading it.
 pub fn resolve(root: &Path, rel: &str) -> Result<PathBuf, Refusal> {
-    let real = match fs::canonicalize(root.join(rel)) {
-        Ok(real) => real,
+    let joined = root.join(rel);
+    let (Some(folder), Some(name)) = (joined.parent(), joined.file_name()) else {
+        return Err(Refusal::NotFound);
+    };
+    let Some(real_folder) = canonical_folder(folder) else {
+        return Err(Refusal::NotFound);
+    };
+    let real = real_folder.join(name);
+    let (real, meta) = match fs::symlink_metadata(&real) {
+        Ok(meta) if meta.file_type().is_symlink() => match fs::canonicalize(&real) {
+            Ok(target) => {
+                let meta = fs::metadata(&target).map_err(|e| Refusal::Io(e.to_string()))?;
+                (target, meta)
+            }
+            Err(_) => return Err(Refusal::NotFound),
+        },
+        Ok(meta) => (real, meta),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Refusal::NotFound),
         Err(e) => return Err(Refusal::Io(e.to_string())),
     };
     if !real.starts_with(root) {
         return Err(Refusal::OutsideRepository);
     }
-    let meta = fs::metadata(&real).map_err(|e| Refusal::Io(e.to_string()))?;
     if meta.is_dir() {
         return Err(Refusal::Directory);
     }
@@ -76,7 +107,11 @@ pub fn resolve(root: &Path, rel: &str) -> Result<PathBuf, Refusal> {
 
 /// Reads a repo-relative file after [`resolve`] accepted it.
 pub fn read(root: &Path, rel: &str) -> Result<Vec<u8>, Refusal> {
-    let real = resolve(root, rel)?;
+    read_resolved(&resolve(root, rel)?)
+}
+
+/// Reads a path [`resolve`] returned.
+pub fn read_resolved(real: &Path) -> Result<Vec<u8>, Refusal> {
     fs::read(real).map_err(|e| Refusal::Io(e.to_string()))
 }
 

@@ -36,7 +36,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let Some(git) = &project.git else { return };
     for manifest in &project.graph.files {
         let path = &project.file(manifest.file).path;
-        if git.is_tracked(path) {
+        if git.is_tracked(&project.git_path(path)) {
             continue;
         }
         let at = manifest
@@ -46,10 +46,10 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         out.push(untracked(project, path, at, "file"));
     }
     for decl in &project.tools {
-        let (Some(path), Some(Ok(()))) = (decl.module_path(), &decl.module) else {
+        let (Some(path), Some(Ok(_))) = (decl.module_path(), &decl.module) else {
             continue;
         };
-        if !git.is_tracked(path) {
+        if !git.is_tracked(&project.git_path(path)) {
             out.push(untracked(project, path, Label::new(decl.file, decl.entry), "module"));
         }
     }
@@ -57,7 +57,10 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
 
 /// The finding for one untracked file referenced at `at`.
 pub fn untracked(project: &Project, path: &str, at: Label, what: &str) -> Diagnostic {
-    let ignored = project.git.as_ref().is_some_and(|git| git.is_ignored(path, false));
+    let ignored = project
+        .git
+        .as_ref()
+        .is_some_and(|git| git.is_ignored(&project.git_path(path), false));
     let (severity, message, help) = if ignored {
         (
             Severity::Error,
