@@ -7,6 +7,7 @@ use crate::manifest::load::{self, Graph};
 use crate::manifest::tools::{self, ToolDecl, ToolsKey};
 use crate::repo::git::GitRepo;
 use crate::source::{FileId, SourceFile, Sources, Span};
+use std::collections::HashSet;
 use std::path::PathBuf;
 
 /// The comment `eject --template` puts in a starter module; `ejected-template` reports it until it is removed.
@@ -26,6 +27,7 @@ pub struct Project {
     pub harness: HarnessTable,
     pub tools_keys: Vec<ToolsKey>,
     pub tools: Vec<ToolDecl>,
+    declared: HashSet<String>,
     pub agents: Vec<AgentDecl>,
     /// The Beeuni tools sessions get, in canonical order.
     pub loaded_beeuni: Vec<&'static str>,
@@ -68,6 +70,7 @@ impl Project {
             misnamed_manifest,
             harness: HarnessTable::new(input.harness_tools),
             tools_keys,
+            declared: tools.iter().map(|t| t.name.clone()).collect(),
             tools,
             agents,
             loaded_beeuni,
@@ -84,7 +87,7 @@ impl Project {
     }
 
     pub fn is_declared(&self, name: &str) -> bool {
-        self.tools.iter().any(|t| t.name == name)
+        self.declared.contains(name)
     }
 
     /// A harness tool (either tier, or from config), a Beeuni tool, or a declared tool.
