@@ -116,10 +116,6 @@ impl HarnessTable {
 
     /// Every harness tool name, tier 1 first.
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        HARNESS_TIER1
-            .iter()
-            .copied()
-            .chain(self.extra.iter().map(String::as_str))
-            .chain(HARNESS_TIER2.iter().copied())
+        HARNESS_TIER1.iter().copied().chain(self.extra.iter().map(String::as_str)).chain(HARNESS_TIER2.iter().copied())
     }
 }

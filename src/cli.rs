@@ -4,11 +4,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
-#[command(
-    name = "beeuni-lint",
-    version,
-    about = "Lint a Beeuni project: beeuni.yaml, its imports and tool modules"
-)]
+#[command(name = "beeuni-lint", version, about = "Lint a Beeuni project: beeuni.yaml, its imports and tool modules")]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
@@ -59,6 +55,16 @@ pub struct CheckArgs {
     /// The config file (default: beeuni-lint.toml at the repository root, if present)
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Compare with the merge base of REV and HEAD (a branch, tag, HEAD~1, a SHA, origin/main): turns on the
+    /// change-aware rules
+    #[arg(long, value_name = "REV")]
+    pub base: Option<String>,
+    /// Lint what the index holds (the commit being made), compared with HEAD (or with --base)
+    #[arg(long)]
+    pub staged: bool,
+    /// Report only findings on lines the change adds or modifies (needs --base or --staged)
+    #[arg(long)]
+    pub only_changed: bool,
     /// Print nothing when there is no finding
     #[arg(long, short)]
     pub quiet: bool,

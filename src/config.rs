@@ -74,10 +74,7 @@ impl Config {
         let mut levels = BTreeMap::new();
         for (id, level) in raw.rules {
             if rules::find(id.get_ref()).is_none() {
-                return Err(located(
-                    id.span().start,
-                    format!("unknown rule `{}` in [rules]", id.get_ref()),
-                ));
+                return Err(located(id.span().start, format!("unknown rule `{}` in [rules]", id.get_ref())));
             }
             let parsed = match level.get_ref().as_str() {
                 "off" => Level::Off,
@@ -101,11 +98,7 @@ impl Config {
             }
             Some(builder.build().map_err(|e| format!("{shown}: {e}"))?)
         };
-        Ok(Config {
-            harness_tools: raw.harness_tools,
-            levels,
-            exclude,
-        })
+        Ok(Config { harness_tools: raw.harness_tools, levels, exclude })
     }
 
     pub fn is_excluded(&self, path: &str) -> bool {

@@ -31,19 +31,11 @@ pub struct Label {
 
 impl Label {
     pub fn new(file: FileId, span: Span) -> Self {
-        Label {
-            file,
-            span,
-            message: None,
-        }
+        Label { file, span, message: None }
     }
 
     pub fn with_message(file: FileId, span: Span, message: impl Into<String>) -> Self {
-        Label {
-            file,
-            span,
-            message: Some(message.into()),
-        }
+        Label { file, span, message: Some(message.into()) }
     }
 }
 
@@ -81,15 +73,7 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn new(rule: &'static str, severity: Severity, primary: Label, message: impl Into<String>) -> Self {
-        Diagnostic {
-            rule,
-            severity,
-            message: message.into(),
-            primary,
-            related: Vec::new(),
-            help: None,
-            fix: None,
-        }
+        Diagnostic { rule, severity, message: message.into(), primary, related: Vec::new(), help: None, fix: None }
     }
 
     pub fn help(mut self, help: impl Into<String>) -> Self {

@@ -5,11 +5,13 @@
 //! apply ignores and config, and hand the [`Report`] to a renderer.
 
 pub mod catalog;
+pub mod change;
 pub mod config;
 pub mod diagnostic;
 pub mod discover;
 pub mod listing;
 pub mod manifest;
+pub mod modules;
 pub mod project;
 pub mod render;
 pub mod repo;
@@ -20,6 +22,7 @@ pub mod yaml;
 
 use diagnostic::{Diagnostic, Severity};
 use std::path::PathBuf;
+use std::rc::Rc;
 
 /// What a run found: every file it read and every finding, sorted.
 pub struct Report {
@@ -39,32 +42,64 @@ impl Report {
 pub struct CheckOptions {
     pub path: PathBuf,
     pub config: Option<PathBuf>,
+    /// `--base REV`: compare with the merge base of REV and HEAD.
+    pub base: Option<String>,
+    /// `--staged`: lint the index, and compare with HEAD (or with `base`).
+    pub staged: bool,
+    /// `--only-changed`: keep findings on lines the change adds or modifies.
+    pub only_changed: bool,
 }
 
-/// Discovers the repository that holds `options.path`, reads its config and builds the model.
-/// `Err` means the run cannot happen (exit 2).
-pub fn load(options: &CheckOptions) -> Result<(project::Project, config::Config), String> {
+impl CheckOptions {
+    pub fn new(path: PathBuf) -> Self {
+        CheckOptions { path, config: None, base: None, staged: false, only_changed: false }
+    }
+}
+
+/// A built project, its config, and the two sides of a change-aware run.
+pub struct Loaded {
+    pub project: project::Project,
+    pub config: config::Config,
+    pub sides: Option<change::Sides>,
+}
+
+/// Discovers the repository that holds `options.path`, reads its config and builds the model (and, for a
+/// change-aware run, the base's facts). `Err` means the run cannot happen (exit 2).
+pub fn load(options: &CheckOptions) -> Result<Loaded, String> {
     let found = discover::discover(&options.path)?;
     let config = config::Config::load(&found.root, options.config.as_deref())?;
-    let project = project::Project::build(project::ProjectInput {
-        root: found.root,
-        manifest: found.manifest,
-        git: found.git,
-        git_prefix: found.git_prefix,
-        staged: false,
+    let work = repo::checkout::Checkout::work_tree(found.root, found.git.map(Rc::new), found.git_prefix);
+    let sides = if options.base.is_some() || options.staged {
+        Some(change::sides(&work, options.base.as_deref(), options.staged)?)
+    } else {
+        None
+    };
+    let base = sides.as_ref().map(|sides| change::base_facts(&work, sides, &config.harness_tools));
+    let checkout = match &sides {
+        Some(sides) => work.at(sides.head),
+        None => work,
+    };
+    let manifest = discover::manifest(&checkout)?;
+    let mut project = project::Project::build(project::ProjectInput {
+        checkout,
+        manifest,
         harness_tools: config.harness_tools.clone(),
+        analyse_modules: true,
     });
-    Ok((project, config))
+    project.base = base;
+    Ok(Loaded { project, config, sides })
 }
 
 /// Lints the repository that holds `options.path`.
 pub fn check(options: &CheckOptions) -> Result<Report, String> {
-    let (project, config) = load(options)?;
-    let diagnostics = suppress::apply(&project, &config, rules::check(&project));
+    if options.only_changed && options.base.is_none() && !options.staged {
+        return Err("`--only-changed` needs a change to look at: add `--base REV` or `--staged`".into());
+    }
+    let Loaded { project, config, sides } = load(options)?;
+    let mut diagnostics = suppress::apply(&project, &config, rules::check(&project));
+    if let (true, Some(sides)) = (options.only_changed, &sides) {
+        diagnostics = change::only_changed(&project, sides, diagnostics);
+    }
     let files = project.sources.len();
-    Ok(Report {
-        sources: project.sources,
-        diagnostics,
-        files,
-    })
+    Ok(Report { sources: project.sources, diagnostics, files })
 }

@@ -24,22 +24,11 @@ pub struct Listing {
 pub fn listing(project: &Project) -> Listing {
     let mut tools = Vec::new();
     for name in &project.loaded_beeuni {
-        let overridden = project
-            .tools
-            .iter()
-            .find(|d| d.name == *name && d.loads_beeuni())
-            .and_then(|d| d.module_path());
+        let overridden =
+            project.tools.iter().find(|d| d.name == *name && d.loads_beeuni()).and_then(|d| d.module_path());
         tools.push(match overridden {
-            Some(path) => Listed {
-                name: name.to_string(),
-                kind: "beeuni (overridden)",
-                source: path.to_string(),
-            },
-            None => Listed {
-                name: name.to_string(),
-                kind: "beeuni",
-                source: format!("beeuni:{name}"),
-            },
+            Some(path) => Listed { name: name.to_string(), kind: "beeuni (overridden)", source: path.to_string() },
+            None => Listed { name: name.to_string(), kind: "beeuni", source: format!("beeuni:{name}") },
         });
     }
     for decl in project.tools.iter().filter(|d| !d.is_beeuni_name()) {
@@ -50,38 +39,17 @@ pub fn listing(project: &Project) -> Listing {
         if refused || tools.iter().any(|t| t.name == decl.name) {
             continue;
         }
-        tools.push(Listed {
-            name: decl.name.clone(),
-            kind: "project",
-            source: path.clone(),
-        });
+        tools.push(Listed { name: decl.name.clone(), kind: "project", source: path.clone() });
     }
-    let removed = BEEUNI_TOOLS
-        .iter()
-        .copied()
-        .filter(|name| !project.is_loaded_beeuni(name))
-        .collect();
-    let manifest = project
-        .root_file()
-        .map(|f| project.file(f).path.clone())
-        .unwrap_or_default();
-    Listing {
-        manifest,
-        tools_key: !project.tools_keys.is_empty(),
-        tools,
-        removed,
-    }
+    let removed = BEEUNI_TOOLS.iter().copied().filter(|name| !project.is_loaded_beeuni(name)).collect();
+    let manifest = project.root_file().map(|f| project.file(f).path.clone()).unwrap_or_default();
+    Listing { manifest, tools_key: !project.tools_keys.is_empty(), tools, removed }
 }
 
 /// The docs' table: each column as wide as its longest cell plus two.
 pub fn render_text(listing: &Listing) -> String {
     let rows: Vec<[&str; 3]> = std::iter::once(["NAME", "KIND", "SOURCE"])
-        .chain(
-            listing
-                .tools
-                .iter()
-                .map(|t| [t.name.as_str(), t.kind, t.source.as_str()]),
-        )
+        .chain(listing.tools.iter().map(|t| [t.name.as_str(), t.kind, t.source.as_str()]))
         .collect();
     let width = |column: usize| rows.iter().map(|r| r[column].chars().count()).max().unwrap_or(0) + 2;
     let (name_width, kind_width) = (width(0), width(1));

@@ -28,10 +28,14 @@ fn main() -> ExitCode {
 }
 
 fn check(args: &CheckArgs) -> Result<u8, String> {
-    let report = beeuni_lint::check(&CheckOptions {
+    let options = CheckOptions {
         path: args.path.clone(),
         config: args.config.clone(),
-    })?;
+        base: args.base.clone(),
+        staged: args.staged,
+        only_changed: args.only_changed,
+    };
+    let report = beeuni_lint::check(&options)?;
     let text = match args.format {
         Format::Human => {
             let color = match args.color {
@@ -62,25 +66,18 @@ fn check(args: &CheckArgs) -> Result<u8, String> {
 }
 
 fn ls(json: bool, path: std::path::PathBuf) -> Result<u8, String> {
-    let (project, _) = beeuni_lint::load(&CheckOptions { path, config: None })?;
+    let project = beeuni_lint::load(&CheckOptions::new(path))?.project;
     if project.misnamed_manifest.is_some() {
         return Err("no beeuni.yaml at the repository root (run `beeuni-lint check` for details)".into());
     }
     let listing = listing::listing(&project);
-    print(&if json {
-        listing::render_json(&listing)
-    } else {
-        listing::render_text(&listing)
-    })?;
+    print(&if json { listing::render_json(&listing) } else { listing::render_text(&listing) })?;
     Ok(0)
 }
 
 fn rules_table() -> String {
     let width = rules::RULES.iter().map(|r| r.id.len()).max().unwrap_or(0) + 2;
-    rules::RULES
-        .iter()
-        .map(|r| format!("{:<width$}{:<9}{}\n", r.id, r.severity.as_str(), r.summary()))
-        .collect()
+    rules::RULES.iter().map(|r| format!("{:<width$}{:<9}{}\n", r.id, r.severity.as_str(), r.summary())).collect()
 }
 
 fn explain(id: &str) -> Result<u8, String> {

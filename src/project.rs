@@ -2,25 +2,25 @@
 //! selection rule, and who can call what. Built once per run.
 
 use crate::catalog::{self, HarnessTable, PTY_TOOLS, SHARED_WRITE_GROUP};
-use crate::manifest::agents::{self, AgentDecl, ToolList};
+use crate::change::BaseFacts;
+use crate::manifest::agents::{self, AgentDecl, Secrets, ToolList};
 use crate::manifest::load::{self, Graph};
 use crate::manifest::tools::{self, ToolDecl, ToolsKey};
-use crate::repo::git::GitRepo;
-use crate::source::{FileId, SourceFile, Sources, Span};
+use crate::modules::{self, Module};
+use crate::repo::checkout::Checkout;
+use crate::source::{FileId, SourceFile, Sources};
 use std::collections::HashSet;
-use std::path::PathBuf;
 
 /// The comment `eject --template` puts in a starter module; `ejected-template` reports it until it is removed.
 pub const TEMPLATE_MARKER: &str = "beeuni-lint: ejected-template";
 
+/// The standard harness's own tool folder, from before the hosted tools.
+pub const LEGACY_TOOLS: &str = "harnesses/opencode/tools";
+
 pub struct Project {
-    pub root: PathBuf,
+    /// Where the files come from, and what git knows of them.
+    pub checkout: Checkout,
     pub sources: Sources,
-    pub git: Option<GitRepo>,
-    /// The project root relative to the git work tree root (`""` when the same).
-    pub git_prefix: String,
-    /// Linting the index (`--staged`): an untracked file is not in the commit.
-    pub staged: bool,
     pub graph: Graph,
     /// A misnamed manifest (`beeuni.yml`, `Beeuni.yaml`) when there is no `beeuni.yaml`.
     pub misnamed_manifest: Option<FileId>,
@@ -31,41 +31,46 @@ pub struct Project {
     pub agents: Vec<AgentDecl>,
     /// The Beeuni tools sessions get, in canonical order.
     pub loaded_beeuni: Vec<&'static str>,
-    /// Declared modules that still carry [`TEMPLATE_MARKER`]: (tool index, module file, marker span).
-    pub template_markers: Vec<(usize, FileId, Span)>,
+    /// Every declared module, analysed once.
+    pub modules: Vec<Module>,
+    /// Files of the legacy `harnesses/opencode/tools/` folder: (file, stem).
+    pub legacy_tools: Vec<(FileId, String)>,
+    /// In a change-aware run: what the base version of the project loaded.
+    pub base: Option<BaseFacts>,
 }
 
 pub struct ProjectInput {
-    pub root: PathBuf,
+    pub checkout: Checkout,
     /// `beeuni.yaml`, or `Err` with the misnamed manifest's repo-relative path.
     pub manifest: Result<String, String>,
-    pub git: Option<GitRepo>,
-    pub git_prefix: String,
-    pub staged: bool,
     pub harness_tools: Vec<String>,
+    /// The base of a change-aware run needs only the manifest graph.
+    pub analyse_modules: bool,
 }
 
 impl Project {
     pub fn build(input: ProjectInput) -> Project {
         let mut sources = Sources::default();
         let (graph, misnamed_manifest) = match &input.manifest {
-            Ok(manifest) => (load::load(&input.root, manifest, &mut sources), None),
+            Ok(manifest) => (load::load(&input.checkout, manifest, &mut sources), None),
             Err(misnamed) => {
-                let text = crate::repo::fs::read(&input.root, misnamed).unwrap_or_default();
+                let text = input.checkout.read(misnamed).unwrap_or_default();
                 let file = SourceFile::new(misnamed.clone(), String::from_utf8_lossy(&text).into_owned());
                 (Graph::default(), Some(sources.add(file)))
             }
         };
-        let (tools_keys, tools) = tools::collect(&graph, &input.root);
+        let (tools_keys, tools) = tools::collect(&graph, &input.checkout);
         let agents = agents::collect(&graph, &sources);
         let loaded_beeuni = tools::loaded_beeuni(&tools_keys, &tools);
-        let template_markers = find_template_markers(&tools, &mut sources);
+        let modules = if input.analyse_modules {
+            modules::analyse_all(&input.checkout, &tools, &mut sources)
+        } else {
+            Vec::new()
+        };
+        let legacy_tools = legacy_tools(&input.checkout, &mut sources);
         Project {
-            root: input.root,
+            checkout: input.checkout,
             sources,
-            git: input.git,
-            git_prefix: input.git_prefix,
-            staged: input.staged,
             graph,
             misnamed_manifest,
             harness: HarnessTable::new(input.harness_tools),
@@ -74,7 +79,9 @@ impl Project {
             tools,
             agents,
             loaded_beeuni,
-            template_markers,
+            modules,
+            legacy_tools,
+            base: None,
         }
     }
 
@@ -132,17 +139,19 @@ impl Project {
         name != "*" && !self.is_known_tool(name) && self.connector_of(agent, name).is_none()
     }
 
-    pub fn file(&self, id: FileId) -> &SourceFile {
-        self.sources.get(id)
+    /// The project's secrets: every name some agent's `secrets:` list holds.
+    pub fn secrets(&self) -> HashSet<&str> {
+        self.agents
+            .iter()
+            .flat_map(|a| match &a.secrets {
+                Secrets::List(names) => names.iter().map(String::as_str).collect(),
+                Secrets::NotListed => Vec::new(),
+            })
+            .collect()
     }
 
-    /// A project-relative path as git names it (relative to the work tree root).
-    pub fn git_path(&self, rel: &str) -> String {
-        if self.git_prefix.is_empty() {
-            rel.to_string()
-        } else {
-            format!("{}/{rel}", self.git_prefix)
-        }
+    pub fn file(&self, id: FileId) -> &SourceFile {
+        self.sources.get(id)
     }
 }
 
@@ -152,23 +161,20 @@ fn same_permission(named: &str, tool: &str) -> bool {
         || (named == "bash" && PTY_TOOLS.contains(&tool))
 }
 
-fn find_template_markers(tools: &[ToolDecl], sources: &mut Sources) -> Vec<(usize, FileId, Span)> {
-    let mut found = Vec::new();
-    for (index, decl) in tools.iter().enumerate() {
-        let (Some(path), Some(Ok(real))) = (decl.module_path(), &decl.module) else {
-            continue;
-        };
-        let Ok(bytes) = crate::repo::fs::read_resolved(real) else {
-            continue;
-        };
-        let Ok(text) = String::from_utf8(bytes) else { continue };
-        let Some(at) = text.find(TEMPLATE_MARKER) else { continue };
-        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
-        let file = sources
-            .find(path)
-            .unwrap_or_else(|| sources.add(SourceFile::new(path.to_string(), text)));
-        found.push((index, file, Span::new(line_start, line_end)));
-    }
-    found
+/// The legacy folder's tool files, sorted by name (each read only if it stays inside the repository).
+fn legacy_tools(checkout: &Checkout, sources: &mut Sources) -> Vec<(FileId, String)> {
+    checkout
+        .list_dir(LEGACY_TOOLS)
+        .into_iter()
+        .filter_map(|name| {
+            let (stem, ext) = name.rsplit_once('.')?;
+            if !catalog::MODULE_EXTENSIONS.contains(&ext) || stem.ends_with(".d") {
+                return None;
+            }
+            let path = format!("{LEGACY_TOOLS}/{name}");
+            let text = checkout.read(&path).ok().map(|b| String::from_utf8_lossy(&b).into_owned());
+            let file = sources.add(SourceFile::new(path, text.unwrap_or_default()));
+            Some((file, stem.to_string()))
+        })
+        .collect()
 }

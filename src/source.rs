@@ -12,10 +12,7 @@ pub struct Span {
 
 impl Span {
     pub fn new(start: usize, end: usize) -> Self {
-        Span {
-            start,
-            end: end.max(start),
-        }
+        Span { start, end: end.max(start) }
     }
 
     pub fn empty(at: usize) -> Self {
@@ -23,10 +20,7 @@ impl Span {
     }
 
     pub fn cover(self, other: Span) -> Span {
-        Span {
-            start: self.start.min(other.start),
-            end: self.end.max(other.end),
-        }
+        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
     }
 
     pub fn is_empty(self) -> bool {
@@ -59,17 +53,8 @@ pub struct Position {
 impl SourceFile {
     pub fn new(path: String, text: String) -> Self {
         let mut line_starts = vec![0];
-        line_starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|(_, b)| *b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
-        SourceFile {
-            path,
-            text,
-            line_starts,
-        }
+        line_starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+        SourceFile { path, text, line_starts }
     }
 
     /// 0-based line index of a byte offset.

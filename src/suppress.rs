@@ -24,12 +24,7 @@ struct Ignore {
 pub fn parse_ignore(comment: &str) -> Option<Vec<String>> {
     let rest = comment.trim_start().strip_prefix(MARKER)?;
     let (ids, _) = rest.split_once(']')?;
-    Some(
-        ids.split(',')
-            .map(|id| id.trim().to_string())
-            .filter(|id| !id.is_empty())
-            .collect(),
-    )
+    Some(ids.split(',').map(|id| id.trim().to_string()).filter(|id| !id.is_empty()).collect())
 }
 
 fn collect_ignores(project: &Project) -> Vec<Ignore> {
@@ -45,13 +40,19 @@ fn collect_ignores(project: &Project) -> Vec<Ignore> {
             // Alone on its line, a comment speaks for the line below.
             let target = if before.trim().is_empty() { line + 1 } else { line };
             for rule in ids {
-                ignores.push(Ignore {
-                    file: manifest.file,
-                    line: target,
-                    rule,
-                    comment: comment.span,
-                    used: false,
-                });
+                ignores.push(Ignore { file: manifest.file, line: target, rule, comment: comment.span, used: false });
+            }
+        }
+    }
+    for module in &project.modules {
+        let source = project.file(module.file);
+        for (span, text) in &module.facts.comments {
+            let Some(ids) = parse_ignore(text) else { continue };
+            let line = source.line_index(span.start);
+            let before = &source.text[source.line_start(line)..span.start];
+            let target = if before.trim().is_empty() { line + 1 } else { line };
+            for rule in ids {
+                ignores.push(Ignore { file: module.file, line: target, rule, comment: *span, used: false });
             }
         }
     }
@@ -108,13 +109,7 @@ fn sort(project: &Project, diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by_cached_key(|d| {
         let file = project.file(d.primary.file);
         let position = file.position(d.primary.span.start);
-        (
-            file.path.clone(),
-            position.line,
-            position.column,
-            d.rule,
-            d.message.clone(),
-        )
+        (file.path.clone(), position.line, position.column, d.rule, d.message.clone())
     });
 }
 

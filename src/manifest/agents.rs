@@ -109,10 +109,7 @@ fn agent_decl(doc: &Document, text: &str, at: (FileId, usize), name: &str, key: 
     let permission = find("permission")
         .and_then(|e| doc.entries(e.value))
         .map(|entries| {
-            entries
-                .iter()
-                .filter_map(|e| Some((doc.scalar(e.key)?.to_string(), doc.node(e.key).span)))
-                .collect()
+            entries.iter().filter_map(|e| Some((doc.scalar(e.key)?.to_string(), doc.node(e.key).span))).collect()
         })
         .unwrap_or_default();
     AgentDecl {
@@ -155,22 +152,11 @@ pub fn tool_list(doc: &Document, text: &str, value: NodeId) -> ToolList {
                     return ToolList::Invalid;
                 };
                 let on = match &doc.node(doc.resolve(entry.value)).value {
-                    Value::Scalar {
-                        text,
-                        kind: ScalarKind::Bool,
-                        ..
-                    } => text.eq_ignore_ascii_case("true"),
+                    Value::Scalar { text, kind: ScalarKind::Bool, .. } => text.eq_ignore_ascii_case("true"),
                     _ => return ToolList::Invalid,
                 };
                 let span = doc.node(entry.key).span;
-                map.push((
-                    ToolRef {
-                        name: name.to_string(),
-                        span,
-                        item: span,
-                    },
-                    on,
-                ));
+                map.push((ToolRef { name: name.to_string(), span, item: span }, on));
             }
             ToolList::Map(map)
         }
@@ -187,11 +173,7 @@ fn refs(doc: &Document, text: &str, list: NodeId) -> Option<Vec<ToolRef>> {
         .map(|&item| {
             let name = doc.str(item)?.to_string();
             let span = doc.node(item).span;
-            let item = if flow {
-                span
-            } else {
-                Span::new(dash_before(text, span.start), span.end)
-            };
+            let item = if flow { span } else { Span::new(dash_before(text, span.start), span.end) };
             Some(ToolRef { name, span, item })
         })
         .collect()

@@ -2,11 +2,12 @@
 //! depth-first, each read once, with cycles detected and never followed.
 
 use crate::diagnostic::Label;
+use crate::repo::checkout::{Checkout, Resolved};
 use crate::repo::fs::{self, Refusal};
 use crate::source::{FileId, SourceFile, Sources, Span};
 use crate::yaml::{self, Document, NodeId};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One file of the graph, parsed (or an empty document when it did not parse).
 #[derive(Debug)]
@@ -50,18 +51,18 @@ struct ImportItem {
 
 struct Frame {
     index: usize,
-    real: PathBuf,
+    real: Resolved,
     imports: Vec<ImportItem>,
     next: usize,
 }
 
-pub fn load(root: &Path, manifest: &str, sources: &mut Sources) -> Graph {
+pub fn load(checkout: &Checkout, manifest: &str, sources: &mut Sources) -> Graph {
     let mut graph = Graph::default();
-    let mut visited: HashMap<PathBuf, usize> = HashMap::new();
-    let Ok(real) = fs::resolve(root, manifest) else {
+    let mut visited: HashMap<Resolved, usize> = HashMap::new();
+    let Ok(real) = checkout.resolve(manifest) else {
         return graph;
     };
-    let mut stack = vec![open(&mut graph, sources, root, manifest, real, None, &mut visited)];
+    let mut stack = vec![open(&mut graph, sources, checkout, manifest, real, None, &mut visited)];
     while let Some(frame) = stack.last_mut() {
         let Some(item) = frame.imports.get(frame.next) else {
             stack.pop();
@@ -71,7 +72,7 @@ pub fn load(root: &Path, manifest: &str, sources: &mut Sources) -> Graph {
         let (label, path) = (item.label.clone(), item.path.clone());
         let from = graph.files[frame.index].file;
         let item = ImportItem { label, path };
-        let Some((rel, real)) = check_import(root, sources, from, &item, &mut graph.problems) else {
+        let Some((rel, real)) = check_import(checkout, sources, from, &item, &mut graph.problems) else {
             continue;
         };
         if let Some(open_at) = stack.iter().position(|f| f.real == real) {
@@ -81,7 +82,7 @@ pub fn load(root: &Path, manifest: &str, sources: &mut Sources) -> Graph {
         if visited.contains_key(&real) {
             continue;
         }
-        let next = open(&mut graph, sources, root, &rel, real, Some(item.label), &mut visited);
+        let next = open(&mut graph, sources, checkout, &rel, real, Some(item.label), &mut visited);
         stack.push(next);
     }
     graph
@@ -90,28 +91,28 @@ pub fn load(root: &Path, manifest: &str, sources: &mut Sources) -> Graph {
 fn open(
     graph: &mut Graph,
     sources: &mut Sources,
-    root: &Path,
+    checkout: &Checkout,
     rel: &str,
-    real: PathBuf,
+    real: Resolved,
     imported_by: Option<Label>,
-    visited: &mut HashMap<PathBuf, usize>,
+    visited: &mut HashMap<Resolved, usize>,
 ) -> Frame {
-    let (file, doc) = read_yaml(root, rel, sources, &mut graph.problems);
+    let (file, doc) = read_yaml(checkout, rel, sources, &mut graph.problems);
     let imports = import_items(&doc, file);
     graph.files.push(ManifestFile { file, doc, imported_by });
     let index = graph.files.len() - 1;
     visited.insert(real.clone(), index);
-    Frame {
-        index,
-        real,
-        imports,
-        next: 0,
-    }
+    Frame { index, real, imports, next: 0 }
 }
 
 /// Reads and parses one file; problems become `yaml-syntax` findings and an empty document.
-pub fn read_yaml(root: &Path, rel: &str, sources: &mut Sources, problems: &mut Vec<LoadProblem>) -> (FileId, Document) {
-    let bytes = fs::read(root, rel).unwrap_or_default();
+pub fn read_yaml(
+    checkout: &Checkout,
+    rel: &str,
+    sources: &mut Sources,
+    problems: &mut Vec<LoadProblem>,
+) -> (FileId, Document) {
+    let bytes = checkout.read(rel).unwrap_or_default();
     let (text, bad_byte) = match String::from_utf8(bytes) {
         Ok(text) => (text, None),
         Err(e) => {
@@ -146,9 +147,7 @@ pub fn read_yaml(root: &Path, rel: &str, sources: &mut Sources, problems: &mut V
 
 fn import_items(doc: &Document, file: FileId) -> Vec<ImportItem> {
     let Some(root) = doc.root else { return Vec::new() };
-    let Some(imports) = doc
-        .entries(root)
-        .and_then(|e| e.into_iter().find(|e| doc.scalar(e.key) == Some("imports")))
+    let Some(imports) = doc.entries(root).and_then(|e| e.into_iter().find(|e| doc.scalar(e.key) == Some("imports")))
     else {
         return Vec::new();
     };
@@ -157,10 +156,7 @@ fn import_items(doc: &Document, file: FileId) -> Vec<ImportItem> {
         .iter()
         .filter_map(|&item| {
             let path = doc.str(item)?.to_string();
-            Some(ImportItem {
-                label: Label::new(file, doc.node(item).span),
-                path,
-            })
+            Some(ImportItem { label: Label::new(file, doc.node(item).span), path })
         })
         .collect()
 }
@@ -169,10 +165,7 @@ fn import_items(doc: &Document, file: FileId) -> Vec<ImportItem> {
 pub fn non_relative_reason(path: &str) -> Option<&'static str> {
     let bytes = path.as_bytes();
     let scheme = path.split_once(':').is_some_and(|(head, _)| {
-        !head.is_empty()
-            && head
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+        !head.is_empty() && head.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
     });
     if path.is_empty() {
         Some("is empty")
@@ -192,12 +185,12 @@ pub fn non_relative_reason(path: &str) -> Option<&'static str> {
 }
 
 fn check_import(
-    root: &Path,
+    checkout: &Checkout,
     sources: &Sources,
     from: FileId,
     item: &ImportItem,
     problems: &mut Vec<LoadProblem>,
-) -> Option<(String, PathBuf)> {
+) -> Option<(String, Resolved)> {
     let problem = |kind, message: String, help: Option<String>| LoadProblem {
         kind,
         at: item.label.clone(),
@@ -207,11 +200,7 @@ fn check_import(
     };
     let help = Some("import paths are repo-relative, like `config/agents.yaml`".to_string());
     if let Some(reason) = non_relative_reason(&item.path) {
-        problems.push(problem(
-            ProblemKind::ImportPath,
-            format!("import path `{}` {reason}", item.path),
-            help,
-        ));
+        problems.push(problem(ProblemKind::ImportPath, format!("import path `{}` {reason}", item.path), help));
         return None;
     }
     let Some(rel) = fs::normalize(&item.path) else {
@@ -219,13 +208,10 @@ fn check_import(
         problems.push(problem(ProblemKind::ImportPath, message, help));
         return None;
     };
-    match fs::resolve(root, &rel) {
+    match checkout.resolve(&rel) {
         Ok(real) => Some((rel, real)),
         Err(Refusal::OutsideRepository) => {
-            let message = format!(
-                "import `{}` resolves through a symlink to outside the repository",
-                item.path
-            );
+            let message = format!("import `{}` resolves through a symlink to outside the repository", item.path);
             problems.push(problem(
                 ProblemKind::ImportPath,
                 message,
@@ -234,12 +220,9 @@ fn check_import(
             None
         }
         Err(refusal) => {
-            let beside = Path::new(&sources.get(from).path)
-                .parent()
-                .map(|dir| dir.join(&item.path));
-            let beside = beside
-                .and_then(|p| fs::normalize(&p.to_string_lossy()))
-                .filter(|p| *p != rel && fs::is_file(root, p));
+            let beside = Path::new(&sources.get(from).path).parent().map(|dir| dir.join(&item.path));
+            let beside =
+                beside.and_then(|p| fs::normalize(&p.to_string_lossy())).filter(|p| *p != rel && checkout.is_file(p));
             let help = match beside {
                 Some(found) => Some(format!(
                     "import paths are repo-relative; relative to `{}` it is `{found}`: write that instead",
@@ -255,10 +238,7 @@ fn check_import(
 }
 
 fn cycle(graph: &Graph, sources: &Sources, open: &[Frame], closing: &ImportItem) -> LoadProblem {
-    let names: Vec<&str> = open
-        .iter()
-        .map(|f| sources.get(graph.files[f.index].file).path.as_str())
-        .collect();
+    let names: Vec<&str> = open.iter().map(|f| sources.get(graph.files[f.index].file).path.as_str()).collect();
     let message = format!("import cycle: {} → {}", names.join(" → "), names[0]);
     // The other entries of the cycle: the items that opened each file after the first.
     let related = open[1..]

@@ -2,10 +2,11 @@
 
 use super::load::{Graph, non_relative_reason};
 use crate::catalog::{BEEUNI_TOOLS, MODULE_EXTENSIONS};
+use crate::repo::checkout::{Checkout, Resolved};
 use crate::repo::fs::{self, Refusal};
 use crate::source::{FileId, Span};
 use crate::yaml::{Document, NodeId};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// A `tools:` key of one file of the graph.
 #[derive(Debug)]
@@ -37,7 +38,7 @@ pub struct ToolDecl {
     pub value_span: Span,
     pub value: ToolValue,
     /// For a valid module path: where it leads (`Ok`) or why it cannot be read.
-    pub module: Option<Result<PathBuf, Refusal>>,
+    pub module: Option<Result<Resolved, Refusal>>,
 }
 
 impl ToolDecl {
@@ -85,7 +86,7 @@ pub fn check_module_path(raw: &str) -> Result<String, String> {
     Ok(path)
 }
 
-pub fn collect(graph: &Graph, root: &Path) -> (Vec<ToolsKey>, Vec<ToolDecl>) {
+pub fn collect(graph: &Graph, checkout: &Checkout) -> (Vec<ToolsKey>, Vec<ToolDecl>) {
     let mut keys = Vec::new();
     let mut decls = Vec::new();
     for (graph_index, manifest) in graph.files.iter().enumerate() {
@@ -93,14 +94,9 @@ pub fn collect(graph: &Graph, root: &Path) -> (Vec<ToolsKey>, Vec<ToolDecl>) {
         let Some(top) = doc.root else { continue };
         let Some(entries) = doc.entries(top) else { continue };
         for entry in entries.iter().filter(|e| doc.scalar(e.key) == Some("tools")) {
-            keys.push(ToolsKey {
-                file: manifest.file,
-                key: doc.node(entry.key).span,
-                value: entry.value,
-                graph_index,
-            });
+            keys.push(ToolsKey { file: manifest.file, key: doc.node(entry.key).span, value: entry.value, graph_index });
             for tool in doc.entries(entry.value).unwrap_or_default() {
-                if let Some(decl) = declaration(doc, manifest.file, tool.key, tool.value, root) {
+                if let Some(decl) = declaration(doc, manifest.file, tool.key, tool.value, checkout) {
                     decls.push(decl);
                 }
             }
@@ -109,38 +105,23 @@ pub fn collect(graph: &Graph, root: &Path) -> (Vec<ToolsKey>, Vec<ToolDecl>) {
     (keys, decls)
 }
 
-fn declaration(doc: &Document, file: FileId, key: NodeId, value: NodeId, root: &Path) -> Option<ToolDecl> {
+fn declaration(doc: &Document, file: FileId, key: NodeId, value: NodeId, checkout: &Checkout) -> Option<ToolDecl> {
     let name = doc.scalar(key)?.to_string();
     let name_span = doc.node(key).span;
     let value_span = doc.node(value).span;
     let value = match doc.str(value) {
         Some(text) => match text.strip_prefix("beeuni:") {
             Some(target) => ToolValue::Beeuni(target.to_string()),
-            None => ToolValue::Module {
-                raw: text.to_string(),
-                path: check_module_path(text),
-            },
+            None => ToolValue::Module { raw: text.to_string(), path: check_module_path(text) },
         },
         None => ToolValue::NotString(doc.describe(value)),
     };
     let module = match &value {
-        ToolValue::Module { path: Ok(path), .. } => Some(fs::resolve(root, path)),
+        ToolValue::Module { path: Ok(path), .. } => Some(checkout.resolve(path)),
         _ => None,
     };
-    let end = if value_span.start == value_span.end {
-        value_span.end + 1
-    } else {
-        value_span.end
-    };
-    Some(ToolDecl {
-        name,
-        file,
-        name_span,
-        entry: Span::new(name_span.start, end),
-        value_span,
-        value,
-        module,
-    })
+    let end = if value_span.start == value_span.end { value_span.end + 1 } else { value_span.end };
+    Some(ToolDecl { name, file, name_span, entry: Span::new(name_span.start, end), value_span, value, module })
 }
 
 /// The selection rule: which Beeuni tools sessions get, in canonical order.
@@ -148,11 +129,7 @@ pub fn loaded_beeuni(keys: &[ToolsKey], decls: &[ToolDecl]) -> Vec<&'static str>
     if keys.is_empty() {
         return BEEUNI_TOOLS.to_vec();
     }
-    BEEUNI_TOOLS
-        .iter()
-        .copied()
-        .filter(|name| decls.iter().any(|d| d.name == *name && d.loads_beeuni()))
-        .collect()
+    BEEUNI_TOOLS.iter().copied().filter(|name| decls.iter().any(|d| d.name == *name && d.loads_beeuni())).collect()
 }
 
 #[cfg(test)]

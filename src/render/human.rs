@@ -20,11 +20,7 @@ use crate::source::{SourceFile, Sources, Span};
 const WIDTH: usize = 100;
 
 pub fn render(report: &Report, color: bool) -> String {
-    let theme = if color {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
+    let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(WIDTH)
         .with_links(false)
@@ -62,10 +58,8 @@ struct Finding<'a> {
 impl<'a> Finding<'a> {
     fn of(sources: &'a Sources, d: &'a Diagnostic) -> Self {
         let primary = file(sources, d.primary.file);
-        let mut labels: Vec<LabeledSpan> = primary
-            .map(|f| label(f, d.primary.span, d.primary.message.clone(), true))
-            .into_iter()
-            .collect();
+        let mut labels: Vec<LabeledSpan> =
+            primary.map(|f| label(f, d.primary.span, d.primary.message.clone(), true)).into_iter().collect();
         let mut related = Vec::new();
         for extra in &d.related {
             match file(sources, extra.file) {
@@ -120,11 +114,7 @@ fn label(file: &SourceFile, span: Span, message: Option<String>, primary: bool) 
         end = start;
     }
     let span = SourceSpan::from(start..end);
-    if primary {
-        LabeledSpan::new_primary_with_span(message, span)
-    } else {
-        LabeledSpan::new_with_span(message, span)
-    }
+    if primary { LabeledSpan::new_primary_with_span(message, span) } else { LabeledSpan::new_with_span(message, span) }
 }
 
 fn floor_boundary(text: &str, mut at: usize) -> usize {
@@ -151,9 +141,7 @@ impl std::error::Error for Finding<'_> {}
 
 impl miette::Diagnostic for Finding<'_> {
     fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.code
-            .as_ref()
-            .map(|code| Box::new(code) as Box<dyn fmt::Display + 'b>)
+        self.code.as_ref().map(|code| Box::new(code) as Box<dyn fmt::Display + 'b>)
     }
 
     fn severity(&self) -> Option<miette::Severity> {
@@ -203,10 +191,7 @@ impl SourceCode for FileSource<'_> {
             return Ok(Box::new(contents));
         }
         let start = span.offset();
-        let end = start
-            .checked_add(span.len())
-            .filter(|end| *end <= text.len())
-            .ok_or(MietteError::OutOfBounds)?;
+        let end = start.checked_add(span.len()).filter(|end| *end <= text.len()).ok_or(MietteError::OutOfBounds)?;
         let first = file.line_index(start);
         let last = file.line_index(if end > start { end - 1 } else { start });
         // Like miette's own readers: without lines before, the contents start
@@ -262,10 +247,7 @@ mod tests {
         }
         // The zero-width span still gets a mark, under the end of `model:`.
         assert!(out.contains("4 │ model:\n   ·       ▲\n"), "{out}");
-        assert!(
-            out.ends_with("╰────\n\n1 error, 1 warning, 1 info in 2 files\n"),
-            "{out}"
-        );
+        assert!(out.ends_with("╰────\n\n1 error, 1 warning, 1 info in 2 files\n"), "{out}");
         assert_eq!(out, render(&fixture::report(), false));
     }
 
@@ -286,25 +268,15 @@ mod tests {
     #[test]
     fn edge_spans_render_without_panic() {
         let out = render(&fixture::edge_report(), false);
-        for part in [
-            "╭─[empty.yaml:1:1]\n 1 │ \n   · ▲\n",
-            "⚠ at the end",
-            "╭─[crlf.yaml:2:5]",
-            "inside `ü`",
-            "no such file",
-        ] {
+        for part in
+            ["╭─[empty.yaml:1:1]\n 1 │ \n   · ▲\n", "⚠ at the end", "╭─[crlf.yaml:2:5]", "inside `ü`", "no such file"]
+        {
             assert!(out.contains(part), "missing {part:?} in\n{out}");
         }
         // The span at the very end is drawn after the last line's text.
-        assert!(
-            out.contains("⚠ at the end\n   ╭─[crlf.yaml:2:5]\n 1 │ a: b\n 2 │ c: ü\n   ·     ▲\n"),
-            "{out}"
-        );
+        assert!(out.contains("⚠ at the end\n   ╭─[crlf.yaml:2:5]\n 1 │ a: b\n 2 │ c: ü\n   ·     ▲\n"), "{out}");
         // Without a final line break, the mark goes under the last character.
-        assert!(
-            out.contains("no line break\n   ╭─[noeol.yaml:1:4]\n 1 │ a: é\n   ·    ▲\n"),
-            "{out}"
-        );
+        assert!(out.contains("no line break\n   ╭─[noeol.yaml:1:4]\n 1 │ a: é\n   ·    ▲\n"), "{out}");
     }
 
     #[test]

@@ -79,10 +79,7 @@ pub fn render(report: &Report, version: &str) -> String {
     let summary = Summary::of(report);
     let output = Output {
         version: FORMAT_VERSION,
-        tool: Tool {
-            name: "beeuni-lint",
-            version,
-        },
+        tool: Tool { name: "beeuni-lint", version },
         diagnostics: report.diagnostics.iter().map(|d| diagnostic(report, d)).collect(),
         summary: JsonSummary {
             error: summary.error,
@@ -97,10 +94,7 @@ pub fn render(report: &Report, version: &str) -> String {
             text
         }
         // Unreachable for these plain structs; still answer with valid JSON.
-        Err(err) => format!(
-            "{{\"version\": 1, \"error\": {}}}\n",
-            serde_json::Value::String(err.to_string())
-        ),
+        Err(err) => format!("{{\"version\": 1, \"error\": {}}}\n", serde_json::Value::String(err.to_string())),
     }
 }
 
@@ -129,11 +123,7 @@ fn diagnostic<'a>(report: &'a Report, d: &'a Diagnostic) -> JsonDiagnostic<'a> {
                 }
             })
             .collect(),
-        fix: d
-            .fix
-            .as_ref()
-            .filter(|fix| !fix.edits.is_empty())
-            .map(|fix| self::fix(report, fix)),
+        fix: d.fix.as_ref().filter(|fix| !fix.edits.is_empty()).map(|fix| self::fix(report, fix)),
     }
 }
 
@@ -178,10 +168,7 @@ mod tests {
         assert_eq!(value.as_object().unwrap().len(), 4);
         assert_eq!(value["version"], 1);
         assert_eq!(value["tool"], json!({"name": "beeuni-lint", "version": "0.1.0"}));
-        assert_eq!(
-            value["summary"],
-            json!({"error": 1, "warning": 1, "info": 1, "files": 2})
-        );
+        assert_eq!(value["summary"], json!({"error": 1, "warning": 1, "info": 1, "files": 2}));
         assert_eq!(value["diagnostics"].as_array().unwrap().len(), 3);
     }
 
@@ -249,10 +236,7 @@ mod tests {
         assert_eq!(render(&report, "1.2.3"), render(&report, "1.2.3"));
         let (_, value) = parse(&report);
         let d = &value["diagnostics"];
-        assert_eq!(
-            (&d[0]["line"], &d[0]["column"], &d[0]["end_column"]),
-            (&json!(1), &json!(1), &json!(1))
-        );
+        assert_eq!((&d[0]["line"], &d[0]["column"], &d[0]["end_column"]), (&json!(1), &json!(1), &json!(1)));
         assert_eq!((&d[2]["end_line"], &d[2]["end_column"]), (&json!(3), &json!(1)));
         assert_eq!(d[2]["related"], json!([{"path": "", "line": 1, "column": 1}]));
         assert_eq!(d[4]["path"], "");

@@ -23,10 +23,7 @@ pub struct Summary {
 
 impl Summary {
     pub fn of(report: &Report) -> Summary {
-        let mut summary = Summary {
-            files: report.files,
-            ..Summary::default()
-        };
+        let mut summary = Summary { files: report.files, ..Summary::default() };
         for diagnostic in &report.diagnostics {
             match diagnostic.severity {
                 Severity::Error => summary.error += 1,
@@ -41,21 +38,14 @@ impl Summary {
 /// `3 errors, 1 warning in 4 files`, `1 error, 2 warnings, 1 info in 1 file`,
 /// or `no problems in 4 files`; zero counts are left out.
 pub fn summary_line(s: &Summary) -> String {
-    let counts: Vec<String> = [
-        (s.error, "error", "errors"),
-        (s.warning, "warning", "warnings"),
-        (s.info, "info", "infos"),
-    ]
-    .into_iter()
-    .filter(|(n, _, _)| *n > 0)
-    .map(|(n, one, many)| plural(n, one, many))
-    .collect();
+    let counts: Vec<String> =
+        [(s.error, "error", "errors"), (s.warning, "warning", "warnings"), (s.info, "info", "infos")]
+            .into_iter()
+            .filter(|(n, _, _)| *n > 0)
+            .map(|(n, one, many)| plural(n, one, many))
+            .collect();
     let files = plural(s.files, "file", "files");
-    if counts.is_empty() {
-        format!("no problems in {files}")
-    } else {
-        format!("{} in {files}", counts.join(", "))
-    }
+    if counts.is_empty() { format!("no problems in {files}") } else { format!("{} in {files}", counts.join(", ")) }
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
@@ -77,18 +67,10 @@ pub(crate) struct Location<'a> {
 
 pub(crate) fn locate(sources: &Sources, id: FileId, span: Span) -> Location<'_> {
     match file(sources, id) {
-        Some(file) => Location {
-            path: &file.path,
-            start: file.position(span.start),
-            end: file.position(span.end),
-        },
+        Some(file) => Location { path: &file.path, start: file.position(span.start), end: file.position(span.end) },
         None => {
             let unknown = Position { line: 1, column: 1 };
-            Location {
-                path: "",
-                start: unknown,
-                end: unknown,
-            }
+            Location { path: "", start: unknown, end: unknown }
         }
     }
 }
@@ -130,19 +112,8 @@ pub(crate) mod fixture {
                 "unknown tool `bsh` in `exclude`",
             )
             .help("did you mean `bash`?")
-            .related(Label::with_message(
-                module,
-                span_of(MODULE, "bash"),
-                "`bash` is defined here",
-            ))
-            .fix(Fix {
-                safety: Safety::Safe,
-                edits: vec![Edit {
-                    file: yaml,
-                    span: bsh,
-                    content: "bash".into(),
-                }],
-            }),
+            .related(Label::with_message(module, span_of(MODULE, "bash"), "`bash` is defined here"))
+            .fix(Fix { safety: Safety::Safe, edits: vec![Edit { file: yaml, span: bsh, content: "bash".into() }] }),
             // An empty value: a zero-width span right after `model:`.
             Diagnostic::new(
                 "empty-value",
@@ -151,11 +122,7 @@ pub(crate) mod fixture {
                 "`model` has no value",
             ),
         ];
-        Report {
-            sources,
-            diagnostics,
-            files: 2,
-        }
+        Report { sources, diagnostics, files: 2 }
     }
 
     /// Spans at and past the end of files, an empty file and a bad file id.
@@ -169,27 +136,13 @@ pub(crate) mod fixture {
         let diagnostics = vec![
             Diagnostic::new("r", Severity::Error, Label::new(empty, Span::new(0, 5)), "empty file"),
             Diagnostic::new("r", Severity::Warning, Label::new(crlf, Span::empty(eof)), "at the end"),
-            Diagnostic::new(
-                "r",
-                Severity::Info,
-                Label::new(crlf, Span::new(eof - 1, eof + 9)),
-                "past the end",
-            )
-            .related(Label::new(99, Span::empty(0))),
-            Diagnostic::new(
-                "r",
-                Severity::Info,
-                Label::new(crlf, Span::new(eof - 2, eof - 1)),
-                "inside `ü`",
-            ),
+            Diagnostic::new("r", Severity::Info, Label::new(crlf, Span::new(eof - 1, eof + 9)), "past the end")
+                .related(Label::new(99, Span::empty(0))),
+            Diagnostic::new("r", Severity::Info, Label::new(crlf, Span::new(eof - 2, eof - 1)), "inside `ü`"),
             Diagnostic::new("r", Severity::Error, Label::new(42, Span::new(1, 2)), "no such file"),
             Diagnostic::new("r", Severity::Info, Label::new(noeol, Span::empty(5)), "no line break"),
         ];
-        Report {
-            sources,
-            diagnostics,
-            files: 2,
-        }
+        Report { sources, diagnostics, files: 2 }
     }
 }
 
@@ -200,27 +153,12 @@ mod tests {
     #[test]
     fn summary_counts_severities() {
         let summary = Summary::of(&fixture::report());
-        assert_eq!(
-            summary,
-            Summary {
-                error: 1,
-                warning: 1,
-                info: 1,
-                files: 2
-            }
-        );
+        assert_eq!(summary, Summary { error: 1, warning: 1, info: 1, files: 2 });
     }
 
     #[test]
     fn summary_line_omits_zero_counts() {
-        let line = |error, warning, info, files| {
-            summary_line(&Summary {
-                error,
-                warning,
-                info,
-                files,
-            })
-        };
+        let line = |error, warning, info, files| summary_line(&Summary { error, warning, info, files });
         assert_eq!(line(3, 1, 0, 4), "3 errors, 1 warning in 4 files");
         assert_eq!(line(1, 2, 1, 1), "1 error, 2 warnings, 1 info in 1 file");
         assert_eq!(line(0, 0, 2, 3), "2 infos in 3 files");

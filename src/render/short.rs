@@ -6,11 +6,7 @@ use crate::render::locate;
 use crate::source::Sources;
 
 pub fn render(report: &Report) -> String {
-    report
-        .diagnostics
-        .iter()
-        .map(|diagnostic| render_one(&report.sources, diagnostic))
-        .collect()
+    report.diagnostics.iter().map(|diagnostic| render_one(&report.sources, diagnostic)).collect()
 }
 
 /// One finding's line, line break included.

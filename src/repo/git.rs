@@ -6,15 +6,29 @@ use std::path::{Path, PathBuf};
 use gix::bstr::BStr;
 use gix::worktree::stack::state::ignore::Source;
 
-/// A git work tree as the linter sees it: its root, which paths the index tracks, and which are ignored.
+mod base;
+mod diff;
+mod source;
+
+pub use base::Base;
+pub use diff::changed_lines;
+pub use source::{EntryKind, GitSource};
+
+/// A git work tree as the linter sees it: its root, which paths the index tracks, which are ignored, and (for
+/// change-aware runs) file contents at a commit or in the index.
+///
+/// Used from one thread: the ignore stack sits in a `RefCell` and `gix::Repository` is not `Sync`.
 pub struct GitRepo {
     root: PathBuf,
     /// Sorted and deduplicated, so `tracks_under` is one binary search instead of a scan.
     tracked: Vec<String>,
     /// `is_ignored` takes `&self` but the stack caches the `.gitignore` files of the folders it last visited.
     excludes: RefCell<gix::worktree::Stack>,
-    /// The stack asks the object database for `.gitignore` blobs of skip-worktree (sparse) entries.
+    /// The stack asks the object database for `.gitignore` blobs of skip-worktree (sparse) entries; change-aware
+    /// runs read commits, trees and blobs through it.
     repo: gix::Repository,
+    /// The index as read at discovery, for `GitSource::Index` lookups.
+    index: gix::worktree::Index,
 }
 
 impl GitRepo {
@@ -25,20 +39,12 @@ impl GitRepo {
         // Git discovers from the physical directory (getcwd), so resolve symlinks before walking up.
         let start = std::fs::canonicalize(path).map_err(|err| format!("cannot read {}: {err}", path.display()))?;
         // gix only walks up from folders.
-        let start_dir = if start.is_dir() {
-            start.as_path()
-        } else {
-            start.parent().unwrap_or(&start)
-        };
+        let start_dir = if start.is_dir() { start.as_path() } else { start.parent().unwrap_or(&start) };
         let repo = match gix::discover(start_dir) {
             Ok(repo) => Some(repo),
             Err(err) if is_no_repository(&err) => None,
             Err(err) => {
-                return Err(format!(
-                    "cannot open the git repository at {}: {}",
-                    start.display(),
-                    one_line(&err)
-                ));
+                return Err(format!("cannot open the git repository at {}: {}", start.display(), one_line(&err)));
             }
         };
         let workdir = repo.as_ref().and_then(|repo| repo.workdir());
@@ -49,7 +55,7 @@ impl GitRepo {
             })
             .transpose()?;
         check_no_broken_gitfile(start_dir, root.as_deref())?;
-        let (Some(repo), Some(root)) = (repo, root) else {
+        let (Some(mut repo), Some(root)) = (repo, root) else {
             return Ok(None);
         };
         // Discovering from inside `.git` finds the repository too, but git says such a path is outside the work tree.
@@ -59,39 +65,22 @@ impl GitRepo {
         }
         // A fresh `git init` has no index file yet; that is an empty index, not an error.
         let index = repo.index_or_empty().map_err(|err| {
-            format!(
-                "cannot read the git index at {}: {}",
-                repo.index_path().display(),
-                one_line(&err)
-            )
+            format!("cannot read the git index at {}: {}", repo.index_path().display(), one_line(&err))
         })?;
 
-        let mut tracked: Vec<String> = index
-            .entries()
-            .iter()
-            .map(|entry| to_string(entry.path(&index)))
-            .collect();
+        let mut tracked: Vec<String> = index.entries().iter().map(|entry| to_string(entry.path(&index))).collect();
         // Conflicted paths appear once per stage.
         tracked.sort_unstable();
         tracked.dedup();
 
         let excludes = repo
             .excludes(&index, None, Source::WorktreeThenIdMappingIfNotSkipped)
-            .map_err(|err| {
-                format!(
-                    "cannot read the git ignore rules of {}: {}",
-                    root.display(),
-                    one_line(&err)
-                )
-            })?
+            .map_err(|err| format!("cannot read the git ignore rules of {}: {}", root.display(), one_line(&err)))?
             .detach();
+        // The merge-base walk and tree lookups revisit the same commits and trees; gix has no object cache by default.
+        repo.object_cache_size_if_unset(4 * 1024 * 1024);
 
-        Ok(Some(GitRepo {
-            root,
-            tracked,
-            excludes: RefCell::new(excludes),
-            repo,
-        }))
+        Ok(Some(GitRepo { root, tracked, excludes: RefCell::new(excludes), repo, index }))
     }
 
     /// The work tree root (absolute, canonical).
@@ -101,9 +90,7 @@ impl GitRepo {
 
     /// Is this repo-relative path (with `/` separators, no leading `./`) an entry in the index?
     pub fn is_tracked(&self, rel: &str) -> bool {
-        self.tracked
-            .binary_search_by(|p| p.as_str().cmp(normalize(rel)))
-            .is_ok()
+        self.tracked.binary_search_by(|p| p.as_str().cmp(normalize(rel))).is_ok()
     }
 
     /// Does the index hold any entry under this repo-relative folder (e.g. "node_modules/zod")?
@@ -175,10 +162,7 @@ fn check_no_broken_gitfile(start_dir: &Path, found_root: Option<&Path>) -> Resul
         let dot_git = dir.join(".git");
         // An invalid `.git` folder is skipped by git as well, so only files are worth a closer look.
         if std::fs::symlink_metadata(&dot_git).is_ok_and(|meta| meta.is_file()) {
-            return Err(format!(
-                "{} does not point to a readable git repository",
-                dot_git.display()
-            ));
+            return Err(format!("{} does not point to a readable git repository", dot_git.display()));
         }
     }
     Ok(())
@@ -218,45 +202,47 @@ mod tests {
     use std::process::Command;
 
     /// Runs the git CLI isolated from the user's and system config so the fixtures are the same everywhere.
-    fn git(dir: &Path, args: &[&str]) {
+    pub(super) fn git(dir: &Path, args: &[&str]) {
         let out = Command::new("git")
-            .args([
-                "-c",
-                "user.name=t",
-                "-c",
-                "user.email=t@e",
-                "-c",
-                "init.defaultBranch=main",
-            ])
+            .args(["-c", "user.name=t", "-c", "user.email=t@e", "-c", "init.defaultBranch=main"])
             .args(args)
             .current_dir(dir)
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_CONFIG_GLOBAL", "/dev/null")
             .output()
             .expect("git runs");
-        assert!(
-            out.status.success(),
-            "git {args:?} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success(), "git {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
     }
 
-    fn write(dir: &Path, rel: &str, content: &str) {
+    /// The object id `git rev-parse` gives for `spec`.
+    pub(super) fn rev_parse(dir: &Path, spec: &str) -> gix::ObjectId {
+        let out = Command::new("git")
+            .args(["rev-parse", "--verify", spec])
+            .current_dir(dir)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "git rev-parse {spec} failed");
+        gix::ObjectId::from_hex(String::from_utf8_lossy(&out.stdout).trim().as_bytes()).expect("an object id")
+    }
+
+    pub(super) fn write(dir: &Path, rel: &str, content: &str) {
         let path = dir.join(rel);
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(path, content).unwrap();
     }
 
-    fn init(dir: &Path) {
+    pub(super) fn init(dir: &Path) {
         git(dir, &["init", "-q"]);
     }
 
-    fn commit_all(dir: &Path) {
+    pub(super) fn commit_all(dir: &Path) {
         git(dir, &["add", "-A"]);
         git(dir, &["commit", "-q", "-m", "c"]);
     }
 
-    fn open(path: &Path) -> GitRepo {
+    pub(super) fn open(path: &Path) -> GitRepo {
         GitRepo::discover(path).expect("readable").expect("a repository")
     }
 
@@ -284,31 +270,19 @@ mod tests {
         assert!(!repo.is_tracked("src"), "folders are not index entries");
 
         assert!(repo.is_ignored("x.log", false));
-        assert!(
-            repo.is_ignored("deep/er/x.log", false),
-            "non-existent paths follow the rules too"
-        );
-        assert!(
-            !repo.is_ignored("src/keep.log", false),
-            "a nested .gitignore can re-include"
-        );
+        assert!(repo.is_ignored("deep/er/x.log", false), "non-existent paths follow the rules too");
+        assert!(!repo.is_ignored("src/keep.log", false), "a nested .gitignore can re-include");
         assert!(repo.is_ignored("build", true));
         assert!(!repo.is_ignored("build", false), "`build/` only matches folders");
         assert!(repo.is_ignored("build/out/y.txt", false), "a parent folder is ignored");
         assert!(repo.is_ignored("build/out", true));
         assert!(repo.is_ignored("src/gen/z.rs", false));
-        assert!(
-            !repo.is_ignored("gen/z.rs", false),
-            "src/.gitignore applies below src only"
-        );
+        assert!(!repo.is_ignored("gen/z.rs", false), "src/.gitignore applies below src only");
         assert!(!repo.is_ignored("b.txt", false));
         assert!(!repo.is_ignored("a.txt", false));
         assert!(!repo.is_ignored("src", true));
         assert!(!repo.is_ignored("", true));
-        assert!(
-            !repo.is_ignored("../outside.log", false),
-            "paths leaving the work tree are refused, not panicked on"
-        );
+        assert!(!repo.is_ignored("../outside.log", false), "paths leaving the work tree are refused, not panicked on");
     }
 
     #[test]

@@ -1,4 +1,5 @@
 //! Where files come from: safe reads inside the repository, and git through gix.
 
+pub mod checkout;
 pub mod fs;
 pub mod git;

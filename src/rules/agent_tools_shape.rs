@@ -29,12 +29,8 @@ use crate::rules::Rule;
 use crate::source::FileId;
 use crate::yaml::{Document, NodeId, Value};
 
-pub static RULE: Rule = Rule::new(
-    "agent-tools-shape",
-    Severity::Error,
-    include_str!("agent_tools_shape.rs"),
-    Some(check),
-);
+pub static RULE: Rule =
+    Rule::new("agent-tools-shape", Severity::Error, include_str!("agent_tools_shape.rs"), Some(check));
 
 const FORMS: &str = "`all`, `none`, a list of tools, `{exclude: [...]}` or a map of booleans";
 
@@ -44,10 +40,10 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let doc = &project.graph.files[agent.graph_index].doc;
-        if doc.entries(value).is_some_and(|e| {
-            e.iter()
-                .any(|e| doc.scalar(e.key).is_some_and(super::unknown_key::is_exclude_typo))
-        }) {
+        if doc
+            .entries(value)
+            .is_some_and(|e| e.iter().any(|e| doc.scalar(e.key).is_some_and(super::unknown_key::is_exclude_typo)))
+        {
             continue;
         }
         let report = diagnose(doc, agent.file, &agent.name, value).unwrap_or_else(|| Problem {
@@ -56,11 +52,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             help: None,
             fix: None,
         });
-        let at = if report.at == value && doc.node(value).span.is_empty() {
-            key
-        } else {
-            doc.node(report.at).span
-        };
+        let at = if report.at == value && doc.node(value).span.is_empty() { key } else { doc.node(report.at).span };
         let mut diagnostic = Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, at), report.message);
         diagnostic.help = report.help;
         diagnostic.fix = report.fix;
@@ -76,43 +68,22 @@ struct Problem {
 }
 
 fn diagnose(doc: &Document, file: FileId, agent: &str, value: NodeId) -> Option<Problem> {
-    let problem = |at, message: String, help: String| {
-        Some(Problem {
-            at,
-            message,
-            help: Some(help),
-            fix: None,
-        })
-    };
+    let problem = |at, message: String, help: String| Some(Problem { at, message, help: Some(help), fix: None });
     match &doc.node(doc.resolve(value)).value {
         Value::Scalar { text, .. } => {
             let message = format!("`tools` of agent `{agent}` must be {FORMS}, not `{text}`");
             let lower = text.to_ascii_lowercase();
             if lower == "all" || lower == "none" {
-                let edit = Edit {
-                    file,
-                    span: doc.node(value).span,
-                    content: lower.clone(),
-                };
-                let fix = Some(Fix {
-                    safety: Safety::Safe,
-                    edits: vec![edit],
-                });
-                return Some(Problem {
-                    at: value,
-                    message,
-                    help: Some(format!("did you mean `{lower}`?")),
-                    fix,
-                });
+                let edit = Edit { file, span: doc.node(value).span, content: lower.clone() };
+                let fix = Some(Fix { safety: Safety::Safe, edits: vec![edit] });
+                return Some(Problem { at: value, message, help: Some(format!("did you mean `{lower}`?")), fix });
             }
             problem(value, message, format!("for a list of one tool write `[{text}]`"))
         }
         Value::Seq(items) => {
             let &bad = items.iter().find(|&&i| doc.str(i).is_none())?;
-            let message = format!(
-                "a tool in the list of agent `{agent}` must be a name (a string), not {}",
-                doc.describe(bad)
-            );
+            let message =
+                format!("a tool in the list of agent `{agent}` must be a name (a string), not {}", doc.describe(bad));
             problem(bad, message, "write the tool's name".into())
         }
         Value::Map(_) => {
@@ -138,10 +109,7 @@ fn diagnose(doc: &Document, file: FileId, agent: &str, value: NodeId) -> Option<
             let bad = entries.iter().find(|e| {
                 !matches!(
                     &doc.node(doc.resolve(e.value)).value,
-                    Value::Scalar {
-                        kind: crate::yaml::scalar::ScalarKind::Bool,
-                        ..
-                    }
+                    Value::Scalar { kind: crate::yaml::scalar::ScalarKind::Bool, .. }
                 )
             })?;
             let name = doc.scalar(bad.key).unwrap_or_default();

@@ -23,12 +23,7 @@ use crate::manifest::tools::ToolValue;
 use crate::project::Project;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "beeuni-ref",
-    Severity::Error,
-    include_str!("beeuni_ref.rs"),
-    Some(check),
-);
+pub static RULE: Rule = Rule::new("beeuni-ref", Severity::Error, include_str!("beeuni_ref.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for decl in project.tools.iter().filter(|d| d.is_beeuni_name()) {
@@ -46,17 +41,11 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         );
         let fix = Fix {
             safety: Safety::Safe,
-            edits: vec![Edit {
-                file: decl.file,
-                span: decl.value_span,
-                content: format!("beeuni:{name}"),
-            }],
+            edits: vec![Edit { file: decl.file, span: decl.value_span, content: format!("beeuni:{name}") }],
         };
         let help = format!("write `{name}: beeuni:{name}` to keep the Beeuni tool");
         out.push(
-            Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry), message)
-                .help(help)
-                .fix(fix),
+            Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry), message).help(help).fix(fix),
         );
     }
 }

@@ -26,12 +26,8 @@ use crate::project::Project;
 use crate::rules::Rule;
 use crate::rules::names::near_matches;
 
-pub static RULE: Rule = Rule::new(
-    "beeuni-ref-project",
-    Severity::Error,
-    include_str!("beeuni_ref_project.rs"),
-    Some(check),
-);
+pub static RULE: Rule =
+    Rule::new("beeuni-ref-project", Severity::Error, include_str!("beeuni_ref_project.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for decl in project.tools.iter().filter(|d| !d.is_beeuni_name()) {

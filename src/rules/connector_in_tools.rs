@@ -25,12 +25,8 @@ use crate::manifest::agents::ToolList;
 use crate::project::Project;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "connector-in-tools",
-    Severity::Warning,
-    include_str!("connector_in_tools.rs"),
-    Some(check),
-);
+pub static RULE: Rule =
+    Rule::new("connector-in-tools", Severity::Warning, include_str!("connector_in_tools.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for agent in &project.agents {

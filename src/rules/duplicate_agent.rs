@@ -23,12 +23,7 @@ use crate::project::Project;
 use crate::rules::Rule;
 use std::collections::HashMap;
 
-pub static RULE: Rule = Rule::new(
-    "duplicate-agent",
-    Severity::Error,
-    include_str!("duplicate_agent.rs"),
-    Some(check),
-);
+pub static RULE: Rule = Rule::new("duplicate-agent", Severity::Error, include_str!("duplicate_agent.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let mut first_by_name = HashMap::new();

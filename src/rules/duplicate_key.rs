@@ -23,12 +23,7 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::project::Project;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "duplicate-key",
-    Severity::Error,
-    include_str!("duplicate_key.rs"),
-    Some(check),
-);
+pub static RULE: Rule = Rule::new("duplicate-key", Severity::Error, include_str!("duplicate_key.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for manifest in &project.graph.files {

@@ -26,12 +26,7 @@ use crate::project::Project;
 use crate::rules::Rule;
 use std::collections::HashMap;
 
-pub static RULE: Rule = Rule::new(
-    "duplicate-tool",
-    Severity::Error,
-    include_str!("duplicate_tool.rs"),
-    Some(check),
-);
+pub static RULE: Rule = Rule::new("duplicate-tool", Severity::Error, include_str!("duplicate_tool.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let mut first_by_name = HashMap::new();

@@ -23,12 +23,7 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::project::Project;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "eject-comment",
-    Severity::Warning,
-    include_str!("eject_comment.rs"),
-    Some(check),
-);
+pub static RULE: Rule = Rule::new("eject-comment", Severity::Warning, include_str!("eject_comment.rs"), Some(check));
 
 /// The tool an eject comment names, if `comment` (the text after `#`) is one.
 pub fn ejected_from(comment: &str) -> Option<&str> {
@@ -44,18 +39,13 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 continue;
             };
             let line = source.line_index(comment.span.start);
-            let on_line = project
-                .tools
-                .iter()
-                .find(|d| d.file == manifest.file && source.line_index(d.name_span.start) == line);
+            let on_line =
+                project.tools.iter().find(|d| d.file == manifest.file && source.line_index(d.name_span.start) == line);
             let Some(decl) = on_line else { continue };
             if decl.name == named {
                 continue;
             }
-            let message = format!(
-                "this line declares `{}` but says it was ejected from `beeuni:{named}`",
-                decl.name
-            );
+            let message = format!("this line declares `{}` but says it was ejected from `beeuni:{named}`", decl.name);
             let help = format!("move the comment to the `{named}` line, or remove it");
             let at = Label::new(manifest.file, comment.span);
             out.push(

@@ -18,26 +18,26 @@
 //! Fill in the module, then delete the marker comment.
 
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::project::Project;
+use crate::project::{Project, TEMPLATE_MARKER};
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "ejected-template",
-    Severity::Warning,
-    include_str!("ejected_template.rs"),
-    Some(check),
-);
+pub static RULE: Rule =
+    Rule::new("ejected-template", Severity::Warning, include_str!("ejected_template.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    for &(index, file, span) in &project.template_markers {
-        let decl = &project.tools[index];
+    for module in &project.modules {
+        let Some((span, _)) = module.facts.comments.iter().find(|(_, text)| text.contains(TEMPLATE_MARKER)) else {
+            continue;
+        };
+        let Some(decl) = module.declared_by.first().map(|&i| &project.tools[i]) else {
+            continue;
+        };
         let message = format!(
             "`{}` is still the starter `eject --template` wrote: every agent calling `{}` would run it",
-            project.file(file).path,
-            decl.name
+            module.path, decl.name
         );
         out.push(
-            Diagnostic::new(RULE.id, RULE.severity, Label::new(file, span), message)
+            Diagnostic::new(RULE.id, RULE.severity, Label::new(module.file, *span), message)
                 .related(Label::with_message(decl.file, decl.entry, "declared here"))
                 .help("fill in the module, then delete the marker comment"),
         );

@@ -22,12 +22,7 @@ use crate::manifest::agents::ToolList;
 use crate::project::Project;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "empty-tool-list",
-    Severity::Info,
-    include_str!("empty_tool_list.rs"),
-    Some(check),
-);
+pub static RULE: Rule = Rule::new("empty-tool-list", Severity::Info, include_str!("empty_tool_list.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for agent in &project.agents {

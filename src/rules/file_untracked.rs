@@ -1,11 +1,12 @@
 //! A file of the graph, or a declared module, is not in the git index.
 //!
 //! ## What it checks
-//! Every file of the manifest graph and every declared module that exists
-//! must be tracked by git. Error when git ignores the file (a plain `git add`
-//! will never add it) or when linting the index (`--staged`: the commit will
-//! not contain it); info when it is merely not added yet. The finding points
-//! at the entry that references the file: the import item or the tools entry.
+//! Every file of the manifest graph, every declared module that exists, and
+//! every file a module imports relatively must be tracked by git. Error when
+//! git ignores the file (a plain `git add` will never add it) or when linting
+//! the index (`--staged`: the commit will not contain it); info when it is
+//! merely not added yet. The finding points at the entry that references the
+//! file: the import item, the tools entry, or the module's import statement.
 //! Outside git the rule is skipped.
 //!
 //! ## Why
@@ -22,21 +23,20 @@
 //! `git add` the file (and, when it is ignored, remove the ignore rule).
 
 use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::modules::resolve::Resolution;
 use crate::project::Project;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "file-untracked",
-    Severity::Error,
-    include_str!("file_untracked.rs"),
-    Some(check),
-);
+pub static RULE: Rule = Rule::new("file-untracked", Severity::Error, include_str!("file_untracked.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    let Some(git) = &project.git else { return };
+    let checkout = &project.checkout;
+    if !checkout.in_git() {
+        return;
+    }
     for manifest in &project.graph.files {
         let path = &project.file(manifest.file).path;
-        if git.is_tracked(&project.git_path(path)) {
+        if checkout.is_tracked(path) {
             continue;
         }
         let at = manifest
@@ -49,25 +49,32 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let (Some(path), Some(Ok(_))) = (decl.module_path(), &decl.module) else {
             continue;
         };
-        if !git.is_tracked(&project.git_path(path)) {
+        if !checkout.is_tracked(path) {
             out.push(untracked(project, path, Label::new(decl.file, decl.entry), "module"));
+        }
+    }
+    for module in &project.modules {
+        for (import, resolution) in module.facts.imports.iter().zip(&module.resolutions) {
+            let Some(Resolution::File(path)) = resolution else {
+                continue;
+            };
+            if !checkout.is_tracked(path) {
+                out.push(untracked(project, path, Label::new(module.file, import.span), "imported file"));
+            }
         }
     }
 }
 
 /// The finding for one untracked file referenced at `at`.
 pub fn untracked(project: &Project, path: &str, at: Label, what: &str) -> Diagnostic {
-    let ignored = project
-        .git
-        .as_ref()
-        .is_some_and(|git| git.is_ignored(&project.git_path(path), false));
+    let ignored = project.checkout.is_ignored(path);
     let (severity, message, help) = if ignored {
         (
             Severity::Error,
             format!("{what} `{path}` is ignored by git: a config release contains only files Git tracks"),
             format!("remove the ignore rule that matches `{path}`, then `git add {path}`"),
         )
-    } else if project.staged {
+    } else if project.checkout.is_index() {
         (
             Severity::Error,
             format!("{what} `{path}` is not staged: the commit being made does not contain it"),

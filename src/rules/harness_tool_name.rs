@@ -24,12 +24,8 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::project::Project;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "harness-tool-name",
-    Severity::Error,
-    include_str!("harness_tool_name.rs"),
-    Some(check),
-);
+pub static RULE: Rule =
+    Rule::new("harness-tool-name", Severity::Error, include_str!("harness_tool_name.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for decl in &project.tools {

@@ -27,12 +27,7 @@ use crate::manifest::load::ProblemKind;
 use crate::project::Project;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "import-cycle",
-    Severity::Error,
-    include_str!("import_cycle.rs"),
-    Some(check),
-);
+pub static RULE: Rule = Rule::new("import-cycle", Severity::Error, include_str!("import_cycle.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     super::load_problems(project, ProblemKind::ImportCycle, RULE.id, RULE.severity, out);

@@ -22,12 +22,7 @@ use crate::manifest::load::ProblemKind;
 use crate::project::Project;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "import-missing",
-    Severity::Error,
-    include_str!("import_missing.rs"),
-    Some(check),
-);
+pub static RULE: Rule = Rule::new("import-missing", Severity::Error, include_str!("import_missing.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     super::load_problems(project, ProblemKind::ImportMissing, RULE.id, RULE.severity, out);

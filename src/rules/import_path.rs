@@ -24,12 +24,7 @@ use crate::manifest::load::ProblemKind;
 use crate::project::Project;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "import-path",
-    Severity::Error,
-    include_str!("import_path.rs"),
-    Some(check),
-);
+pub static RULE: Rule = Rule::new("import-path", Severity::Error, include_str!("import_path.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     super::load_problems(project, ProblemKind::ImportPath, RULE.id, RULE.severity, out);

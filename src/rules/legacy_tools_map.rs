@@ -23,12 +23,7 @@ use crate::manifest::agents::ToolList;
 use crate::project::Project;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "legacy-tools-map",
-    Severity::Info,
-    include_str!("legacy_tools_map.rs"),
-    Some(check),
-);
+pub static RULE: Rule = Rule::new("legacy-tools-map", Severity::Info, include_str!("legacy_tools_map.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for agent in &project.agents {
@@ -36,11 +31,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let message = format!("agent `{}` uses the earlier map form of `tools`", agent.name);
-        let hidden: Vec<&str> = entries
-            .iter()
-            .filter(|(_, on)| !on)
-            .map(|(t, _)| t.name.as_str())
-            .collect();
+        let hidden: Vec<&str> = entries.iter().filter(|(_, on)| !on).map(|(t, _)| t.name.as_str()).collect();
         let convertible = entries.iter().all(|(t, on)| !on && !t.name.contains('*'));
         let help = if convertible {
             format!("write `tools: {{exclude: [{}]}}`", hidden.join(", "))

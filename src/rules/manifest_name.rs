@@ -20,12 +20,7 @@ use crate::project::Project;
 use crate::rules::Rule;
 use crate::source::Span;
 
-pub static RULE: Rule = Rule::new(
-    "manifest-name",
-    Severity::Error,
-    include_str!("manifest_name.rs"),
-    Some(check),
-);
+pub static RULE: Rule = Rule::new("manifest-name", Severity::Error, include_str!("manifest_name.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let Some(file) = project.misnamed_manifest else { return };
@@ -33,13 +28,5 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let span = project.file(file).line_span(0);
     let message = format!("the manifest must be named `beeuni.yaml`; `{path}` is not read");
     let help = format!("rename `{path}` to `beeuni.yaml`");
-    out.push(
-        Diagnostic::new(
-            RULE.id,
-            RULE.severity,
-            Label::new(file, Span::new(0, span.end)),
-            message,
-        )
-        .help(help),
-    );
+    out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(file, Span::new(0, span.end)), message).help(help));
 }

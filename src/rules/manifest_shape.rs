@@ -26,12 +26,7 @@ use crate::project::Project;
 use crate::rules::Rule;
 use crate::yaml::{Document, NodeId, Value};
 
-pub static RULE: Rule = Rule::new(
-    "manifest-shape",
-    Severity::Error,
-    include_str!("manifest_shape.rs"),
-    Some(check),
-);
+pub static RULE: Rule = Rule::new("manifest-shape", Severity::Error, include_str!("manifest_shape.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for manifest in &project.graph.files {
@@ -46,12 +41,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let Some(entries) = doc.entries(root) else {
             let path = &project.file(file).path;
             let message = format!("the root of `{path}` must be a mapping, not {}", doc.describe(root));
-            report(
-                out,
-                root,
-                message,
-                "write `tools:`, `imports:` and `agents:` as top-level keys",
-            );
+            report(out, root, message, "write `tools:`, `imports:` and `agents:` as top-level keys");
             continue;
         };
         for entry in entries {
@@ -60,10 +50,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 Some("tools") if !doc.is_null(entry.value) && doc.entries(entry.value).is_none() => report(
                     out,
                     entry.key,
-                    format!(
-                        "`tools` must be a mapping of tool names to sources, not {}",
-                        doc.describe(entry.value)
-                    ),
+                    format!("`tools` must be a mapping of tool names to sources, not {}", doc.describe(entry.value)),
                     "write each tool as `name: beeuni:name` or `name: path/to/module.ts` under `tools:`",
                 ),
                 Some("agents") => check_agents(doc, entry.key, entry.value, out, &report),
@@ -78,25 +65,14 @@ type Report<'a> = dyn Fn(&mut Vec<Diagnostic>, NodeId, String, &str) + 'a;
 fn check_imports(doc: &Document, key: NodeId, value: NodeId, out: &mut Vec<Diagnostic>, report: &Report) {
     let Some(items) = doc.items(value) else {
         if !doc.is_null(value) {
-            let message = format!(
-                "`imports` must be a list of repo-relative paths, not {}",
-                doc.describe(value)
-            );
-            report(
-                out,
-                key,
-                message,
-                "write `imports: [config/agents.yaml]` or one `- path` a line",
-            );
+            let message = format!("`imports` must be a list of repo-relative paths, not {}", doc.describe(value));
+            report(out, key, message, "write `imports: [config/agents.yaml]` or one `- path` a line");
         }
         return;
     };
     for &item in items {
         if doc.str(item).is_none() {
-            let message = format!(
-                "an import must be a repo-relative path (a string), not {}",
-                doc.describe(item)
-            );
+            let message = format!("an import must be a repo-relative path (a string), not {}", doc.describe(item));
             report(out, item, message, "write the path of a YAML file in the repository");
         }
     }
@@ -105,26 +81,15 @@ fn check_imports(doc: &Document, key: NodeId, value: NodeId, out: &mut Vec<Diagn
 fn check_agents(doc: &Document, key: NodeId, value: NodeId, out: &mut Vec<Diagnostic>, report: &Report) {
     let Some(agents) = doc.entries(value) else {
         if !doc.is_null(value) {
-            let message = format!(
-                "`agents` must be a mapping of agent names to settings, not {}",
-                doc.describe(value)
-            );
-            report(
-                out,
-                key,
-                message,
-                "write each agent as `name:` with its settings indented below",
-            );
+            let message = format!("`agents` must be a mapping of agent names to settings, not {}", doc.describe(value));
+            report(out, key, message, "write each agent as `name:` with its settings indented below");
         }
         return;
     };
     for agent in agents {
         if !matches!(doc.node(doc.resolve(agent.value)).value, Value::Map(_)) {
             let name = doc.scalar(agent.key).unwrap_or_default();
-            let message = format!(
-                "agent `{name}` must be a mapping of settings, not {}",
-                doc.describe(agent.value)
-            );
+            let message = format!("agent `{name}` must be a mapping of settings, not {}", doc.describe(agent.value));
             report(
                 out,
                 agent.key,

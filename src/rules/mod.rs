@@ -41,6 +41,32 @@ mod unloaded_beeuni_tool;
 pub mod unused_ignore;
 mod yaml_syntax;
 
+mod legacy_beeuni_copy;
+mod legacy_harness_tool;
+mod module_description;
+mod module_execute;
+mod module_execute_signature;
+mod module_factory_export;
+mod module_fetch_signal;
+mod module_harness_import;
+mod module_harness_type_import;
+mod module_import_missing;
+mod module_no_default_export;
+mod module_opencode_tool;
+mod module_package_missing;
+mod module_package_not_installed;
+mod module_package_untracked;
+mod module_parameters;
+mod module_process_env;
+mod module_required;
+mod module_syntax;
+mod module_unanalyzable;
+mod removed_beeuni_tool;
+mod removed_tool_in_use;
+mod secret_not_granted;
+mod site;
+mod ui_view_contract;
+
 pub mod names;
 
 pub type Check = fn(&Project, &mut Vec<Diagnostic>);
@@ -56,12 +82,7 @@ pub struct Rule {
 
 impl Rule {
     pub const fn new(id: &'static str, severity: Severity, source: &'static str, check: Option<Check>) -> Rule {
-        Rule {
-            id,
-            severity,
-            source,
-            check,
-        }
+        Rule { id, severity, source, check }
     }
 
     /// The documentation: the leading `//!` lines of the rule's file.
@@ -117,8 +138,37 @@ pub static RULES: &[&Rule] = &[
     &shared_permission::RULE,
     &pty_follows_bash::RULE,
     &task_escalation::RULE,
+    &secret_not_granted::RULE,
     &duplicate_agent::RULE,
+    &module_syntax::RULE,
+    &module_no_default_export::RULE,
+    &module_factory_export::RULE,
+    &module_opencode_tool::RULE,
+    &module_description::RULE,
+    &module_parameters::RULE,
+    &module_required::RULE,
+    &module_execute::RULE,
+    &module_execute_signature::RULE,
+    &module_import_missing::RULE,
+    &module_package_missing::RULE,
+    &module_package_not_installed::RULE,
+    &module_package_untracked::RULE,
+    &module_harness_import::RULE,
+    &module_harness_type_import::RULE,
+    &module_process_env::RULE,
+    &module_fetch_signal::RULE,
+    &ui_view_contract::RULE,
+    &module_unanalyzable::RULE,
+    &legacy_beeuni_copy::RULE,
+    &legacy_harness_tool::RULE,
+    &removed_beeuni_tool::RULE,
+    &removed_tool_in_use::RULE,
 ];
+
+/// The §7 rules, which need a base (`--base`, `--staged`).
+pub fn is_change_aware(id: &str) -> bool {
+    matches!(id, "removed-beeuni-tool" | "removed-tool-in-use")
+}
 
 pub fn find(id: &str) -> Option<&'static Rule> {
     RULES.iter().copied().find(|r| r.id == id)

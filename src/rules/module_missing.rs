@@ -21,15 +21,10 @@
 use crate::catalog::MODULE_EXTENSIONS;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::project::Project;
-use crate::repo::fs::{self, Refusal};
+use crate::repo::fs::Refusal;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "module-missing",
-    Severity::Error,
-    include_str!("module_missing.rs"),
-    Some(check),
-);
+pub static RULE: Rule = Rule::new("module-missing", Severity::Error, include_str!("module_missing.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for decl in &project.tools {
@@ -58,5 +53,5 @@ fn sibling(project: &Project, path: &str) -> Option<String> {
     MODULE_EXTENSIONS
         .iter()
         .map(|ext| format!("{stem}.{ext}"))
-        .find(|candidate| candidate != path && fs::is_file(&project.root, candidate))
+        .find(|candidate| candidate != path && project.checkout.is_file(candidate))
 }

@@ -24,12 +24,7 @@ use crate::manifest::tools::ToolValue;
 use crate::project::Project;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "module-path",
-    Severity::Error,
-    include_str!("module_path.rs"),
-    Some(check),
-);
+pub static RULE: Rule = Rule::new("module-path", Severity::Error, include_str!("module_path.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for decl in project.tools.iter().filter(|d| !d.is_beeuni_name()) {

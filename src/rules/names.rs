@@ -15,9 +15,8 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     for i in 1..=a.len() {
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (d[(i - 1) * width + j] + 1)
-                .min(d[i * width + j - 1] + 1)
-                .min(d[(i - 1) * width + j - 1] + cost);
+            let mut best =
+                (d[(i - 1) * width + j] + 1).min(d[i * width + j - 1] + 1).min(d[(i - 1) * width + j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
                 best = best.min(d[(i - 2) * width + j - 2] + 1);
             }
@@ -48,9 +47,7 @@ pub fn near_matches<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
 
 /// "did you mean `x`?" for the nearest match.
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
-    near_matches(name, candidates)
-        .first()
-        .map(|m| format!("did you mean `{m}`?"))
+    near_matches(name, candidates).first().map(|m| format!("did you mean `{m}`?"))
 }
 
 /// Is `key` a near miss of the known key `known` (RULES.md `unknown-key`)?
@@ -84,9 +81,6 @@ mod tests {
         assert!(is_near_miss("conectors", "connectors"));
         assert!(!is_near_miss("hooks", "tools"));
         assert!(!is_near_miss("tools", "tools"));
-        assert_eq!(
-            did_you_mean("bsh", ["read", "bash"]).as_deref(),
-            Some("did you mean `bash`?")
-        );
+        assert_eq!(did_you_mean("bsh", ["read", "bash"]).as_deref(), Some("did you mean `bash`?"));
     }
 }

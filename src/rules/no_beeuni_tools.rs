@@ -24,12 +24,8 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::project::Project;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "no-beeuni-tools",
-    Severity::Warning,
-    include_str!("no_beeuni_tools.rs"),
-    Some(check),
-);
+pub static RULE: Rule =
+    Rule::new("no-beeuni-tools", Severity::Warning, include_str!("no_beeuni_tools.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let Some(first) = project.tools_keys.first() else {

@@ -26,12 +26,8 @@ use crate::project::Project;
 use crate::rules::Rule;
 use crate::rules::names::did_you_mean;
 
-pub static RULE: Rule = Rule::new(
-    "permission-unknown-tool",
-    Severity::Warning,
-    include_str!("permission_unknown_tool.rs"),
-    Some(check),
-);
+pub static RULE: Rule =
+    Rule::new("permission-unknown-tool", Severity::Warning, include_str!("permission_unknown_tool.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let mut known = project.known_tool_names();

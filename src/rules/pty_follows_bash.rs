@@ -25,31 +25,20 @@ use crate::manifest::agents::ToolList;
 use crate::project::Project;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "pty-follows-bash",
-    Severity::Warning,
-    include_str!("pty_follows_bash.rs"),
-    Some(check),
-);
+pub static RULE: Rule =
+    Rule::new("pty-follows-bash", Severity::Warning, include_str!("pty_follows_bash.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for agent in &project.agents {
         let (pty, bash, verb) = match &agent.tools {
-            ToolList::List(items) => (
-                items.iter().find(|t| t.name.starts_with("pty_")),
-                items.iter().any(|t| t.name == "bash"),
-                "gives",
-            ),
-            ToolList::Exclude(items) => (
-                items.iter().find(|t| t.name.starts_with("pty_")),
-                items.iter().any(|t| t.name == "bash"),
-                "hides",
-            ),
+            ToolList::List(items) => {
+                (items.iter().find(|t| t.name.starts_with("pty_")), items.iter().any(|t| t.name == "bash"), "gives")
+            }
+            ToolList::Exclude(items) => {
+                (items.iter().find(|t| t.name.starts_with("pty_")), items.iter().any(|t| t.name == "bash"), "hides")
+            }
             ToolList::Map(items) => (
-                items
-                    .iter()
-                    .find(|(t, on)| !on && t.name.starts_with("pty_"))
-                    .map(|(t, _)| t),
+                items.iter().find(|(t, on)| !on && t.name.starts_with("pty_")).map(|(t, _)| t),
                 items.iter().any(|(t, on)| !on && t.name == "bash"),
                 "hides",
             ),
@@ -65,10 +54,8 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             if verb == "gives" { "gives" } else { "hides" },
             agent.name
         );
-        let help = format!(
-            "name `bash` the same way to {} the terminal tools",
-            if verb == "gives" { "give" } else { "hide" }
-        );
+        let help =
+            format!("name `bash` the same way to {} the terminal tools", if verb == "gives" { "give" } else { "hide" });
         out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, pty.item), message).help(help));
     }
 }

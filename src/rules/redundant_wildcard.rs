@@ -22,12 +22,8 @@ use crate::manifest::agents::ToolList;
 use crate::project::Project;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "redundant-wildcard",
-    Severity::Info,
-    include_str!("redundant_wildcard.rs"),
-    Some(check),
-);
+pub static RULE: Rule =
+    Rule::new("redundant-wildcard", Severity::Info, include_str!("redundant_wildcard.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for agent in &project.agents {
@@ -38,10 +34,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let Some(star) = items.iter().find(|t| t.name == "*") else {
             continue;
         };
-        let message = format!(
-            "`*` makes the list of agent `{}` `all`: the other names add nothing",
-            agent.name
-        );
+        let message = format!("`*` makes the list of agent `{}` `all`: the other names add nothing", agent.name);
         let help = "write `tools: all`, or remove the `*` to give only the listed tools";
         out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, star.item), message).help(help));
     }

@@ -23,12 +23,8 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::project::Project;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "reserved-tool-name",
-    Severity::Info,
-    include_str!("reserved_tool_name.rs"),
-    Some(check),
-);
+pub static RULE: Rule =
+    Rule::new("reserved-tool-name", Severity::Info, include_str!("reserved_tool_name.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for decl in &project.tools {

@@ -28,35 +28,21 @@ use crate::manifest::agents::ToolList;
 use crate::project::Project;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "shared-permission",
-    Severity::Warning,
-    include_str!("shared_permission.rs"),
-    Some(check),
-);
+pub static RULE: Rule =
+    Rule::new("shared-permission", Severity::Warning, include_str!("shared_permission.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for agent in &project.agents {
         let named = agent.named();
-        let group: Vec<_> = named
-            .iter()
-            .filter(|(t, _)| SHARED_WRITE_GROUP.contains(&t.name.as_str()))
-            .collect();
-        let missing: Vec<&str> = SHARED_WRITE_GROUP
-            .iter()
-            .copied()
-            .filter(|g| !group.iter().any(|(t, _)| t.name == *g))
-            .collect();
+        let group: Vec<_> = named.iter().filter(|(t, _)| SHARED_WRITE_GROUP.contains(&t.name.as_str())).collect();
+        let missing: Vec<&str> =
+            SHARED_WRITE_GROUP.iter().copied().filter(|g| !group.iter().any(|(t, _)| t.name == *g)).collect();
         let Some((first, _)) = group.first() else { continue };
         if missing.is_empty() {
             continue;
         }
         let listed: Vec<String> = group.iter().map(|(t, _)| format!("`{}`", t.name)).collect();
-        let others = missing
-            .iter()
-            .map(|m| format!("`{m}`"))
-            .collect::<Vec<_>>()
-            .join(" and ");
+        let others = missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(" and ");
         let (severity, message, help) = match agent.tools {
             ToolList::List(_) => (
                 Severity::Warning,

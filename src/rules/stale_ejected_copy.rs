@@ -23,15 +23,10 @@ use crate::catalog::MODULE_EXTENSIONS;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::manifest::tools::ToolValue;
 use crate::project::Project;
-use crate::repo::fs;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "stale-ejected-copy",
-    Severity::Info,
-    include_str!("stale_ejected_copy.rs"),
-    Some(check),
-);
+pub static RULE: Rule =
+    Rule::new("stale-ejected-copy", Severity::Info, include_str!("stale_ejected_copy.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for decl in project.tools.iter().filter(|d| d.is_beeuni_name()) {
@@ -41,13 +36,10 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         for ext in MODULE_EXTENSIONS {
             let copy = format!("tools/{}.{ext}", decl.name);
             let declared = project.tools.iter().any(|d| d.module_path() == Some(copy.as_str()));
-            if declared || !fs::is_file(&project.root, &copy) {
+            if declared || !project.checkout.is_file(&copy) {
                 continue;
             }
-            let message = format!(
-                "`{copy}` is a leftover copy: `{}` points back at `beeuni:{}`",
-                decl.name, decl.name
-            );
+            let message = format!("`{copy}` is a leftover copy: `{}` points back at `beeuni:{}`", decl.name, decl.name);
             let help = format!("restoring a tool means setting the line back and deleting the file: delete `{copy}`");
             out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry), message).help(help));
         }

@@ -30,12 +30,7 @@ use crate::manifest::agents::AgentDecl;
 use crate::project::Project;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "task-escalation",
-    Severity::Info,
-    include_str!("task_escalation.rs"),
-    Some(check),
-);
+pub static RULE: Rule = Rule::new("task-escalation", Severity::Info, include_str!("task_escalation.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for a in &project.agents {
@@ -48,11 +43,8 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             if !is_sensitive(t) || !a.hides_explicitly(t) {
                 continue;
             }
-            let others: Vec<&AgentDecl> = project
-                .agents
-                .iter()
-                .filter(|b| b.name != a.name && project.can_call(b, t))
-                .collect();
+            let others: Vec<&AgentDecl> =
+                project.agents.iter().filter(|b| b.name != a.name && project.can_call(b, t)).collect();
             let Some(b) = others.first() else { continue };
             let more = match others.len() - 1 {
                 0 => String::new(),
@@ -63,10 +55,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 "agent `{}` hides `{t}` but can use `task`: on the standard harness a subagent gets its own list, so `{}` can reach `{t}` through `{}`{more}",
                 a.name, a.name, b.name
             );
-            let help = format!(
-                "hide `task` from `{}` too, or remove `{t}` from the agents it can start",
-                a.name
-            );
+            let help = format!("hide `task` from `{}` too, or remove `{t}` from the agents it can start", a.name);
             out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(a.file, key), message).help(help));
         }
     }

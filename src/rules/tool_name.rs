@@ -26,10 +26,7 @@ pub static RULE: Rule = Rule::new("tool-name", Severity::Error, include_str!("to
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for decl in &project.tools {
         if let Some(problem) = name_problem(&decl.name) {
-            let message = format!(
-                "tool name `{}` is not snake_case of at most 64 characters: {problem}",
-                decl.name
-            );
+            let message = format!("tool name `{}` is not snake_case of at most 64 characters: {problem}", decl.name);
             let diagnostic = Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry), message);
             out.push(diagnostic.help(suggestion(&decl.name)));
         }
@@ -54,9 +51,7 @@ pub fn name_problem(name: &str) -> Option<String> {
     if !first.is_ascii_lowercase() {
         return Some(format!("it starts with `{first}`, not a letter"));
     }
-    let other = name
-        .chars()
-        .find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_'))?;
+    let other = name.chars().find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_'))?;
     Some(format!("it has the character `{other}`"))
 }
 

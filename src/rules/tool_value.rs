@@ -23,12 +23,7 @@ use crate::manifest::tools::ToolValue;
 use crate::project::Project;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "tool-value",
-    Severity::Error,
-    include_str!("tool_value.rs"),
-    Some(check),
-);
+pub static RULE: Rule = Rule::new("tool-value", Severity::Error, include_str!("tool_value.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for decl in &project.tools {

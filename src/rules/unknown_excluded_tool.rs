@@ -27,12 +27,8 @@ use crate::project::Project;
 use crate::rules::Rule;
 use crate::rules::names::near_matches;
 
-pub static RULE: Rule = Rule::new(
-    "unknown-excluded-tool",
-    Severity::Error,
-    include_str!("unknown_excluded_tool.rs"),
-    Some(check),
-);
+pub static RULE: Rule =
+    Rule::new("unknown-excluded-tool", Severity::Error, include_str!("unknown_excluded_tool.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let known = project.known_tool_names();

@@ -30,12 +30,7 @@ use crate::rules::names::is_near_miss;
 use crate::source::FileId;
 use crate::yaml::{Document, NodeId};
 
-pub static RULE: Rule = Rule::new(
-    "unknown-key",
-    Severity::Warning,
-    include_str!("unknown_key.rs"),
-    Some(check),
-);
+pub static RULE: Rule = Rule::new("unknown-key", Severity::Warning, include_str!("unknown_key.rs"), Some(check));
 
 const TOP: &[&str] = &["tools", "imports", "agents"];
 const AGENT: &[&str] = &["tools", "secrets", "connectors", "permission"];
@@ -49,14 +44,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     }
     for agent in &project.agents {
         let doc = &project.graph.files[agent.graph_index].doc;
-        near_misses(
-            doc,
-            agent.file,
-            agent.node,
-            AGENT,
-            &format!("setting `{{}}` of agent `{}`", agent.name),
-            out,
-        );
+        near_misses(doc, agent.file, agent.node, AGENT, &format!("setting `{{}}` of agent `{}`", agent.name), out);
         if let Some((_, tools)) = agent.tools_key {
             near_misses(
                 doc,

@@ -27,12 +27,7 @@ use crate::project::Project;
 use crate::rules::Rule;
 use crate::rules::names::near_matches;
 
-pub static RULE: Rule = Rule::new(
-    "unknown-tool",
-    Severity::Warning,
-    include_str!("unknown_tool.rs"),
-    Some(check),
-);
+pub static RULE: Rule = Rule::new("unknown-tool", Severity::Warning, include_str!("unknown_tool.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let known = project.known_tool_names();
@@ -41,10 +36,8 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             if excluded || !project.is_unknown_in(agent, &tool.name) {
                 continue;
             }
-            let message = format!(
-                "agent `{}` lists `{}`, which is not a known tool: it is ignored",
-                agent.name, tool.name
-            );
+            let message =
+                format!("agent `{}` lists `{}`, which is not a known tool: it is ignored", agent.name, tool.name);
             out.push(with_suggestion(
                 Diagnostic::new(RULE.id, RULE.severity, at(agent, tool), message),
                 agent,
@@ -69,15 +62,8 @@ pub fn with_suggestion(diagnostic: Diagnostic, agent: &AgentDecl, tool: &ToolRef
     };
     let diagnostic = diagnostic.help(format!("did you mean `{first}`?"));
     if near.len() == 1 {
-        let edit = Edit {
-            file: agent.file,
-            span: tool.span,
-            content: first.to_string(),
-        };
-        return diagnostic.fix(Fix {
-            safety: Safety::Unsafe,
-            edits: vec![edit],
-        });
+        let edit = Edit { file: agent.file, span: tool.span, content: first.to_string() };
+        return diagnostic.fix(Fix { safety: Safety::Unsafe, edits: vec![edit] });
     }
     diagnostic
 }

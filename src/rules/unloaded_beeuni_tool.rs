@@ -26,12 +26,8 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::project::Project;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "unloaded-beeuni-tool",
-    Severity::Warning,
-    include_str!("unloaded_beeuni_tool.rs"),
-    Some(check),
-);
+pub static RULE: Rule =
+    Rule::new("unloaded-beeuni-tool", Severity::Warning, include_str!("unloaded_beeuni_tool.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for agent in &project.agents {
@@ -43,12 +39,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             let message = format!(
                 "\"{name}\" is a Beeuni tool this project does not load: add `{name}: beeuni:{name}` under the top-level `tools`, or remove it here."
             );
-            out.push(Diagnostic::new(
-                RULE.id,
-                RULE.severity,
-                Label::new(agent.file, tool.item),
-                message,
-            ));
+            out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, tool.item), message));
         }
     }
 }

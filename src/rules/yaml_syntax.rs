@@ -24,12 +24,7 @@ use crate::manifest::load::ProblemKind;
 use crate::project::Project;
 use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "yaml-syntax",
-    Severity::Error,
-    include_str!("yaml_syntax.rs"),
-    Some(check),
-);
+pub static RULE: Rule = Rule::new("yaml-syntax", Severity::Error, include_str!("yaml_syntax.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     super::load_problems(project, ProblemKind::Syntax, RULE.id, RULE.severity, out);

@@ -75,19 +75,8 @@ pub struct SyntaxError {
 }
 
 enum Frame {
-    Seq {
-        start: usize,
-        items: Vec<NodeId>,
-        flow: bool,
-        anchor: usize,
-    },
-    Map {
-        start: usize,
-        entries: Vec<Entry>,
-        key: Option<NodeId>,
-        flow: bool,
-        anchor: usize,
-    },
+    Seq { start: usize, items: Vec<NodeId>, flow: bool, anchor: usize },
+    Map { start: usize, entries: Vec<Entry>, key: Option<NodeId>, flow: bool, anchor: usize },
 }
 
 impl Document {
@@ -114,23 +103,13 @@ impl Document {
     /// The string of a node that YAML types as a string.
     pub fn str(&self, id: NodeId) -> Option<&str> {
         match &self.nodes[self.resolve(id)].value {
-            Value::Scalar {
-                text,
-                kind: ScalarKind::Str,
-                ..
-            } => Some(text),
+            Value::Scalar { text, kind: ScalarKind::Str, .. } => Some(text),
             _ => None,
         }
     }
 
     pub fn is_null(&self, id: NodeId) -> bool {
-        matches!(
-            self.nodes[self.resolve(id)].value,
-            Value::Scalar {
-                kind: ScalarKind::Null,
-                ..
-            }
-        )
+        matches!(self.nodes[self.resolve(id)].value, Value::Scalar { kind: ScalarKind::Null, .. })
     }
 
     /// A mapping's entries with merge keys (`<<: *base`) expanded: own keys first, then merged ones.
@@ -222,10 +201,7 @@ pub fn parse(text: &str) -> Result<Document, SyntaxError> {
                 continue;
             }
             Event::Comment(body, _) => {
-                doc.comments.push(Comment {
-                    span,
-                    text: body.into_owned(),
-                });
+                doc.comments.push(Comment { span, text: body.into_owned() });
                 continue;
             }
             Event::Scalar(value, style, anchor, tag) => {
@@ -239,16 +215,7 @@ pub fn parse(text: &str) -> Result<Document, SyntaxError> {
                     ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => Style::Quoted,
                     _ => Style::Block,
                 };
-                let id = push(
-                    &mut doc,
-                    Value::Scalar {
-                        text: value.into_owned(),
-                        kind,
-                        style,
-                    },
-                    span,
-                    false,
-                );
+                let id = push(&mut doc, Value::Scalar { text: value.into_owned(), kind, style }, span, false);
                 if anchor != 0 {
                     anchors.insert(anchor, id);
                 }
@@ -266,50 +233,24 @@ pub fn parse(text: &str) -> Result<Document, SyntaxError> {
             }
             Event::SequenceStart(style, anchor, _) => {
                 let flow = style == StructureStyle::Flow;
-                stack.push(Frame::Seq {
-                    start: span.start,
-                    items: Vec::new(),
-                    flow,
-                    anchor,
-                });
+                stack.push(Frame::Seq { start: span.start, items: Vec::new(), flow, anchor });
                 continue;
             }
             Event::MappingStart(style, anchor, _) => {
                 let flow = style == StructureStyle::Flow;
-                stack.push(Frame::Map {
-                    start: span.start,
-                    entries: Vec::new(),
-                    key: None,
-                    flow,
-                    anchor,
-                });
+                stack.push(Frame::Map { start: span.start, entries: Vec::new(), key: None, flow, anchor });
                 continue;
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 let Some(frame) = stack.pop() else { continue };
                 let (value, start, flow, anchor) = match frame {
-                    Frame::Seq {
-                        start,
-                        items,
-                        flow,
-                        anchor,
-                    } => (Value::Seq(items), start, flow, anchor),
-                    Frame::Map {
-                        start,
-                        entries,
-                        flow,
-                        anchor,
-                        ..
-                    } => {
+                    Frame::Seq { start, items, flow, anchor } => (Value::Seq(items), start, flow, anchor),
+                    Frame::Map { start, entries, flow, anchor, .. } => {
                         find_duplicates(&mut doc, &entries);
                         (Value::Map(entries), start, flow, anchor)
                     }
                 };
-                let end = if flow {
-                    span.end
-                } else {
-                    last_child_end(&doc, &value).unwrap_or(start)
-                };
+                let end = if flow { span.end } else { last_child_end(&doc, &value).unwrap_or(start) };
                 let id = push(&mut doc, value, Span::new(start, end), flow);
                 if anchor != 0 {
                     anchors.insert(anchor, id);
@@ -343,11 +284,7 @@ fn last_child_end(doc: &Document, value: &Value) -> Option<usize> {
     };
     let node = &doc.nodes[last];
     // An empty value sits on its `:`; the entry still ends after the colon.
-    Some(if node.span.start == node.span.end {
-        node.span.end + 1
-    } else {
-        node.span.end
-    })
+    Some(if node.span.start == node.span.end { node.span.end + 1 } else { node.span.end })
 }
 
 fn find_duplicates(doc: &mut Document, entries: &[Entry]) {
@@ -364,10 +301,7 @@ fn find_duplicates(doc: &mut Document, entries: &[Entry]) {
         let canonical = if *kind == ScalarKind::Null { "" } else { text.as_str() };
         let is_string = *kind == ScalarKind::Str;
         match seen.get(&(canonical, is_string)) {
-            Some(&first) => found.push(DuplicateKey {
-                first,
-                repeat: entry.key,
-            }),
+            Some(&first) => found.push(DuplicateKey { first, repeat: entry.key }),
             None => {
                 seen.insert((canonical, is_string), entry.key);
             }
@@ -391,10 +325,7 @@ mod tests {
         let root = doc.root.unwrap();
         let tools = doc.get(root, "tools").unwrap();
         assert_eq!(slice(text, &doc, tools.key), "tools");
-        assert_eq!(
-            slice(text, &doc, tools.value),
-            "web_search: beeuni:web_search  # c\n  empty:"
-        );
+        assert_eq!(slice(text, &doc, tools.value), "web_search: beeuni:web_search  # c\n  empty:");
         let empty = doc.get(tools.value, "empty").unwrap();
         assert!(doc.is_null(empty.value));
         assert_eq!(doc.node(empty.value).span.start, text.find("empty:").unwrap() + 5);

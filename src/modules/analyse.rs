@@ -1,0 +1,312 @@
+//! Static analysis of one tool module: parse it with oxc (never run or import it) and extract the facts the
+//! module rules read.
+
+mod depth;
+mod export;
+
+use oxc_allocator::Allocator;
+use oxc_ast::ast::*;
+use oxc_ast_visit::{Visit, walk};
+use oxc_parser::{ParseOptions, Parser};
+use oxc_span::{GetSpan, SourceType};
+
+use self::export::{Scope, env_binding, span, string_value};
+use crate::modules::facts::*;
+use crate::source::Span;
+
+/// How many expressions and statements the visitor enters inside one another. Left-nested chains that the
+/// parser builds without recursing (`a + b + …`, `a.b.c…`, `f()()…`) can be far deeper than anything the
+/// depth scan bounds; at this limit a visit costs well under 20 MiB of stack even in a debug build.
+const MAX_VISIT_DEPTH: usize = 10_000;
+
+/// Parses `text` as the module at `path` (its extension picks TS or JS, module or CommonJS) and extracts its facts.
+/// Never panics, never recurses without bound: a module nested deeper than the parser or the visitor can take
+/// comes back as a syntax error, not a stack overflow.
+pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts {
+    allocator.reset();
+    let mut facts = ModuleFacts::default();
+    let scan = depth::scan(text);
+    if let Some(deep) = scan.too_deep {
+        let at = Span::new(deep.at, deep.at + 1);
+        facts.syntax_errors.push(SyntaxError { span: at, message: deep.message });
+        facts.comments = lint_comments(text, scan.comments.iter().copied());
+        return facts;
+    }
+
+    // `.ts` and `.js` are "unambiguous" in oxc (ESM when the file imports or exports); Bun accepts both
+    // module and CommonJS syntax in them too. An unknown extension is read as TypeScript, the superset.
+    let source_type = SourceType::from_path(path).unwrap_or_else(|_| SourceType::ts());
+    // CommonJS runs inside a function, so a top-level `return` is fine there (and `.js` may be CommonJS).
+    let options = ParseOptions { allow_return_outside_function: !source_type.is_module(), ..ParseOptions::default() };
+    let parsed = Parser::new(allocator, text, source_type).with_options(options).parse();
+    for diagnostic in parsed.diagnostics.errors() {
+        let at = diagnostic.labels.first().map_or(Span::empty(0), |label| {
+            Span::new(label.offset() as usize, label.offset() as usize + label.len() as usize)
+        });
+        facts.syntax_errors.push(SyntaxError { span: at, message: diagnostic.message.to_string() });
+    }
+    let program = &parsed.program;
+    // A parser that gave up leaves an empty program: the scan's comments still carry the ignore markers.
+    facts.comments = if parsed.panicked {
+        lint_comments(text, scan.comments.iter().copied())
+    } else {
+        lint_comments(text, program.comments.iter().map(|c| (c.span.start as usize, c.span.end as usize)))
+    };
+
+    let scope = Scope::new(program);
+    let mut execute = None;
+    if let Some((export, info)) = scope.default_export(program) {
+        facts.default_export = Some(export);
+        execute = info;
+    }
+    let mut visitor = Collector {
+        execute_body: execute.as_ref().and_then(|info| info.function),
+        context_names: match execute.as_ref().and_then(|info| info.params.get(1)) {
+            Some(name) if name != "_" => vec![name.clone()],
+            _ => vec!["context".to_string(), "ctx".to_string()],
+        },
+        env_aliases: execute.as_ref().and_then(|info| info.env_alias.clone()).into_iter().collect(),
+        depth: 0,
+        too_deep: false,
+        facts: &mut facts,
+        fetches: Vec::new(),
+    };
+    visitor.visit_program(program);
+    let fetch_without_signal = std::mem::take(&mut visitor.fetches);
+    facts.execute = execute.map(|info| ExecuteFacts { span: info.property, fetch_without_signal });
+    facts.imports.sort_by_key(|import| import.span.start);
+    facts
+}
+
+/// The `beeuni-lint:` comments among `comments` (byte ranges that include the delimiters), delimiters removed.
+fn lint_comments(text: &str, comments: impl Iterator<Item = (usize, usize)>) -> Vec<(Span, String)> {
+    comments
+        .filter_map(|(start, end)| {
+            let comment = text.get(start..end)?;
+            let inner = match comment.strip_prefix("/*") {
+                Some(block) => block.strip_suffix("*/").unwrap_or(block),
+                None => comment.strip_prefix("//").unwrap_or(comment),
+            };
+            inner.contains("beeuni-lint:").then(|| (Span::new(start, end), inner.to_string()))
+        })
+        .collect()
+}
+
+#[derive(Clone, Copy)]
+enum Env {
+    /// The box's environment at start-up: `process.env` or `Bun.env`.
+    Process(&'static str),
+    /// `env` of the context `execute` receives.
+    Context,
+}
+
+/// Walks the whole program once for imports, environment reads and the `fetch` calls inside `execute`.
+struct Collector<'f> {
+    /// The span of `execute`'s function node: calls inside it are `execute`'s.
+    execute_body: Option<Span>,
+    /// `<name>.env.X` reads count as `context.env` reads for these names.
+    context_names: Vec<String>,
+    /// Inside `execute`, these names hold the context's `env` itself (`{ env }` parameters, `const { env } = ctx`).
+    env_aliases: Vec<String>,
+    depth: usize,
+    /// Whether the depth limit was hit and reported (once is enough).
+    too_deep: bool,
+    facts: &'f mut ModuleFacts,
+    fetches: Vec<Span>,
+}
+
+impl Collector<'_> {
+    /// Enters one more level, or records that the module is too deep and refuses to.
+    fn descend(&mut self, at: oxc_span::Span) -> bool {
+        if self.depth >= MAX_VISIT_DEPTH {
+            if !std::mem::replace(&mut self.too_deep, true) {
+                let message = format!(
+                    "the module is nested too deeply to analyse (more than {MAX_VISIT_DEPTH} expressions deep)"
+                );
+                self.facts.syntax_errors.push(SyntaxError { span: span(at), message });
+            }
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    fn import(&mut self, specifier: &str, at: oxc_span::Span, kind: ImportKind, type_only: bool) {
+        let import = Import { specifier: specifier.to_string(), span: span(at), kind, type_only };
+        self.facts.imports.push(import);
+    }
+
+    fn in_execute(&self, at: oxc_span::Span) -> bool {
+        self.execute_body.is_some_and(|body| body.start <= at.start as usize && at.end as usize <= body.end)
+    }
+
+    /// Which environment `expr` is, if it is one.
+    fn env_object(&self, expr: &Expression) -> Option<Env> {
+        let member = match expr.get_inner_expression() {
+            Expression::StaticMemberExpression(member) => member,
+            Expression::Identifier(id)
+                if self.env_aliases.iter().any(|a| id.name == a.as_str()) && self.in_execute(id.span) =>
+            {
+                return Some(Env::Context);
+            }
+            _ => return None,
+        };
+        if member.property.name != "env" {
+            return None;
+        }
+        let Expression::Identifier(object) = member.object.get_inner_expression() else {
+            return None;
+        };
+        match object.name.as_str() {
+            "process" => Some(Env::Process("process.env")),
+            "Bun" => Some(Env::Process("Bun.env")),
+            name if self.context_names.iter().any(|n| n == name) => Some(Env::Context),
+            _ => None,
+        }
+    }
+
+    /// `const { env } = context` or `const e = context.env`: the name now holding the context's environment.
+    fn env_alias(&self, id: &BindingPattern, init: &Expression) -> Option<String> {
+        match (id, init.get_inner_expression()) {
+            (BindingPattern::BindingIdentifier(id), init) if matches!(self.env_object(init), Some(Env::Context)) => {
+                Some(id.name.to_string())
+            }
+            (pattern, Expression::Identifier(ctx)) if self.context_names.iter().any(|n| ctx.name == n.as_str()) => {
+                env_binding(pattern)
+            }
+            _ => None,
+        }
+    }
+
+    fn env_read(&mut self, env: Env, name: &str, at: oxc_span::Span) {
+        match env {
+            Env::Context if self.facts.context_env.iter().any(|n| n == name) => {}
+            Env::Context => self.facts.context_env.push(name.to_string()),
+            Env::Process(via) => self.facts.env_reads.push(EnvRead { name: name.to_string(), span: span(at), via }),
+        }
+    }
+}
+
+impl<'a> Visit<'a> for Collector<'_> {
+    fn visit_expression(&mut self, it: &Expression<'a>) {
+        if self.descend(it.span()) {
+            walk::walk_expression(self, it);
+            self.depth -= 1;
+        }
+    }
+
+    fn visit_statement(&mut self, it: &Statement<'a>) {
+        if self.descend(it.span()) {
+            walk::walk_statement(self, it);
+            self.depth -= 1;
+        }
+    }
+
+    // Types hold no run-time reads or imports (`typeof import('x')` loads nothing), and skipping them keeps
+    // deeply nested type expressions away from the visitor's stack.
+    fn visit_ts_type(&mut self, _it: &TSType<'a>) {}
+
+    fn visit_import_declaration(&mut self, it: &ImportDeclaration<'a>) {
+        let specifiers = it.specifiers.as_ref().map_or(&[][..], |s| s.as_slice());
+        let all_types = !specifiers.is_empty()
+            && specifiers
+                .iter()
+                .all(|s| matches!(s, ImportDeclarationSpecifier::ImportSpecifier(s) if s.import_kind.is_type()));
+        let type_only = it.import_kind.is_type() || all_types;
+        self.import(it.source.value.as_str(), it.span, ImportKind::Static, type_only);
+    }
+
+    fn visit_export_from_declaration(&mut self, it: &ExportFromDeclaration<'a>) {
+        let all_types = !it.specifiers.is_empty() && it.specifiers.iter().all(|s| s.export_kind.is_type());
+        let type_only = it.export_kind.is_type() || all_types;
+        self.import(it.source.value.as_str(), it.span, ImportKind::ReExport, type_only);
+    }
+
+    fn visit_export_all_declaration(&mut self, it: &ExportAllDeclaration<'a>) {
+        self.import(it.source.value.as_str(), it.span, ImportKind::ReExport, it.export_kind.is_type());
+    }
+
+    fn visit_ts_import_equals_declaration(&mut self, it: &TSImportEqualsDeclaration<'a>) {
+        if let TSModuleReference::ExternalModuleReference(r) = &it.module_reference {
+            self.import(r.expression.value.as_str(), it.span, ImportKind::Require, it.import_kind.is_type());
+        }
+    }
+
+    fn visit_import_expression(&mut self, it: &ImportExpression<'a>) {
+        if let Some(specifier) = string_value(&it.source) {
+            self.import(&specifier, it.span, ImportKind::Dynamic, false);
+        }
+        walk::walk_import_expression(self, it);
+    }
+
+    fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
+        let callee = it.callee.get_inner_expression();
+        if callee.is_specific_id("require")
+            && let [Argument::StringLiteral(_) | Argument::TemplateLiteral(_)] = it.arguments.as_slice()
+            && let Some(specifier) = it.arguments[0].as_expression().and_then(string_value)
+        {
+            self.import(&specifier, it.span, ImportKind::Require, false);
+        }
+        let is_fetch = callee.is_specific_id("fetch") || callee.is_specific_member_access("globalThis", "fetch");
+        if is_fetch && self.in_execute(it.span) && passes_no_signal(&it.arguments) {
+            self.fetches.push(span(it.span));
+        }
+        walk::walk_call_expression(self, it);
+    }
+
+    fn visit_static_member_expression(&mut self, it: &StaticMemberExpression<'a>) {
+        if let Some(env) = self.env_object(&it.object) {
+            self.env_read(env, it.property.name.as_str(), it.span);
+        }
+        walk::walk_static_member_expression(self, it);
+    }
+
+    fn visit_computed_member_expression(&mut self, it: &ComputedMemberExpression<'a>) {
+        if let Some(env) = self.env_object(&it.object)
+            && let Some(name) = it.static_property_name()
+        {
+            self.env_read(env, name.as_str(), it.span);
+        }
+        walk::walk_computed_member_expression(self, it);
+    }
+
+    fn visit_variable_declarator(&mut self, it: &VariableDeclarator<'a>) {
+        if let Some(init) = &it.init
+            && self.in_execute(it.span)
+            && let Some(alias) = self.env_alias(&it.id, init)
+        {
+            self.env_aliases.push(alias);
+        }
+        if let (BindingPattern::ObjectPattern(pattern), Some(init)) = (&it.id, &it.init)
+            && let Some(env) = self.env_object(init)
+        {
+            for property in pattern.properties.iter().filter(|p| !p.computed) {
+                if let Some(name) = property.key.static_name() {
+                    self.env_read(env, &name, property.span);
+                }
+            }
+        }
+        walk::walk_variable_declarator(self, it);
+    }
+}
+
+/// Whether a `fetch` call's arguments pass no `signal`: no options at all, or an options literal without a
+/// `signal` key, a spread or a computed key. Options built elsewhere (an identifier, a call) may carry one.
+fn passes_no_signal(arguments: &[Argument]) -> bool {
+    if arguments.iter().any(Argument::is_spread) {
+        return false;
+    }
+    let Some(options) = arguments.get(1).and_then(Argument::as_expression) else {
+        return true;
+    };
+    let Expression::ObjectExpression(options) = options.get_inner_expression() else {
+        return false;
+    };
+    options.properties.iter().all(|p| match p {
+        ObjectPropertyKind::ObjectProperty(p) => !p.computed && !p.key.is_specific_static_name("signal"),
+        ObjectPropertyKind::SpreadProperty(_) => false,
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,421 @@
+//! A cheap scan, before parsing, that bounds how deep oxc's recursive-descent parser will recurse.
+//!
+//! oxc has no depth limit of its own: 50,000 nested parentheses, or a long run of `!`, `a = b = …`,
+//! `x => y => …` or `else if` without braces, overflow even a 64 MiB stack. The scan is a rough tokenizer
+//! (it skips strings, comments, template text and regular expressions) that tracks the bracket nesting and,
+//! at each bracket level, counts the tokens that make the parser recurse without a bracket. Both estimates
+//! are meant to err high: a module the scan accepts stays far below what a 64 MiB stack takes (measured in
+//! release builds: about 1.8 KiB of stack a bracket level, at most about 1.2 KiB a counted token, so at most
+//! about 13 MiB at the limits below).
+
+/// Deeper bracket nesting than this is refused.
+const MAX_BRACKETS: usize = 1_000;
+/// A bracket level weighs this much, a counted token 1; a heavier path from the top level is refused.
+const BRACKET_WEIGHT: usize = 2;
+const MAX_WEIGHT: usize = 10_000;
+/// Closing brackets look this far down the stack for their opener, so that a bracket misread inside a
+/// regular expression does not shift every later level.
+const RECOVERY_LOOKBACK: usize = 4;
+
+/// Where the scan gave up, and why.
+pub(super) struct TooDeep {
+    pub at: usize,
+    pub message: String,
+}
+
+/// What the scan found: the comments it skipped (a fallback for when the parser gives up) and whether the
+/// module is too deeply nested to parse.
+pub(super) struct Scan {
+    pub comments: Vec<(usize, usize)>,
+    pub too_deep: Option<TooDeep>,
+}
+
+enum Counter {
+    Expr,
+    Angle,
+    Stmt,
+}
+
+struct Frame {
+    /// `(`, `[`, `{`, or `$` for the `${` of a template literal.
+    open: u8,
+    /// Weight of every enclosing level, this bracket included.
+    base: usize,
+    /// Counted tokens since the last `,` or `;` at this level: unary operators, assignments, `?`, `=>`, ….
+    expr: usize,
+    /// `<` minus `>` since the last `;`: type arguments nest across the `,` between them.
+    angle: usize,
+    /// Statement keywords (`if`, `else`, `while`, …) since the last `;` or block at this level.
+    stmt: usize,
+    /// The statement count at the last `;` or block end, which an `else` right after it (or the `while` of
+    /// `do … while`) continues.
+    carry: usize,
+    /// Whether this `(` follows `if`, `while`, `for` or `with`: a `/` after its `)` starts a regular expression.
+    control: bool,
+}
+
+impl Frame {
+    fn new(open: u8, base: usize, control: bool) -> Self {
+        Frame { open, base, expr: 0, angle: 0, stmt: 0, carry: 0, control }
+    }
+
+    fn weight(&self) -> usize {
+        self.base + self.expr + self.angle + self.stmt
+    }
+
+    /// A `;`, or a block closed back to this level: statements end, unless an `else` continues them.
+    fn end_statement(&mut self) {
+        self.carry = self.stmt;
+        self.stmt = 0;
+    }
+}
+
+pub(super) fn scan(text: &str) -> Scan {
+    let bytes = text.as_bytes();
+    let mut s = Scanner {
+        bytes,
+        stack: vec![Frame::new(0, 0, false)],
+        comments: Vec::new(),
+        regex_ok: true,
+        unary_ok: true,
+        after_control: false,
+        after_end: false,
+    };
+    let too_deep = s.run().err();
+    Scan { comments: s.comments, too_deep }
+}
+
+struct Scanner<'t> {
+    bytes: &'t [u8],
+    stack: Vec<Frame>,
+    comments: Vec<(usize, usize)>,
+    /// Would a `/` here start a regular expression (rather than divide)?
+    regex_ok: bool,
+    /// Would a `+` or `-` here be a prefix operator? Errs towards yes.
+    unary_ok: bool,
+    /// The previous token was `if`, `while`, `for` or `with`.
+    after_control: bool,
+    /// The previous token was a `;` or a `}` that closed a level.
+    after_end: bool,
+}
+
+impl Scanner<'_> {
+    fn top(&mut self) -> &mut Frame {
+        let last = self.stack.len() - 1;
+        &mut self.stack[last]
+    }
+
+    fn count(&mut self, at: usize, counter: Counter) -> Result<(), TooDeep> {
+        let top = self.top();
+        match counter {
+            Counter::Expr => top.expr += 1,
+            Counter::Angle => top.angle += 1,
+            Counter::Stmt => top.stmt += 1,
+        }
+        check_weight(top.weight(), at)
+    }
+
+    fn push(&mut self, open: u8, at: usize) -> Result<(), TooDeep> {
+        let control = std::mem::take(&mut self.after_control);
+        let base = self.top().weight() + BRACKET_WEIGHT;
+        self.stack.push(Frame::new(open, base, control));
+        self.regex_ok = true;
+        self.unary_ok = true;
+        if self.stack.len() - 1 > MAX_BRACKETS {
+            return Err(TooDeep {
+                at,
+                message: format!("the module is nested too deeply to analyse (more than {MAX_BRACKETS} brackets deep)"),
+            });
+        }
+        check_weight(base, at)
+    }
+
+    /// Pops the level `close` ends; returns the popped frame's `open` and `control` when one matched.
+    fn pop(&mut self, close: u8) -> Option<(u8, bool)> {
+        let want: &[u8] = match close {
+            b')' => b"(",
+            b']' => b"[",
+            _ => b"{$",
+        };
+        let depth = self.stack.len() - 1;
+        let found = (1..=depth.min(RECOVERY_LOOKBACK)).find(|k| want.contains(&self.stack[depth + 1 - k].open))?;
+        let mut popped = None;
+        for _ in 0..found {
+            popped = self.stack.pop().map(|f| (f.open, f.control));
+        }
+        popped
+    }
+
+    fn run(&mut self) -> Result<(), TooDeep> {
+        let bytes = self.bytes;
+        let mut i = 0;
+        if bytes.starts_with(b"#!") {
+            i = line_end(bytes, 0);
+        }
+        while i < bytes.len() {
+            let b = bytes[i];
+            let next = bytes.get(i + 1).copied().unwrap_or(0);
+            let start = i;
+            if b.is_ascii_whitespace() {
+                i += 1;
+                continue;
+            }
+            let after_end = std::mem::take(&mut self.after_end);
+            match b {
+                b'/' if next == b'/' => {
+                    i = line_end(bytes, i);
+                    self.comments.push((start, i));
+                    self.after_end = after_end;
+                    continue;
+                }
+                b'/' if next == b'*' => {
+                    i = find(bytes, i + 2, b"*/").map_or(bytes.len(), |end| end + 2);
+                    self.comments.push((start, i));
+                    self.after_end = after_end;
+                    continue;
+                }
+                b'/' if self.regex_ok => {
+                    i = skip_regex(bytes, i + 1);
+                    self.operand();
+                    continue;
+                }
+                b'\'' | b'"' => {
+                    i = skip_string(bytes, i + 1, b);
+                    self.operand();
+                    continue;
+                }
+                b'`' => {
+                    i = self.template(i + 1)?;
+                    continue;
+                }
+                b'(' | b'[' | b'{' => {
+                    self.push(b, i)?;
+                    i += 1;
+                    continue;
+                }
+                b')' | b']' | b'}' => {
+                    i += 1;
+                    match self.pop(b) {
+                        Some((b'$', _)) => i = self.template(i)?,
+                        Some((open, control)) => {
+                            self.regex_ok = control;
+                            self.unary_ok = true;
+                            if open == b'{' {
+                                self.top().end_statement();
+                                self.after_end = true;
+                            }
+                        }
+                        None => {}
+                    }
+                    continue;
+                }
+                _ if is_word(b) => {
+                    while i < bytes.len() && is_word(bytes[i]) {
+                        i += 1;
+                    }
+                    self.word(&bytes[start..i], start, after_end)?;
+                    continue;
+                }
+                _ => {}
+            }
+            // Punctuators: `counted` says whether this one may make the parser recurse.
+            let (len, counted) = match (b, next) {
+                (b';', _) => {
+                    let top = self.top();
+                    top.end_statement();
+                    top.expr = 0;
+                    top.angle = 0;
+                    self.after_end = true;
+                    (1, false)
+                }
+                (b',', _) => {
+                    self.top().expr = 0;
+                    (1, false)
+                }
+                (b'!', b'=') | (b'=', b'=') => (if bytes.get(i + 2) == Some(&b'=') { 3 } else { 2 }, false),
+                (b'=', b'>') | (b'*', b'*') => (2, true),
+                (b'+', b'+') | (b'-', b'-') => (2, self.unary_ok),
+                (b'+' | b'-', b'=') => (2, true),
+                (b'+' | b'-', _) => (1, self.unary_ok),
+                (b'?', b'?') => (2, false),
+                (b'?', b'.') if !bytes.get(i + 2).is_some_and(u8::is_ascii_digit) => (2, false),
+                (b'.', b'.') if bytes.get(i + 2) == Some(&b'.') => (3, false),
+                // Both a cast `<T>x` (ended by its own `>`) and type arguments (open across `,`) nest.
+                (b'<', _) => {
+                    self.count(start, Counter::Angle)?;
+                    (1, true)
+                }
+                (b'>', _) => {
+                    let top = self.top();
+                    top.angle = top.angle.saturating_sub(1);
+                    (1, false)
+                }
+                (b'!' | b'~' | b'=' | b'?' | b':', _) => (1, true),
+                _ => (1, false),
+            };
+            if counted {
+                self.count(start, Counter::Expr)?;
+            }
+            i += len;
+            self.regex_ok = true;
+            self.unary_ok = true;
+            self.after_control = false;
+        }
+        Ok(())
+    }
+
+    fn operand(&mut self) {
+        self.regex_ok = false;
+        self.unary_ok = false;
+        self.after_control = false;
+    }
+
+    fn word(&mut self, word: &[u8], at: usize, after_end: bool) -> Result<(), TooDeep> {
+        if is_operator_word(word) {
+            self.regex_ok = true;
+            self.unary_ok = true;
+        } else {
+            self.operand();
+        }
+        self.after_control = matches!(word, b"if" | b"while" | b"for" | b"with");
+        match word {
+            b"else" | b"while" if after_end => {
+                let top = self.top();
+                top.stmt += top.carry;
+                self.count(at, Counter::Stmt)
+            }
+            b"else" | b"while" | b"if" | b"for" | b"with" | b"do" => self.count(at, Counter::Stmt),
+            _ if is_prefix_word(word) => self.count(at, Counter::Expr),
+            _ => Ok(()),
+        }
+    }
+
+    /// Scans template text from `i` (just after a backtick or the `}` of a `${`): to the closing backtick,
+    /// or into the next `${`, which opens a level.
+    fn template(&mut self, mut i: usize) -> Result<usize, TooDeep> {
+        let bytes = self.bytes;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\\' => i += 2,
+                b'`' => {
+                    self.operand();
+                    return Ok(i + 1);
+                }
+                b'$' if bytes.get(i + 1) == Some(&b'{') => {
+                    self.push(b'$', i)?;
+                    return Ok(i + 2);
+                }
+                _ => i += 1,
+            }
+        }
+        self.operand();
+        Ok(bytes.len())
+    }
+}
+
+fn check_weight(weight: usize, at: usize) -> Result<(), TooDeep> {
+    if weight > MAX_WEIGHT {
+        return Err(TooDeep {
+            at,
+            message: "the module is nested too deeply to analyse (operators or statements chained too deep)".into(),
+        });
+    }
+    Ok(())
+}
+
+/// Words after which an expression starts (so `/` begins a regular expression and `-` is a sign).
+/// A `match` on byte strings: this runs for every word of every module.
+fn is_operator_word(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"return"
+            | b"typeof"
+            | b"instanceof"
+            | b"in"
+            | b"of"
+            | b"new"
+            | b"delete"
+            | b"void"
+            | b"throw"
+            | b"case"
+            | b"do"
+            | b"else"
+            | b"yield"
+            | b"await"
+            | b"extends"
+            | b"keyof"
+            | b"readonly"
+            | b"unique"
+            | b"infer"
+            | b"if"
+            | b"while"
+            | b"for"
+            | b"with"
+    )
+}
+
+/// Prefix words, in expressions and types, that the parser handles by recursing into their operand.
+fn is_prefix_word(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"typeof"
+            | b"void"
+            | b"delete"
+            | b"await"
+            | b"new"
+            | b"yield"
+            | b"keyof"
+            | b"readonly"
+            | b"unique"
+            | b"infer"
+            | b"extends"
+    )
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'\\' || b >= 0x80
+}
+
+fn line_end(bytes: &[u8], from: usize) -> usize {
+    bytes[from..].iter().position(|&b| b == b'\n' || b == b'\r').map_or(bytes.len(), |p| from + p)
+}
+
+fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    bytes.get(from..)?.windows(needle.len()).position(|w| w == needle).map(|p| from + p)
+}
+
+/// Skips a string body; a newline ends it too, so that a misread quote hides at most one line.
+fn skip_string(bytes: &[u8], mut i: usize, quote: u8) -> usize {
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if bytes.get(i + 1) == Some(&b'\r') && bytes.get(i + 2) == Some(&b'\n') => i += 3,
+            b'\\' => i += 2,
+            b'\n' | b'\r' => return i,
+            b if b == quote => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// Skips a regular expression body (a `/` inside `[...]` does not end it) and stops at a newline likewise.
+fn skip_regex(bytes: &[u8], mut i: usize) -> usize {
+    let mut class = false;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'\n' | b'\r' => return i,
+            b'[' => {
+                class = true;
+                i += 1;
+            }
+            b']' => {
+                class = false;
+                i += 1;
+            }
+            b'/' if !class => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}

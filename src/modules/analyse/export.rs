@@ -1,0 +1,527 @@
+//! The default export: which form it takes and, for a plain object, what its fields hold.
+
+use std::collections::HashMap;
+
+use oxc_ast::ast::*;
+use oxc_span::GetSpan;
+
+use crate::modules::facts::*;
+use crate::source::Span;
+
+/// Identifier hops followed when resolving a binding, so that `const a = b; const b = a` ends.
+const MAX_HOPS: usize = 8;
+
+pub(super) fn span(s: oxc_span::Span) -> Span {
+    Span::new(s.start as usize, s.end as usize)
+}
+
+/// What a top-level name is bound to.
+enum Binding<'b, 'a> {
+    Value(&'b Expression<'a>),
+    Function(&'b Function<'a>),
+    Class,
+    Import {
+        source: &'a str,
+        imported: &'a str,
+    },
+    /// Declared without a value we can read: no initialiser, a destructuring pattern, an enum.
+    Unknown,
+}
+
+/// Where an expression leads once parentheses, type assertions and top-level bindings are seen through.
+enum Resolved<'b, 'a> {
+    Expr(&'b Expression<'a>),
+    Function(&'b Function<'a>),
+    Class,
+    Import(&'a str),
+    Unknown(&'a str),
+}
+
+/// The `execute` function of an object export, for the facts the visitor gathers inside it.
+pub(super) struct ExecuteInfo {
+    pub property: Span,
+    /// The function node (method, arrow, function expression or declaration), when there is one.
+    pub function: Option<Span>,
+    pub params: Vec<String>,
+    /// `e` of a second parameter `{ env: e }` (or `{ env }`): the context's environment itself.
+    pub env_alias: Option<String>,
+}
+
+/// The top-level bindings of a module, to read through `export default x` and `parameters: schema`.
+pub(super) struct Scope<'b, 'a> {
+    text: &'a str,
+    bindings: HashMap<&'a str, Binding<'b, 'a>>,
+}
+
+impl<'b, 'a> Scope<'b, 'a> {
+    pub fn new(program: &'b Program<'a>) -> Self {
+        let mut bindings = HashMap::new();
+        for statement in &program.body {
+            let declaration = match statement {
+                Statement::ExportDeclaration(export) => &export.declaration,
+                Statement::ImportDeclaration(import) => {
+                    for specifier in import.specifiers.iter().flatten() {
+                        let imported = match specifier {
+                            ImportDeclarationSpecifier::ImportSpecifier(s) => s.imported.name().as_str(),
+                            ImportDeclarationSpecifier::ImportDefaultSpecifier(_) => "default",
+                            ImportDeclarationSpecifier::ImportNamespaceSpecifier(_) => "*",
+                        };
+                        let binding = Binding::Import { source: import.source.value.as_str(), imported };
+                        bindings.insert(specifier.local().name.as_str(), binding);
+                    }
+                    continue;
+                }
+                Statement::ExportDefaultDeclaration(export) => {
+                    if let ExportDefaultDeclarationKind::FunctionDeclaration(f) = &export.declaration
+                        && let Some(id) = &f.id
+                    {
+                        bindings.insert(id.name.as_str(), Binding::Function(f));
+                    }
+                    continue;
+                }
+                _ => match statement.as_declaration() {
+                    Some(declaration) => declaration,
+                    None => continue,
+                },
+            };
+            match declaration {
+                Declaration::VariableDeclaration(variables) => {
+                    for declarator in &variables.declarations {
+                        match (&declarator.id, &declarator.init) {
+                            (BindingPattern::BindingIdentifier(id), Some(init)) => {
+                                bindings.insert(id.name.as_str(), Binding::Value(init));
+                            }
+                            (pattern, _) => {
+                                for id in pattern.get_binding_identifiers() {
+                                    bindings.insert(id.name.as_str(), Binding::Unknown);
+                                }
+                            }
+                        }
+                    }
+                }
+                Declaration::FunctionDeclaration(f) => {
+                    if let Some(id) = &f.id {
+                        bindings.insert(id.name.as_str(), Binding::Function(f));
+                    }
+                }
+                Declaration::ClassDeclaration(c) => {
+                    if let Some(id) = &c.id {
+                        bindings.insert(id.name.as_str(), Binding::Class);
+                    }
+                }
+                Declaration::TSImportEqualsDeclaration(import) => {
+                    let source = match &import.module_reference {
+                        TSModuleReference::ExternalModuleReference(r) => r.expression.value.as_str(),
+                        _ => "",
+                    };
+                    bindings.insert(import.id.name.as_str(), Binding::Import { source, imported: "*" });
+                }
+                Declaration::TSEnumDeclaration(e) => {
+                    bindings.insert(e.id.name.as_str(), Binding::Unknown);
+                }
+                _ => {}
+            }
+        }
+        Scope { text: program.source_text, bindings }
+    }
+
+    fn resolve(&self, expr: &'b Expression<'a>) -> Resolved<'b, 'a> {
+        let mut expr = expr.get_inner_expression();
+        let mut first = None;
+        for _ in 0..MAX_HOPS {
+            let Expression::Identifier(id) = expr else {
+                return Resolved::Expr(expr);
+            };
+            let name = id.name.as_str();
+            first.get_or_insert(name);
+            match self.bindings.get(name) {
+                Some(Binding::Value(value)) => expr = value.get_inner_expression(),
+                Some(Binding::Function(f)) => return Resolved::Function(f),
+                Some(Binding::Class) => return Resolved::Class,
+                Some(Binding::Import { .. }) => return Resolved::Import(name),
+                Some(Binding::Unknown) | None => return Resolved::Unknown(name),
+            }
+        }
+        // A cycle (`const a = b; const b = a`): name where it started.
+        Resolved::Unknown(first.unwrap_or_default())
+    }
+
+    /// The source of a node, shortened to fit in a message.
+    fn snippet(&self, s: oxc_span::Span) -> String {
+        let text = self.text.get(s.start as usize..s.end as usize).unwrap_or("");
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        match text.char_indices().nth(40) {
+            Some((cut, _)) => format!("{}…", &text[..cut]),
+            None => text,
+        }
+    }
+
+    /// The default export, if the module has one: ESM forms first, else the last CommonJS assignment.
+    pub fn default_export(&self, program: &'b Program<'a>) -> Option<(DefaultExport, Option<ExecuteInfo>)> {
+        let mut commonjs = None;
+        for statement in &program.body {
+            let (kind, info) = match statement {
+                Statement::ExportDefaultDeclaration(export) => match &export.declaration {
+                    ExportDefaultDeclarationKind::FunctionDeclaration(_) => (DefaultExportKind::Factory, None),
+                    ExportDefaultDeclarationKind::ClassDeclaration(_) => (unanalyzable("a class"), None),
+                    // An interface is erased at run time: it exports nothing.
+                    ExportDefaultDeclarationKind::TSInterfaceDeclaration(_) => continue,
+                    declaration => match declaration.as_expression() {
+                        Some(expr) => self.classify(expr),
+                        None => continue,
+                    },
+                },
+                Statement::ExportNamedDeclaration(export) if export.export_kind.is_value() => {
+                    let Some(specifier) =
+                        export.specifiers.iter().find(|s| s.export_kind.is_value() && s.exported.name() == "default")
+                    else {
+                        continue;
+                    };
+                    match &specifier.local {
+                        ModuleExportName::IdentifierReference(id) => self.classify_name(id),
+                        _ => continue,
+                    }
+                }
+                Statement::ExportFromDeclaration(export) if export.export_kind.is_value() => {
+                    if !export.specifiers.iter().any(|s| s.export_kind.is_value() && s.exported.name() == "default") {
+                        continue;
+                    }
+                    let why = format!("re-exported from `{}`", export.source.value);
+                    (DefaultExportKind::Unanalyzable { why }, None)
+                }
+                Statement::TSExportAssignment(export) => {
+                    commonjs = Some((export.span, &export.expression));
+                    continue;
+                }
+                Statement::ExpressionStatement(statement) => {
+                    if let Expression::AssignmentExpression(assign) = statement.expression.without_parentheses()
+                        && assign.operator == AssignmentOperator::Assign
+                        && is_commonjs_export(&assign.left)
+                    {
+                        commonjs = Some((statement.span, &assign.right));
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            return Some((DefaultExport { statement: span(statement.span()), kind }, info));
+        }
+        let (statement, expr) = commonjs?;
+        let (kind, info) = self.classify(expr);
+        Some((DefaultExport { statement: span(statement), kind }, info))
+    }
+
+    fn classify_name(&self, id: &IdentifierReference<'a>) -> (DefaultExportKind, Option<ExecuteInfo>) {
+        match self.bindings.get(id.name.as_str()) {
+            Some(Binding::Value(value)) => self.classify(value),
+            Some(Binding::Function(_)) => (DefaultExportKind::Factory, None),
+            Some(Binding::Class) => (unanalyzable("a class"), None),
+            Some(Binding::Import { .. }) => (unanalyzable(&format!("the imported binding `{}`", id.name)), None),
+            Some(Binding::Unknown) | None => (unanalyzable(&not_constant(&id.name)), None),
+        }
+    }
+
+    fn classify(&self, expr: &'b Expression<'a>) -> (DefaultExportKind, Option<ExecuteInfo>) {
+        let why = match self.resolve(expr) {
+            Resolved::Function(_) => return (DefaultExportKind::Factory, None),
+            Resolved::Class => "a class".to_string(),
+            Resolved::Import(name) => format!("the imported binding `{name}`"),
+            Resolved::Unknown(name) => not_constant(name),
+            Resolved::Expr(expr) => match expr {
+                Expression::ObjectExpression(object) => {
+                    let (object, info) = self.object(object);
+                    return (DefaultExportKind::Object(object), info);
+                }
+                Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_) => {
+                    return (DefaultExportKind::Factory, None);
+                }
+                Expression::CallExpression(call) if self.is_opencode_tool(&call.callee) => {
+                    return (DefaultExportKind::OpencodeTool, None);
+                }
+                Expression::CallExpression(call) => format!("a call to `{}(...)`", self.snippet(call.callee.span())),
+                Expression::NewExpression(new) => {
+                    format!("an object built by `new {}(...)`", self.snippet(new.callee.span()))
+                }
+                Expression::ClassExpression(_) => "a class".to_string(),
+                Expression::AwaitExpression(_) => "an awaited value".to_string(),
+                _ if expr.is_literal() || expr.is_no_substitution_template() => {
+                    format!("the literal `{}`, not an object", self.snippet(expr.span()))
+                }
+                _ if expr.is_member_expression() => format!("the value of `{}`", self.snippet(expr.span())),
+                _ => "an expression computed at run time".to_string(),
+            },
+        };
+        (DefaultExportKind::Unanalyzable { why }, None)
+    }
+
+    /// `tool(...)` or `tool.define(...)`, also under another local name for `@opencode-ai/plugin`'s `tool`.
+    fn is_opencode_tool(&self, callee: &Expression<'a>) -> bool {
+        let callee = match callee.get_inner_expression() {
+            Expression::StaticMemberExpression(member) if member.property.name == "define" => &member.object,
+            callee => callee,
+        };
+        let Expression::Identifier(id) = callee.get_inner_expression() else {
+            return false;
+        };
+        id.name == "tool"
+            || matches!(self.bindings.get(id.name.as_str()),
+                Some(Binding::Import { source, imported }) if source.starts_with("@opencode-ai/") && *imported == "tool")
+    }
+
+    fn object(&self, object: &'b ObjectExpression<'a>) -> (ObjectExport, Option<ExecuteInfo>) {
+        let mut spread = None;
+        let (mut description, mut parameters, mut execute) = (None, None, None);
+        for property in &object.properties {
+            match property {
+                ObjectPropertyKind::SpreadProperty(s) => {
+                    spread.get_or_insert_with(|| (span(s.span), self.snippet(s.argument.span())));
+                }
+                ObjectPropertyKind::ObjectProperty(p) if !p.computed => match p.key.static_name().as_deref() {
+                    Some("description") => description = Some(&**p),
+                    Some("parameters") => parameters = Some(&**p),
+                    Some("execute") => execute = Some(&**p),
+                    _ => {}
+                },
+                ObjectPropertyKind::ObjectProperty(_) => {}
+            }
+        }
+        let (execute, info) = match execute {
+            Some(p) => {
+                let (value, info) = self.execute(p);
+                (Field::Found { span: span(p.span), value }, Some(info))
+            }
+            None => (absent(&spread), None),
+        };
+        let export = ObjectExport {
+            description: description
+                .map_or_else(|| absent(&spread), |p| Field::Found { span: span(p.span), value: self.description(p) }),
+            parameters: parameters.map_or_else(|| absent(&spread), |p| self.parameters(p)),
+            execute,
+        };
+        (export, info)
+    }
+
+    fn description(&self, property: &'b ObjectProperty<'a>) -> Description {
+        if property.kind != PropertyKind::Init {
+            return Description::Other;
+        }
+        match self.resolve(&property.value) {
+            Resolved::Expr(Expression::StringLiteral(s)) => Description::Text(s.value.to_string()),
+            Resolved::Expr(Expression::TemplateLiteral(t)) if t.expressions.is_empty() => {
+                Description::Text(template_text(t))
+            }
+            Resolved::Expr(e) if is_non_string_literal(e) => Description::NotString,
+            Resolved::Function(_) | Resolved::Class => Description::NotString,
+            Resolved::Unknown("undefined") => Description::NotString,
+            _ => Description::Other,
+        }
+    }
+
+    fn parameters(&self, property: &'b ObjectProperty<'a>) -> Field<Parameters> {
+        let at = span(property.span);
+        let not_object = Field::Found { span: at, value: parameters(false) };
+        let why = match self.resolve(&property.value) {
+            _ if property.kind != PropertyKind::Init => "a getter".to_string(),
+            Resolved::Expr(Expression::ObjectExpression(object)) => return self.schema(at, object),
+            Resolved::Expr(e) if is_non_string_literal(e) || e.is_string_literal() => return not_object,
+            Resolved::Function(_) | Resolved::Class | Resolved::Unknown("undefined") => return not_object,
+            Resolved::Import(name) => format!("the imported binding `{name}`"),
+            Resolved::Unknown(name) => not_constant(name),
+            Resolved::Expr(Expression::CallExpression(call)) => {
+                format!("built at run time by `{}(...)`", self.snippet(call.callee.span()))
+            }
+            Resolved::Expr(Expression::NewExpression(new)) => {
+                format!("built at run time by `new {}(...)`", self.snippet(new.callee.span()))
+            }
+            Resolved::Expr(e) if e.is_member_expression() => {
+                format!("read from `{}` at run time", self.snippet(e.span()))
+            }
+            Resolved::Expr(_) => "computed at run time".to_string(),
+        };
+        Field::Unanalyzable { span: at, why }
+    }
+
+    fn schema(&self, at: Span, object: &'b ObjectExpression<'a>) -> Field<Parameters> {
+        let mut value = parameters(true);
+        let mut spread = None;
+        for property in &object.properties {
+            let p = match property {
+                ObjectPropertyKind::SpreadProperty(s) => {
+                    spread.get_or_insert_with(|| (span(s.span), self.snippet(s.argument.span())));
+                    continue;
+                }
+                ObjectPropertyKind::ObjectProperty(p) if !p.computed => p,
+                ObjectPropertyKind::ObjectProperty(_) => continue,
+            };
+            match p.key.static_name().as_deref() {
+                Some("type") => {
+                    value.has_type = true;
+                    value.type_value = match self.resolve(&p.value) {
+                        Resolved::Expr(e) => string_value(e),
+                        _ => None,
+                    };
+                }
+                Some("properties") => {
+                    value.properties_span = Some(span(p.span));
+                    value.properties = match self.resolve(&p.value) {
+                        Resolved::Expr(Expression::ObjectExpression(o)) => object_keys(o),
+                        _ => None,
+                    };
+                }
+                Some("required") => {
+                    if let Resolved::Expr(Expression::ArrayExpression(array)) = self.resolve(&p.value) {
+                        value.required = array
+                            .elements
+                            .iter()
+                            .filter_map(|e| e.as_expression())
+                            .filter_map(|e| Some((string_value(e)?, span(e.span()))))
+                            .collect();
+                    }
+                }
+                _ => {}
+            }
+        }
+        match spread {
+            // Without its own `type`, the spread may supply one: nothing can be said about the schema.
+            Some((spread_at, what)) if !value.has_type => {
+                Field::Unanalyzable { span: spread_at, why: format!("the parameters object spreads `{what}`") }
+            }
+            _ => Field::Found { span: at, value },
+        }
+    }
+
+    fn execute(&self, property: &'b ObjectProperty<'a>) -> (Execute, ExecuteInfo) {
+        let mut info =
+            ExecuteInfo { property: span(property.span), function: None, params: Vec::new(), env_alias: None };
+        if property.kind != PropertyKind::Init {
+            return (Execute::Other, info);
+        }
+        let (function, params) = match self.resolve(&property.value) {
+            Resolved::Expr(Expression::FunctionExpression(f)) => (f.span, &f.params),
+            Resolved::Function(f) => (f.span, &f.params),
+            Resolved::Expr(Expression::ArrowFunctionExpression(f)) => (f.span, &f.params),
+            Resolved::Expr(e) if is_non_string_literal(e) || e.is_string_literal() => {
+                return (Execute::NotFunction, info);
+            }
+            Resolved::Unknown("undefined") => return (Execute::NotFunction, info),
+            _ => return (Execute::Other, info),
+        };
+        info.function = Some(span(function));
+        info.params = param_names(params);
+        info.env_alias = params.items.get(1).and_then(|p| env_binding(&p.pattern));
+        (Execute::Function { params: info.params.clone() }, info)
+    }
+}
+
+/// The name `{ env: e }` (or `{ env }`) binds the `env` property to.
+pub(super) fn env_binding(pattern: &BindingPattern) -> Option<String> {
+    let BindingPattern::ObjectPattern(pattern) = pattern else {
+        return None;
+    };
+    let property = pattern.properties.iter().find(|p| !p.computed && p.key.is_specific_static_name("env"))?;
+    match &property.value {
+        BindingPattern::BindingIdentifier(id) => Some(id.name.to_string()),
+        BindingPattern::AssignmentPattern(p) => p.left.get_binding_identifier().map(|id| id.name.to_string()),
+        _ => None,
+    }
+}
+
+/// Parameters with nothing read yet.
+fn parameters(is_object_literal: bool) -> Parameters {
+    Parameters {
+        type_value: None,
+        has_type: false,
+        is_object_literal,
+        properties: None,
+        properties_span: None,
+        required: Vec::new(),
+    }
+}
+
+/// A field the object does not spell out: missing, unless a spread may supply it.
+fn absent<T>(spread: &Option<(Span, String)>) -> Field<T> {
+    match spread {
+        Some((at, what)) => Field::Unanalyzable { span: *at, why: format!("the object spreads `{what}`") },
+        None => Field::Missing,
+    }
+}
+
+fn unanalyzable(why: &str) -> DefaultExportKind {
+    DefaultExportKind::Unanalyzable { why: why.to_string() }
+}
+
+fn not_constant(name: &str) -> String {
+    format!("the binding `{name}`, whose value is not known statically")
+}
+
+/// `module.exports`, `exports.default` or `module.exports.default`.
+fn is_commonjs_export(target: &AssignmentTarget) -> bool {
+    let Some(member) = target.as_member_expression() else {
+        return false;
+    };
+    let object = member.object().get_inner_expression();
+    match member.static_property_name() {
+        Some("exports") => object.is_specific_id("module"),
+        Some("default") => object.is_specific_id("exports") || object.is_specific_member_access("module", "exports"),
+        _ => false,
+    }
+}
+
+/// A literal (or an object, array, function or class) that is not a string.
+fn is_non_string_literal(e: &Expression) -> bool {
+    matches!(
+        e,
+        Expression::NumericLiteral(_)
+            | Expression::BooleanLiteral(_)
+            | Expression::NullLiteral(_)
+            | Expression::BigIntLiteral(_)
+            | Expression::RegExpLiteral(_)
+            | Expression::ObjectExpression(_)
+            | Expression::ArrayExpression(_)
+            | Expression::FunctionExpression(_)
+            | Expression::ArrowFunctionExpression(_)
+            | Expression::ClassExpression(_)
+    )
+}
+
+fn template_text(t: &TemplateLiteral) -> String {
+    t.quasis.first().map(|q| q.value.cooked.unwrap_or(q.value.raw).to_string()).unwrap_or_default()
+}
+
+/// The value of a string literal or of a template without expressions.
+pub(super) fn string_value(e: &Expression) -> Option<String> {
+    match e.get_inner_expression() {
+        Expression::StringLiteral(s) => Some(s.value.to_string()),
+        Expression::TemplateLiteral(t) if t.expressions.is_empty() => Some(template_text(t)),
+        _ => None,
+    }
+}
+
+/// The keys of an object literal, unless a spread or a computed key hides some.
+fn object_keys(object: &ObjectExpression) -> Option<Vec<String>> {
+    object
+        .properties
+        .iter()
+        .map(|p| match p {
+            ObjectPropertyKind::ObjectProperty(p) if !p.computed => p.key.static_name().map(|n| n.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Parameter names in order; `_` for a destructuring pattern.
+fn param_names(params: &FormalParameters) -> Vec<String> {
+    let name = |pattern: &BindingPattern| match pattern {
+        BindingPattern::BindingIdentifier(id) => id.name.to_string(),
+        BindingPattern::AssignmentPattern(p) => match &p.left {
+            BindingPattern::BindingIdentifier(id) => id.name.to_string(),
+            _ => "_".to_string(),
+        },
+        _ => "_".to_string(),
+    };
+    let mut names: Vec<String> = params.items.iter().map(|p| name(&p.pattern)).collect();
+    if let Some(rest) = &params.rest {
+        names.push(name(&rest.rest.argument));
+    }
+    names
+}

@@ -1,0 +1,143 @@
+//! What static analysis learns about one tool module: the facts rules read.
+//! Spans are byte ranges into the module's text.
+
+use crate::source::Span;
+
+/// A property of the default-exported object, as far as it could be read without running the module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Field<T> {
+    /// Not present in the object literal.
+    Missing,
+    /// Present and read; `span` is the whole property (`key: value`, or the method).
+    Found { span: Span, value: T },
+    /// Present (or possibly present), but built at run time: a spread, a call, an import. `why` says what.
+    Unanalyzable { span: Span, why: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Description {
+    /// A string literal or a template literal without expressions: its text.
+    Text(String),
+    /// Some other expression whose value is not known statically (an identifier, a call, a template with `${}`).
+    Other,
+    /// A literal that is not a string (number, object, …).
+    NotString,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parameters {
+    /// The value of `type` when it is a string literal: `Some("object")` is good. `None` when absent or not a literal.
+    pub type_value: Option<String>,
+    /// Was a `type` key present at all?
+    pub has_type: bool,
+    /// Whether `parameters` is an object literal at all (`false` for e.g. a string or number literal).
+    pub is_object_literal: bool,
+    /// Keys of `properties` when it is an object literal without spreads or computed keys; `None` otherwise.
+    pub properties: Option<Vec<String>>,
+    /// Span of the `properties` key-value, when present.
+    pub properties_span: Option<Span>,
+    /// String elements of `required` when it is an array literal, each with its span.
+    pub required: Vec<(String, Span)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Execute {
+    /// A method, arrow function or function expression, with its parameter names (`_` for a pattern).
+    Function { params: Vec<String> },
+    /// Some other literal or expression that is clearly not a function (a string, number, object, array).
+    NotFunction,
+    /// An identifier or call whose value is unknown.
+    Other,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectExport {
+    pub description: Field<Description>,
+    pub parameters: Field<Parameters>,
+    pub execute: Field<Execute>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DefaultExportKind {
+    /// A plain object literal (directly, through a `const`, `export { x as default }`, `module.exports =`,
+    /// `exports.default =`, `satisfies`, `as`, parentheses).
+    Object(ObjectExport),
+    /// A function or arrow function: the xcsh/pi `CustomToolFactory` form.
+    Factory,
+    /// `tool({ ... })` (or `tool.define(...)`) from `@opencode-ai/plugin`.
+    OpencodeTool,
+    /// Something else built at run time; `why` says what (e.g. "a call to `makeTool`", "a class").
+    Unanalyzable { why: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DefaultExport {
+    /// The whole `export default …` / `export { x as default }` / `module.exports = …` statement.
+    pub statement: Span,
+    pub kind: DefaultExportKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImportKind {
+    /// `import … from 'x'`, `import 'x'`
+    Static,
+    /// `export … from 'x'`, `export * from 'x'`
+    ReExport,
+    /// `import('x')` with a string literal
+    Dynamic,
+    /// `require('x')` with a string literal
+    Require,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Import {
+    pub specifier: String,
+    /// The statement (`import …;`) or the call expression (`require('x')`, `import('x')`).
+    pub span: Span,
+    pub kind: ImportKind,
+    /// `import type …`, `export type … from`, or an import whose every specifier is `type`-only: erased at run time.
+    pub type_only: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnvRead {
+    /// The variable name (`X` of `process.env.X`, `process.env['X']`, `Bun.env.X`, `const { X } = process.env`).
+    pub name: String,
+    /// The member expression (or the destructured property).
+    pub span: Span,
+    /// `"process.env"` or `"Bun.env"`.
+    pub via: &'static str,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExecuteFacts {
+    /// Span of the `execute` property/method (for `module-execute-signature`).
+    pub span: Span,
+    /// `fetch(...)` calls inside `execute` whose arguments pass no `signal` (no second argument, or an object
+    /// literal without a `signal` key and without a spread). Each span is the call's callee-to-paren `fetch(`
+    /// expression (the whole call expression is fine).
+    pub fetch_without_signal: Vec<Span>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    pub span: Span,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ModuleFacts {
+    /// Parse errors; when non-empty the other facts may be partial.
+    pub syntax_errors: Vec<SyntaxError>,
+    /// `None`: the module has no default export.
+    pub default_export: Option<DefaultExport>,
+    /// Every import in source order.
+    pub imports: Vec<Import>,
+    /// `process.env` / `Bun.env` reads, in source order.
+    pub env_reads: Vec<EnvRead>,
+    /// Names read as `context.env.NAME` (or `ctx.env.NAME` / `<second param of execute>.env.NAME`), deduplicated.
+    pub context_env: Vec<String>,
+    pub execute: Option<ExecuteFacts>,
+    /// `// beeuni-lint: ignore[...]` and `/* … */` comments: (comment span, comment text without the `//`).
+    pub comments: Vec<(Span, String)>,
+}

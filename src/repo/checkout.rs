@@ -1,0 +1,148 @@
+//! Where a project's files come from: the work tree (read safely, inside the
+//! root), and what git knows about them (tracked, ignored).
+
+use super::fs::{self, Refusal};
+use super::git::{EntryKind, GitRepo, GitSource};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+/// A file found by [`Checkout::resolve`], ready to read.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Resolved {
+    Path(PathBuf),
+    Blob(gix::ObjectId),
+}
+
+/// Which version of the files a checkout shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    WorkTree,
+    /// A commit's tree or the index, read from git objects (never checked out).
+    Git(GitSource),
+    /// Nothing: the base of a first commit.
+    Empty,
+}
+
+pub struct Checkout {
+    /// The project root (absolute, canonical).
+    pub root: PathBuf,
+    pub git: Option<Rc<GitRepo>>,
+    /// The project root relative to the git work tree root (`""` when the same), with `/`.
+    pub git_prefix: String,
+    pub side: Side,
+}
+
+impl Checkout {
+    pub fn work_tree(root: PathBuf, git: Option<Rc<GitRepo>>, git_prefix: String) -> Self {
+        Checkout { root, git, git_prefix, side: Side::WorkTree }
+    }
+
+    /// The same project as another version of its files: a tree, the index, or nothing.
+    pub fn at(&self, side: Side) -> Checkout {
+        Checkout { root: self.root.clone(), git: self.git.clone(), git_prefix: self.git_prefix.clone(), side }
+    }
+
+    /// Are these the index's files (`--staged`)? Then a file missing from them is not in the commit.
+    pub fn is_index(&self) -> bool {
+        self.side == Side::Git(GitSource::Index)
+    }
+
+    /// Where a project-relative path leads, without reading it.
+    pub fn resolve(&self, rel: &str) -> Result<Resolved, Refusal> {
+        match (self.side, &self.git) {
+            (Side::Git(source), Some(git)) => self.resolve_in_git(git, source, rel),
+            (Side::WorkTree, _) => fs::resolve(&self.root, rel).map(Resolved::Path),
+            _ => Err(Refusal::NotFound),
+        }
+    }
+
+    /// Looks a path up in git objects, following symlinks that stay inside the project (a few hops at most).
+    fn resolve_in_git(&self, git: &GitRepo, source: GitSource, rel: &str) -> Result<Resolved, Refusal> {
+        let mut path = rel.to_string();
+        for _ in 0..8 {
+            let Some((id, kind)) = git.entry(source, &self.git_path(&path)) else {
+                let is_dir = git.is_dir(source, &self.git_path(&path));
+                return Err(if is_dir { Refusal::Directory } else { Refusal::NotFound });
+            };
+            match kind {
+                EntryKind::File | EntryKind::Executable => return Ok(Resolved::Blob(id)),
+                EntryKind::Submodule => return Err(Refusal::Directory),
+                EntryKind::Symlink => {
+                    let target = git.read_blob(id).map_err(Refusal::Io)?;
+                    let target = String::from_utf8_lossy(&target).into_owned();
+                    let folder = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+                    let joined = if folder.is_empty() { target } else { format!("{folder}/{target}") };
+                    path = fs::normalize(&joined).ok_or(Refusal::OutsideRepository)?;
+                }
+            }
+        }
+        Err(Refusal::NotFound)
+    }
+
+    pub fn read_resolved(&self, resolved: &Resolved) -> Result<Vec<u8>, Refusal> {
+        let bytes = match (resolved, &self.git) {
+            (Resolved::Path(path), _) => return fs::read_resolved(path),
+            (Resolved::Blob(id), Some(git)) => git.read_blob(*id).map_err(Refusal::Io)?,
+            (Resolved::Blob(_), None) => return Err(Refusal::NotFound),
+        };
+        if bytes.len() as u64 > fs::MAX_FILE_BYTES {
+            return Err(Refusal::TooLarge(bytes.len() as u64));
+        }
+        Ok(bytes)
+    }
+
+    pub fn read(&self, rel: &str) -> Result<Vec<u8>, Refusal> {
+        self.read_resolved(&self.resolve(rel)?)
+    }
+
+    pub fn is_file(&self, rel: &str) -> bool {
+        self.resolve(rel).is_ok()
+    }
+
+    /// Is there a folder at this path (inside the repository)?
+    pub fn is_dir(&self, rel: &str) -> bool {
+        matches!(self.resolve(rel), Err(Refusal::Directory))
+    }
+
+    /// The names directly inside a folder, sorted (none when it is not a folder inside the repository).
+    pub fn list_dir(&self, rel: &str) -> Vec<String> {
+        match (self.side, &self.git) {
+            (Side::Git(source), Some(git)) => return git.list_dir(source, &self.git_path(rel)),
+            (Side::WorkTree, _) => {}
+            _ => return Vec::new(),
+        }
+        if !rel.is_empty() && !self.is_dir(rel) {
+            return Vec::new();
+        }
+        let Ok(entries) = std::fs::read_dir(self.root.join(rel)) else { return Vec::new() };
+        let mut names: Vec<String> = entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect();
+        names.sort();
+        names
+    }
+
+    /// A project-relative path as git names it (relative to the work tree root).
+    pub fn git_path(&self, rel: &str) -> String {
+        if self.git_prefix.is_empty() { rel.to_string() } else { format!("{}/{rel}", self.git_prefix) }
+    }
+
+    pub fn in_git(&self) -> bool {
+        self.git.is_some()
+    }
+
+    /// Is the file in the git index? (`true` outside git: nothing to say.)
+    pub fn is_tracked(&self, rel: &str) -> bool {
+        self.git.as_ref().is_none_or(|git| git.is_tracked(&self.git_path(rel)))
+    }
+
+    pub fn tracks_under(&self, rel_dir: &str) -> bool {
+        self.git.as_ref().is_none_or(|git| git.tracks_under(&self.git_path(rel_dir)))
+    }
+
+    pub fn is_ignored(&self, rel: &str) -> bool {
+        self.git.as_ref().is_some_and(|git| git.is_ignored(&self.git_path(rel), false))
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+}

@@ -1,0 +1,45 @@
+//! A tool module's `description` is missing or empty.
+//!
+//! ## What it checks
+//! The default-exported object has a `description` that is a non-empty
+//! string.
+//!
+//! ## Why
+//! The model reads the description to decide when to call the tool; the
+//! platform refuses a tool without one.
+//!
+//! ## Example
+//! ```ts
+//! export default { description: '', parameters: { type: 'object' }, execute() {} }
+//! ```
+//!
+//! ## Fix
+//! Say in a sentence what the tool does and returns.
+
+use super::site::{export_site, in_module, object_modules};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::modules::facts::{Description, Field};
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule =
+    Rule::new("module-description", Severity::Error, include_str!("module_description.rs"), Some(check));
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for (module, object) in object_modules(project) {
+        let (span, message) = match &object.description {
+            Field::Missing => {
+                (export_site(project, module), format!("the tool in `{}` has no `description`", module.path))
+            }
+            Field::Found { span, value: Description::Text(text) } if text.trim().is_empty() => {
+                (*span, format!("the `description` of the tool in `{}` is empty", module.path))
+            }
+            Field::Found { span, value: Description::NotString } => {
+                (*span, format!("the `description` of the tool in `{}` is not a string", module.path))
+            }
+            _ => continue,
+        };
+        let diagnostic = in_module(project, RULE.id, RULE.severity, module, span, message);
+        out.push(diagnostic.help("add a non-empty `description`: the model reads it to decide when to call the tool"));
+    }
+}

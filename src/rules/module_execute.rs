@@ -1,0 +1,38 @@
+//! A tool module's `execute` is missing or not a function.
+//!
+//! ## What it checks
+//! The default-exported object has `execute`, a method or function (it may
+//! be `async`).
+//!
+//! ## Why
+//! Without a function to call, the tool cannot run: the module is skipped.
+//!
+//! ## Example
+//! ```ts
+//! export default { description: '…', parameters: { type: 'object' }, execute: 'lookup' }
+//! ```
+//!
+//! ## Fix
+//! `async execute(args, context) { … }`.
+
+use super::site::{export_site, in_module, object_modules};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::modules::facts::{Execute, Field};
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule = Rule::new("module-execute", Severity::Error, include_str!("module_execute.rs"), Some(check));
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for (module, object) in object_modules(project) {
+        let (span, message) = match &object.execute {
+            Field::Missing => (export_site(project, module), format!("the tool in `{}` has no `execute`", module.path)),
+            Field::Found { span, value: Execute::NotFunction } => {
+                (*span, format!("the `execute` of the tool in `{}` is not a function", module.path))
+            }
+            _ => continue,
+        };
+        let diagnostic = in_module(project, RULE.id, RULE.severity, module, span, message);
+        out.push(diagnostic.help("add `async execute(args, context) { … }`: it returns a string or any JSON value"));
+    }
+}

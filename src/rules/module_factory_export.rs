@@ -1,0 +1,47 @@
+//! A tool module's default export is a function (the xcsh/pi factory form).
+//!
+//! ## What it checks
+//! The default export is a function or arrow function, as in xcsh's
+//! `CustomToolFactory`: `export default (pi) => ({ name, description, … })`.
+//!
+//! ## Why
+//! Beeuni expects a plain object `{ description, parameters, execute }`: a
+//! factory is never called, and the module does not load as a tool.
+//!
+//! ## Example
+//! ```ts
+//! export default (pi) => ({ name: 'lookup_order', description: '…', parameters, execute })
+//! ```
+//!
+//! ## Fix
+//! Export the object the factory returns: drop `name` (the key under
+//! `tools:` names the tool), keep `description`, `parameters` (JSON Schema)
+//! and `execute(args, context)`.
+
+use super::site::{export_site, in_module};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::modules::facts::DefaultExportKind;
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule =
+    Rule::new("module-factory-export", Severity::Error, include_str!("module_factory_export.rs"), Some(check));
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for module in project.modules.iter().filter(|m| m.facts.syntax_errors.is_empty()) {
+        let Some(export) = &module.facts.default_export else {
+            continue;
+        };
+        if export.kind != DefaultExportKind::Factory {
+            continue;
+        }
+        let message = format!(
+            "`{}` exports a function (the xcsh/pi factory form): Beeuni expects a plain object `{{ description, parameters, execute }}`",
+            module.path
+        );
+        let diagnostic = in_module(project, RULE.id, RULE.severity, module, export_site(project, module), message);
+        out.push(diagnostic.help(
+            "export the object the factory returns, without `name`, with `execute(args, context)`: `export default { description, parameters, execute }`",
+        ));
+    }
+}

@@ -1,0 +1,37 @@
+//! A `fetch(...)` inside `execute` passes no `signal`.
+//!
+//! ## What it checks
+//! Calls of `fetch` in a module's `execute` with no options, or an options
+//! object literal without `signal` (an options variable is trusted).
+//!
+//! ## Why
+//! `context.signal` aborts when the user stops the turn; without it the
+//! request runs on, and the tool call cannot be cancelled.
+//!
+//! ## Example
+//! ```ts
+//! const response = await fetch(url, { headers })
+//! ```
+//!
+//! ## Fix
+//! `fetch(url, { headers, signal: context.signal })`.
+
+use super::site::in_module;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule =
+    Rule::new("module-fetch-signal", Severity::Info, include_str!("module_fetch_signal.rs"), Some(check));
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for module in &project.modules {
+        let Some(execute) = &module.facts.execute else { continue };
+        for &span in &execute.fetch_without_signal {
+            let message =
+                "`fetch(...)` inside `execute` passes no `signal`: the request cannot be cancelled".to_string();
+            let diagnostic = in_module(project, RULE.id, RULE.severity, module, span, message);
+            out.push(diagnostic.help("pass `signal: context.signal`, which aborts when the user stops the turn"));
+        }
+    }
+}

@@ -1,0 +1,48 @@
+//! A module imports a harness package.
+//!
+//! ## What it checks
+//! A runtime import of `@opencode-ai/plugin`, `@opencode-ai/sdk`,
+//! `opencode-ai`, the xcsh / pi coding-agent packages, or a subpath of them.
+//!
+//! ## Why
+//! "A module never imports a harness package." The daemon runs modules for
+//! both harnesses; the experimental harness has no such package.
+//!
+//! ## Example
+//! ```ts
+//! import { tool } from '@opencode-ai/plugin'
+//! ```
+//!
+//! ## Fix
+//! Remove the import: a module is a plain object with a JSON Schema.
+
+use super::site::in_module;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::modules::resolve::Resolution;
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule =
+    Rule::new("module-harness-import", Severity::Error, include_str!("module_harness_import.rs"), Some(check));
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for module in &project.modules {
+        for (import, resolution) in module.facts.imports.iter().zip(&module.resolutions) {
+            let Some(Resolution::Harness(name)) = resolution else {
+                continue;
+            };
+            if import.type_only {
+                continue;
+            }
+            let message = format!(
+                "`{}` imports the harness package `{name}`: A module never imports a harness package.",
+                module.path
+            );
+            let diagnostic = in_module(project, RULE.id, RULE.severity, module, import.span, message);
+            out.push(
+                diagnostic
+                    .help("remove the import; write the tool as a plain object whose `parameters` is JSON Schema"),
+            );
+        }
+    }
+}

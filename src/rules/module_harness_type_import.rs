@@ -1,0 +1,49 @@
+//! A module imports types from a harness package.
+//!
+//! ## What it checks
+//! An `import type` (or an import of only `type` names) from a harness
+//! package (`@opencode-ai/plugin`, the xcsh / pi packages, …).
+//!
+//! ## Why
+//! It is erased at run time, so the module still loads, but it ties the
+//! module to one harness and invites a runtime import next.
+//!
+//! ## Example
+//! ```ts
+//! import type { ToolContext } from '@opencode-ai/plugin'
+//! ```
+//!
+//! ## Fix
+//! Declare the few types you need locally.
+
+use super::site::in_module;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::modules::resolve::Resolution;
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule = Rule::new(
+    "module-harness-type-import",
+    Severity::Warning,
+    include_str!("module_harness_type_import.rs"),
+    Some(check),
+);
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for module in &project.modules {
+        for (import, resolution) in module.facts.imports.iter().zip(&module.resolutions) {
+            let Some(Resolution::Harness(name)) = resolution else {
+                continue;
+            };
+            if !import.type_only {
+                continue;
+            }
+            let message = format!(
+                "`{}` imports types from the harness package `{name}`: it ties the module to one harness",
+                module.path
+            );
+            let diagnostic = in_module(project, RULE.id, RULE.severity, module, import.span, message);
+            out.push(diagnostic.help("declare the types the module needs locally"));
+        }
+    }
+}

@@ -1,0 +1,40 @@
+//! A module's relative import does not resolve.
+//!
+//! ## What it checks
+//! Every runtime import of a declared module (`import … from`, `export … from`,
+//! `import('…')`, `require('…')`) with a relative specifier resolves to a
+//! file inside the repository: as written, with a module extension added,
+//! `.js` → `.ts` (TypeScript's convention), or `index.*` of a folder.
+//!
+//! ## Why
+//! An import that fails is a load failure: the module is skipped.
+//!
+//! ## Example
+//! ```ts
+//! import { format } from '../lib/fromat'
+//! ```
+//!
+//! ## Fix
+//! Correct the path, or add the file (and `git add` it).
+
+use super::site::in_module;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::modules::resolve::Resolution;
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule =
+    Rule::new("module-import-missing", Severity::Error, include_str!("module_import_missing.rs"), Some(check));
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for module in &project.modules {
+        for (import, resolution) in module.facts.imports.iter().zip(&module.resolutions) {
+            let Some(Resolution::MissingFile(reason)) = resolution else {
+                continue;
+            };
+            let message = format!("`{}` imports `{}`: {reason}", module.path, import.specifier);
+            let diagnostic = in_module(project, RULE.id, RULE.severity, module, import.span, message);
+            out.push(diagnostic.help("a failed import skips the module at load: correct the path or add the file"));
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! A tool module exports `tool({ … })` from `@opencode-ai/plugin`.
+//!
+//! ## What it checks
+//! The default export is a call of `tool(...)` (or `tool.define(...)`), the
+//! opencode plugin's form with `args` in zod.
+//!
+//! ## Why
+//! That form runs only on the standard harness, through the harness package
+//! a module never imports. Beeuni loads plain objects on both harnesses.
+//!
+//! ## Example
+//! ```ts
+//! import { tool } from '@opencode-ai/plugin'
+//! export default tool({ description: '…', args: { id: tool.schema.string() }, async execute(args) {} })
+//! ```
+//!
+//! ## Fix
+//! Move to a plain object whose `parameters` is JSON Schema, read secrets
+//! from `context.env`, and declare it under `tools:`.
+
+use super::site::{export_site, in_module};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::modules::facts::DefaultExportKind;
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule =
+    Rule::new("module-opencode-tool", Severity::Error, include_str!("module_opencode_tool.rs"), Some(check));
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for module in project.modules.iter().filter(|m| m.facts.syntax_errors.is_empty()) {
+        let Some(export) = &module.facts.default_export else {
+            continue;
+        };
+        if export.kind != DefaultExportKind::OpencodeTool {
+            continue;
+        }
+        let message = format!(
+            "`{}` exports `tool({{ description, args, execute }})` from `@opencode-ai/plugin`: Beeuni loads a plain object",
+            module.path
+        );
+        let diagnostic = in_module(project, RULE.id, RULE.severity, module, export_site(project, module), message);
+        out.push(diagnostic.help(
+            "move to a plain object whose `parameters` is JSON Schema, read secrets from `context.env`, declare it under `tools:`",
+        ));
+    }
+}

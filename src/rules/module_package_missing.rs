@@ -1,0 +1,45 @@
+//! A module imports a package that no `node_modules` provides.
+//!
+//! ## What it checks
+//! A bare import (`zod`, `@scope/name`, `name/sub`) resolves from a
+//! `node_modules` folder beside or above the module, inside the checkout
+//! (its `package.json` `main`/`exports`, or `index.*`). Node built-ins,
+//! `node:*`, `bun` and `bun:*` are fine. When a `package.json` declares the
+//! package, the finding is `module-package-not-installed` instead.
+//!
+//! ## Why
+//! The sandbox installs no packages for a tool: the module fails with
+//! `Cannot find package 'zod'` and is skipped.
+//!
+//! ## Example
+//! ```ts
+//! import { z } from 'zod'
+//! ```
+//!
+//! ## Fix
+//! Drop the dependency (for zod: print the JSON Schema once and paste it into
+//! `parameters`), or commit the package under `node_modules`.
+
+use super::site::in_module;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::modules::resolve::Resolution;
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule =
+    Rule::new("module-package-missing", Severity::Error, include_str!("module_package_missing.rs"), Some(check));
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for module in &project.modules {
+        for (import, resolution) in module.facts.imports.iter().zip(&module.resolutions) {
+            let Some(Resolution::MissingPackage { name, declared_in: None }) = resolution else {
+                continue;
+            };
+            let message = format!("Cannot find package '{name}'");
+            let diagnostic = in_module(project, RULE.id, RULE.severity, module, import.span, message);
+            out.push(diagnostic.help(format!(
+                "the sandbox installs no packages for a tool: remove the import of `{name}`, or commit it under a tracked `node_modules` beside or above the module"
+            )));
+        }
+    }
+}

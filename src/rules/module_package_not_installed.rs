@@ -1,0 +1,50 @@
+//! A module imports a package that `package.json` declares but that is not installed.
+//!
+//! ## What it checks
+//! A bare import resolves from no `node_modules` beside or above the module,
+//! but a `package.json` beside or above declares it (`dependencies`,
+//! `devDependencies`, `peerDependencies` or `optionalDependencies`).
+//!
+//! ## Why
+//! It works on the author's machine after `bun install`, but the sandbox
+//! installs no packages for a tool: there it fails with
+//! `Cannot find package`.
+//!
+//! ## Example
+//! ```ts
+//! import { z } from 'zod'   // package.json lists zod; node_modules is not committed
+//! ```
+//!
+//! ## Fix
+//! Drop the dependency, or commit the installed package.
+
+use super::site::in_module;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::modules::resolve::Resolution;
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule = Rule::new(
+    "module-package-not-installed",
+    Severity::Warning,
+    include_str!("module_package_not_installed.rs"),
+    Some(check),
+);
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for module in &project.modules {
+        for (import, resolution) in module.facts.imports.iter().zip(&module.resolutions) {
+            let Some(Resolution::MissingPackage { name, declared_in: Some(manifest) }) = resolution else {
+                continue;
+            };
+            let message = format!(
+                "package `{name}` is declared in `{manifest}` but not installed in this checkout: the sandbox installs no packages for a tool"
+            );
+            let diagnostic = in_module(project, RULE.id, RULE.severity, module, import.span, message);
+            out.push(
+                diagnostic
+                    .help(format!("Cannot find package '{name}' at run time: drop the import, or commit the package")),
+            );
+        }
+    }
+}

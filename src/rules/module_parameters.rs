@@ -1,0 +1,51 @@
+//! A tool module's `parameters` is missing or not an object schema.
+//!
+//! ## What it checks
+//! The default-exported object has `parameters`, a JSON Schema object literal
+//! whose `type` is `'object'`.
+//!
+//! ## Why
+//! "Not an object schema" is a load failure: the module is skipped.
+//!
+//! ## Example
+//! ```ts
+//! export default { description: '…', parameters: { properties: { id: { type: 'string' } } }, execute() {} }
+//! ```
+//!
+//! ## Fix
+//! `parameters: { type: 'object', properties: { … }, required: [ … ] }`.
+
+use super::site::{export_site, in_module, object_modules};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::modules::facts::Field;
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule =
+    Rule::new("module-parameters", Severity::Error, include_str!("module_parameters.rs"), Some(check));
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for (module, object) in object_modules(project) {
+        let path = &module.path;
+        let (span, message) = match &object.parameters {
+            Field::Missing => (export_site(project, module), format!("the tool in `{path}` has no `parameters`")),
+            Field::Found { span, value } if !value.is_object_literal => {
+                (*span, format!("the `parameters` of the tool in `{path}` is not an object schema"))
+            }
+            Field::Found { span, value } if !value.has_type => (
+                *span,
+                format!("the `parameters` of the tool in `{path}` has no `type: 'object'`: not an object schema"),
+            ),
+            Field::Found { span, value } => match &value.type_value {
+                Some(kind) if kind != "object" => (
+                    *span,
+                    format!("the `parameters` of the tool in `{path}` has `type: '{kind}'`: not an object schema"),
+                ),
+                _ => continue,
+            },
+            Field::Unanalyzable { .. } => continue,
+        };
+        let diagnostic = in_module(project, RULE.id, RULE.severity, module, span, message);
+        out.push(diagnostic.help("write `parameters: { type: 'object', properties: { … }, required: [ … ] }`"));
+    }
+}

@@ -1,0 +1,49 @@
+//! A module reads a secret from `process.env` or `Bun.env`.
+//!
+//! ## What it checks
+//! `process.env.X`, `process.env['X']`, `Bun.env.X` or
+//! `const { X } = process.env`, where X is a secret of the project (in some
+//! agent's `secrets:` list) or looks like one (ends in `_KEY`, `_TOKEN`,
+//! `_SECRET`, `_PASSWORD`, or contains `API_KEY`).
+//!
+//! ## Why
+//! A secret changed after the box started is in `context.env`, not in
+//! `process.env`; and `context.env` holds only the secrets the calling agent
+//! is granted.
+//!
+//! ## Example
+//! ```ts
+//! const key = process.env.WEATHER_API_KEY
+//! ```
+//!
+//! ## Fix
+//! Read `context.env.X` in `execute(args, context)`.
+
+use super::site::in_module;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule =
+    Rule::new("module-process-env", Severity::Warning, include_str!("module_process_env.rs"), Some(check));
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    let secrets = project.secrets();
+    for module in &project.modules {
+        for read in &module.facts.env_reads {
+            let name = read.name.as_str();
+            if !secrets.contains(name) && !looks_secret(name) {
+                continue;
+            }
+            let message = format!("`{}` reads the secret `{name}` from `{}`", module.path, read.via);
+            let diagnostic = in_module(project, RULE.id, RULE.severity, module, read.span, message);
+            out.push(diagnostic.help(format!(
+                "read `context.env.{name}`: a secret changed after the box started is in `context.env`, not `process.env`"
+            )));
+        }
+    }
+}
+
+fn looks_secret(name: &str) -> bool {
+    ["_KEY", "_TOKEN", "_SECRET", "_PASSWORD"].iter().any(|end| name.ends_with(end)) || name.contains("API_KEY")
+}

@@ -1,0 +1,45 @@
+//! `parameters.required` names a property that `parameters.properties` lacks.
+//!
+//! ## What it checks
+//! Every string in the `required` array of a module's `parameters` is a key
+//! of its `properties` (when both are literals).
+//!
+//! ## Why
+//! The model gets the schema as it is: it is asked for an argument it is
+//! never told about, and calls fail or carry invented values.
+//!
+//! ## Example
+//! ```ts
+//! parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['order_id'] }
+//! ```
+//!
+//! ## Fix
+//! Name the property in `required` as in `properties`, or describe it there.
+
+use super::site::{in_module, object_modules};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::modules::facts::Field;
+use crate::project::Project;
+use crate::rules::Rule;
+use crate::rules::names::did_you_mean;
+
+pub static RULE: Rule =
+    Rule::new("module-required", Severity::Warning, include_str!("module_required.rs"), Some(check));
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for (module, object) in object_modules(project) {
+        let Field::Found { value, .. } = &object.parameters else {
+            continue;
+        };
+        let Some(properties) = &value.properties else { continue };
+        for (name, span) in &value.required {
+            if properties.contains(name) {
+                continue;
+            }
+            let message = format!("`required` names `{name}`, which `properties` does not define");
+            let help = did_you_mean(name, properties.iter().map(String::as_str))
+                .unwrap_or_else(|| format!("describe `{name}` under `properties`, or remove it from `required`"));
+            out.push(in_module(project, RULE.id, RULE.severity, module, *span, message).help(help));
+        }
+    }
+}

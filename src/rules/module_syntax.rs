@@ -1,0 +1,39 @@
+//! A tool module does not parse as TypeScript or JavaScript.
+//!
+//! ## What it checks
+//! Every declared module is parsed (never run) as TS or JS for its extension:
+//! `.ts`/`.mts`/`.cts` as TypeScript, `.js`/`.mjs`/`.cjs` as JavaScript. The
+//! finding gives the parser's message at its position. A module that is not
+//! UTF-8, or is nested too deeply to analyse, is reported here too.
+//!
+//! ## Why
+//! A module that cannot be loaded is skipped: the tool is not offered to the
+//! model, and only the daemon's log says why.
+//!
+//! ## Example
+//! ```ts
+//! export default {
+//!   description: 'Look up an order',
+//!   parameters: { type: 'object', properties: {} ,
+//! }
+//! ```
+//!
+//! ## Fix
+//! Correct the code at the position shown.
+
+use super::site::in_module;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule = Rule::new("module-syntax", Severity::Error, include_str!("module_syntax.rs"), Some(check));
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for module in &project.modules {
+        if let Some(error) = module.facts.syntax_errors.first() {
+            let message = format!("`{}` does not parse: {}", module.path, error.message);
+            let diagnostic = in_module(project, RULE.id, RULE.severity, module, error.span, message);
+            out.push(diagnostic.help("the module is skipped at load until it parses"));
+        }
+    }
+}

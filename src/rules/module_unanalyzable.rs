@@ -1,0 +1,67 @@
+//! A module's default export or `parameters` is built at run time.
+//!
+//! ## What it checks
+//! The default export, or its `description`, `parameters` or `execute`, is a
+//! value static analysis cannot read: a call (`z.toJSONSchema(...)`), a
+//! spread, an imported binding. The finding says which, and that the checks
+//! above were not made for it.
+//!
+//! ## Why
+//! beeuni-lint never runs a module and never guesses: what it cannot read,
+//! it says it did not check.
+//!
+//! ## Example
+//! ```ts
+//! parameters: z.toJSONSchema(z.object({ id: z.string() })),
+//! ```
+//!
+//! ## Fix
+//! Write the value as a literal (print the JSON Schema once and paste it),
+//! or accept the finding (`# beeuni-lint: ignore[module-unanalyzable]`).
+
+use super::site::{export_site, in_module};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::modules::facts::{DefaultExportKind, Field};
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule =
+    Rule::new("module-unanalyzable", Severity::Info, include_str!("module_unanalyzable.rs"), Some(check));
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for module in project.modules.iter().filter(|m| m.facts.syntax_errors.is_empty()) {
+        let Some(export) = &module.facts.default_export else {
+            continue;
+        };
+        let mut report = |span, what: &str, why: &str| {
+            let message = format!("{what} of `{}` is {why}: it was not checked", module.path);
+            let diagnostic = in_module(project, RULE.id, RULE.severity, module, span, message);
+            out.push(
+                diagnostic.help("beeuni-lint never runs a module; write the value as a literal to have it checked"),
+            );
+        };
+        match &export.kind {
+            DefaultExportKind::Unanalyzable { why } => report(export_site(project, module), "the default export", why),
+            DefaultExportKind::Object(object) => {
+                for (name, span, why) in [
+                    ("`description`", unanalyzable(&object.description)),
+                    ("`parameters`", unanalyzable(&object.parameters)),
+                    ("`execute`", unanalyzable(&object.execute)),
+                ]
+                .into_iter()
+                .filter_map(|(name, found)| found.map(|(span, why)| (name, span, why)))
+                {
+                    report(span, name, why);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn unanalyzable<T>(field: &Field<T>) -> Option<(crate::source::Span, &str)> {
+    match field {
+        Field::Unanalyzable { span, why } => Some((*span, why.as_str())),
+        _ => None,
+    }
+}

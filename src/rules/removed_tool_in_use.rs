@@ -1,0 +1,47 @@
+//! A change removes a project tool that an agent's list still names.
+//!
+//! ## What it checks
+//! Needs a base (`--base REV`, or `--staged`: HEAD). A tool declared under
+//! `tools:` at the base is no longer declared, and an agent's list, exclude
+//! list or map in the head still names it. The finding points at that name.
+//!
+//! ## Why
+//! The agent list now names a tool that does not exist: a list meant to give
+//! it gives nothing, and the platform only warns.
+//!
+//! ## Example
+//! ```yaml
+//! tools:
+//!   web_search: beeuni:web_search   # lookup_order: tools/lookup_order.ts was deleted
+//! agents:
+//!   researcher:
+//!     tools: [read, lookup_order]
+//! ```
+//!
+//! ## Fix
+//! Remove the name from the agent's list too, or keep the tool.
+
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule =
+    Rule::new("removed-tool-in-use", Severity::Error, include_str!("removed_tool_in_use.rs"), Some(check));
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    let Some(base) = &project.base else { return };
+    for agent in &project.agents {
+        for (tool, _) in agent.named() {
+            if !base.project_tools.contains(&tool.name) || project.is_declared(&tool.name) {
+                continue;
+            }
+            let message =
+                format!("this change removes the tool `{}`, but agent `{}` still names it", tool.name, agent.name);
+            let help = format!(
+                "remove `{}` from the list of `{}` too, or keep the tool (compared with {})",
+                tool.name, agent.name, base.description
+            );
+            out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, tool.item), message).help(help));
+        }
+    }
+}
