@@ -2,6 +2,7 @@
 //! objects), what it loaded, and which lines a change adds or modifies.
 
 use crate::diagnostic::Diagnostic;
+use crate::manifest::load::ProblemKind;
 use crate::project::{Project, ProjectInput};
 use crate::repo::checkout::{Checkout, Side};
 use crate::repo::git::{GitSource, changed_lines};
@@ -57,6 +58,10 @@ pub fn base_facts(work: &Checkout, sides: &Sides, harness_tools: &[String]) -> B
         harness_tools: harness_tools.to_vec(),
         analyse_modules: false,
     });
+    if base.graph.problems.iter().any(|p| p.kind == ProblemKind::Syntax) {
+        // What sessions got from a base that does not parse is unknown: claim no removal.
+        return BaseFacts { description, ..BaseFacts::default() };
+    }
     let beeuni_declared_in = base
         .tools
         .iter()

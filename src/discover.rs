@@ -8,7 +8,7 @@
 
 use crate::repo::checkout::Checkout;
 use crate::repo::fs::Refusal;
-use crate::repo::git::GitRepo;
+use crate::repo::git::{GitRepo, GitSource};
 use std::path::{Path, PathBuf};
 
 pub const MANIFEST: &str = "beeuni.yaml";
@@ -20,7 +20,8 @@ pub struct Discovered {
     pub git_prefix: String,
 }
 
-pub fn discover(path: &Path) -> Result<Discovered, String> {
+/// `staged`: the manifest may exist only in the index (staged, then deleted from the work tree).
+pub fn discover(path: &Path, staged: bool) -> Result<Discovered, String> {
     let path = std::fs::canonicalize(path).map_err(|e| format!("cannot open `{}`: {e}", path.display()))?;
     let git = GitRepo::discover(&path)?;
     let start = if path.is_file() { path.parent().map_or_else(|| path.clone(), Path::to_path_buf) } else { path };
@@ -28,7 +29,7 @@ pub fn discover(path: &Path) -> Result<Discovered, String> {
     let root = start
         .ancestors()
         .take_while(|dir| dir.starts_with(&top))
-        .find(|dir| dir.join(MANIFEST).exists())
+        .find(|dir| dir.join(MANIFEST).exists() || (staged && in_index(git.as_ref(), &top, dir)))
         .map_or_else(|| top.clone(), Path::to_path_buf);
     let git_prefix = root
         .strip_prefix(&top)
@@ -36,6 +37,13 @@ pub fn discover(path: &Path) -> Result<Discovered, String> {
         .map(|p| p.components().filter_map(|c| c.as_os_str().to_str()).collect::<Vec<_>>().join("/"))
         .unwrap_or_default();
     Ok(Discovered { root, git, git_prefix })
+}
+
+fn in_index(git: Option<&GitRepo>, top: &Path, dir: &Path) -> bool {
+    let (Some(git), Ok(rel)) = (git, dir.strip_prefix(top)) else { return false };
+    let mut path: Vec<&str> = rel.components().filter_map(|c| c.as_os_str().to_str()).collect();
+    path.push(MANIFEST);
+    git.entry(GitSource::Index, &path.join("/")).is_some()
 }
 
 /// `Ok("beeuni.yaml")`, `Err` with a misnamed manifest's name (`manifest-name`), or, when there is neither,

@@ -66,7 +66,7 @@ pub struct Loaded {
 /// Discovers the repository that holds `options.path`, reads its config and builds the model (and, for a
 /// change-aware run, the base's facts). `Err` means the run cannot happen (exit 2).
 pub fn load(options: &CheckOptions) -> Result<Loaded, String> {
-    let found = discover::discover(&options.path)?;
+    let found = discover::discover(&options.path, options.staged)?;
     let config = config::Config::load(&found.root, options.config.as_deref())?;
     let work = repo::checkout::Checkout::work_tree(found.root, found.git.map(Rc::new), found.git_prefix);
     let sides = if options.base.is_some() || options.staged {

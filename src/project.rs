@@ -112,6 +112,10 @@ impl Project {
 
     /// Can `agent` call `tool` on the standard harness (groups: `write`/`edit`/`apply_patch`, `bash` → `pty_*`)?
     pub fn can_call(&self, agent: &AgentDecl, tool: &str) -> bool {
+        // The terminal tools follow `bash`, whatever the list says of them.
+        if PTY_TOOLS.contains(&tool) {
+            return self.can_call(agent, "bash");
+        }
         let covers = |named: &str| named == tool || same_permission(named, tool);
         match &agent.tools {
             ToolList::All => true,

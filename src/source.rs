@@ -88,7 +88,11 @@ impl SourceFile {
         let offset = self.floor_char_boundary(offset.min(self.text.len()));
         let line = self.line_index(offset);
         let start = self.line_starts[line];
-        let column = self.text[start..offset].encode_utf16().count() + 1;
+        let mut column = self.text[start..offset].encode_utf16().count() + 1;
+        // A byte-order mark is not a column: editors and GitHub start line 1 after it.
+        if line == 0 && offset > 0 && self.text.starts_with('\u{feff}') {
+            column -= 1;
+        }
         Position { line: line + 1, column }
     }
 

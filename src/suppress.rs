@@ -77,7 +77,9 @@ pub fn apply(project: &Project, config: &Config, found: Vec<Diagnostic>) -> Vec<
             kept.push(diagnostic);
         }
     }
-    for ignore in ignores.iter().filter(|i| !i.used) {
+    // Without a base the change-aware rules do not run: their ignores wait for a run that has one.
+    let unused = ignores.iter().filter(|i| !i.used && (project.base.is_some() || !rules::is_change_aware(&i.rule)));
+    for ignore in unused {
         let message = match rules::find(&ignore.rule) {
             Some(_) => format!("this ignore comment suppresses no `{}` finding", ignore.rule),
             None => format!("this ignore comment names `{}`, which is not a rule", ignore.rule),

@@ -3,7 +3,7 @@
 use super::load::Graph;
 use crate::source::{FileId, Sources, Span};
 use crate::yaml::scalar::ScalarKind;
-use crate::yaml::{Document, NodeId, Style, Value};
+use crate::yaml::{Document, NodeId, Style, Value, block_item_start};
 
 /// A tool named in an agent's list, exclude list or map.
 #[derive(Debug, Clone)]
@@ -173,18 +173,8 @@ fn refs(doc: &Document, text: &str, list: NodeId) -> Option<Vec<ToolRef>> {
         .map(|&item| {
             let name = doc.str(item)?.to_string();
             let span = doc.node(item).span;
-            let item = if flow { span } else { Span::new(dash_before(text, span.start), span.end) };
+            let item = if flow { span } else { Span::new(block_item_start(text, span.start), span.end) };
             Some(ToolRef { name, span, item })
         })
         .collect()
-}
-
-/// Block list items start at their `- `; the scalar's span starts after it.
-fn dash_before(text: &str, start: usize) -> usize {
-    let before = &text.as_bytes()[..start.min(text.len())];
-    let spaces = before.iter().rev().take_while(|b| **b == b' ').count();
-    match before.len().checked_sub(spaces + 1) {
-        Some(dash) if before[dash] == b'-' => dash,
-        _ => start,
-    }
 }

@@ -5,7 +5,7 @@ use crate::diagnostic::Label;
 use crate::repo::checkout::{Checkout, Resolved};
 use crate::repo::fs::{self, Refusal};
 use crate::source::{FileId, SourceFile, Sources, Span};
-use crate::yaml::{self, Document, NodeId};
+use crate::yaml::{self, Document, NodeId, block_item_start};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -24,6 +24,8 @@ pub enum ProblemKind {
     ImportMissing,
     ImportPath,
     ImportCycle,
+    /// Linting the index: the imported file exists in the work tree but is not staged.
+    Unstaged,
 }
 
 /// Something loading found wrong; a rule turns each into a finding.
@@ -98,7 +100,7 @@ fn open(
     visited: &mut HashMap<Resolved, usize>,
 ) -> Frame {
     let (file, doc) = read_yaml(checkout, rel, sources, &mut graph.problems);
-    let imports = import_items(&doc, file);
+    let imports = import_items(&doc, file, &sources.get(file).text);
     graph.files.push(ManifestFile { file, doc, imported_by });
     let index = graph.files.len() - 1;
     visited.insert(real.clone(), index);
@@ -145,7 +147,7 @@ pub fn read_yaml(
     }
 }
 
-fn import_items(doc: &Document, file: FileId) -> Vec<ImportItem> {
+fn import_items(doc: &Document, file: FileId, text: &str) -> Vec<ImportItem> {
     let Some(root) = doc.root else { return Vec::new() };
     let Some(imports) = doc.entries(root).and_then(|e| e.into_iter().find(|e| doc.scalar(e.key) == Some("imports")))
     else {
@@ -156,7 +158,9 @@ fn import_items(doc: &Document, file: FileId) -> Vec<ImportItem> {
         .iter()
         .filter_map(|&item| {
             let path = doc.str(item)?.to_string();
-            Some(ImportItem { label: Label::new(file, doc.node(item).span), path })
+            let span = doc.node(item).span;
+            let label = Label::new(file, Span::new(block_item_start(text, span.start), span.end));
+            Some(ImportItem { label, path })
         })
         .collect()
 }
@@ -217,6 +221,11 @@ fn check_import(
                 message,
                 Some("import a file inside the repository".into()),
             ));
+            None
+        }
+        Err(Refusal::NotFound) if checkout.only_in_work_tree(&rel) => {
+            let message = format!("imported file `{rel}` is not staged: the commit being made does not contain it");
+            problems.push(problem(ProblemKind::Unstaged, message, Some(format!("run `git add {rel}`"))));
             None
         }
         Err(refusal) => {

@@ -19,6 +19,8 @@ pub enum Resolution {
     Package { name: String, folder: String },
     /// A relative import that does not resolve; the reason.
     MissingFile(String),
+    /// Linting the index: a relative import found only in the work tree (not staged), at this path.
+    Unstaged(String),
     /// A package no `node_modules` provides; `declared_in` is a `package.json` that lists it, if any.
     MissingPackage { name: String, declared_in: Option<String> },
 }
@@ -115,7 +117,10 @@ impl<'a> Resolver<'a> {
                 Err(_) => {}
             }
         }
-        Resolution::MissingFile("no such file (tried the module extensions and `index.*`)".into())
+        match file_candidates(&target).find(|candidate| self.checkout.only_in_work_tree(candidate)) {
+            Some(unstaged) => Resolution::Unstaged(unstaged),
+            None => Resolution::MissingFile("no such file (tried the module extensions and `index.*`)".into()),
+        }
     }
 
     fn package(&mut self, dir: &str, specifier: &str, name: &str) -> Resolution {

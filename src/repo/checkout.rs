@@ -95,6 +95,11 @@ impl Checkout {
         self.read_resolved(&self.resolve(rel)?)
     }
 
+    /// Linting the index: is this file missing from it but present in the work tree (created, not staged)?
+    pub fn only_in_work_tree(&self, rel: &str) -> bool {
+        self.is_index() && fs::is_file(&self.root, rel)
+    }
+
     pub fn is_file(&self, rel: &str) -> bool {
         self.resolve(rel).is_ok()
     }

@@ -47,10 +47,10 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             }
             let message = format!("this line declares `{}` but says it was ejected from `beeuni:{named}`", decl.name);
             let help = format!("move the comment to the `{named}` line, or remove it");
-            let at = Label::new(manifest.file, comment.span);
+            let at = Label::new(decl.file, decl.entry);
             out.push(
                 Diagnostic::new(RULE.id, RULE.severity, at, message)
-                    .related(Label::with_message(decl.file, decl.name_span, "declared here"))
+                    .related(Label::with_message(manifest.file, comment.span, "the eject comment"))
                     .help(help),
             );
         }

@@ -23,8 +23,10 @@
 //! `git add` the file (and, when it is ignored, remove the ignore rule).
 
 use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::manifest::load::ProblemKind;
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
+use crate::repo::fs::Refusal;
 use crate::rules::Rule;
 
 pub static RULE: Rule = Rule::new("file-untracked", Severity::Error, include_str!("file_untracked.rs"), Some(check));
@@ -55,13 +57,23 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     }
     for module in &project.modules {
         for (import, resolution) in module.facts.imports.iter().zip(&module.resolutions) {
-            let Some(Resolution::File(path)) = resolution else {
-                continue;
+            let path = match resolution {
+                Some(Resolution::File(path)) if !checkout.is_tracked(path) => path,
+                Some(Resolution::Unstaged(path)) => path,
+                _ => continue,
             };
-            if !checkout.is_tracked(path) {
-                out.push(untracked(project, path, Label::new(module.file, import.span), "imported file"));
-            }
+            out.push(untracked(project, path, Label::new(module.file, import.span), "imported file"));
         }
+    }
+    for decl in &project.tools {
+        let (Some(path), Some(Err(Refusal::NotFound))) = (decl.module_path(), &decl.module) else { continue };
+        if checkout.only_in_work_tree(path) {
+            out.push(untracked(project, path, Label::new(decl.file, decl.entry), "module"));
+        }
+    }
+    for problem in project.graph.problems.iter().filter(|p| p.kind == ProblemKind::Unstaged) {
+        let diagnostic = Diagnostic::new(RULE.id, Severity::Error, problem.at.clone(), problem.message.clone());
+        out.push(diagnostic.maybe_help(problem.help.clone()));
     }
 }
 

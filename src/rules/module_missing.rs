@@ -31,6 +31,10 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let (Some(path), Some(Err(refusal))) = (decl.module_path(), &decl.module) else {
             continue;
         };
+        if *refusal == Refusal::NotFound && project.checkout.only_in_work_tree(path) {
+            // Not staged: `file-untracked` says so.
+            continue;
+        }
         let message = match refusal {
             Refusal::OutsideRepository => {
                 format!("module `{path}` is a symlink to outside the repository; its target is not read")

@@ -36,7 +36,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let message = format!(
-            "`{}` exports `tool({{ description, args, execute }})` from `@opencode-ai/plugin`: Beeuni loads a plain object",
+            "`{}` exports `tool({{ description, args, execute }})`, the opencode plugin form: Beeuni loads a plain object",
             module.path
         );
         let diagnostic = in_module(project, RULE.id, RULE.severity, module, export_site(project, module), message);

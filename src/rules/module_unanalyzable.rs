@@ -34,7 +34,8 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let mut report = |span, what: &str, why: &str| {
-            let message = format!("{what} of `{}` is {why}: it was not checked", module.path);
+            let message =
+                format!("{what} of `{}` cannot be read without running it ({why}): it was not checked", module.path);
             let diagnostic = in_module(project, RULE.id, RULE.severity, module, span, message);
             out.push(
                 diagnostic.help("beeuni-lint never runs a module; write the value as a literal to have it checked"),

@@ -2,7 +2,8 @@
 //!
 //! ## What it checks
 //! `<name>: beeuni:<name>` is declared, `tools/<name>.ts` (or another module
-//! extension) still exists, and no tools entry declares that file.
+//! extension) still exists, no tools entry declares that file and no declared
+//! module imports it.
 //!
 //! ## Why
 //! Restoring a tool means setting the line back and deleting the file. The
@@ -22,6 +23,7 @@
 use crate::catalog::MODULE_EXTENSIONS;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::manifest::tools::ToolValue;
+use crate::modules::resolve::Resolution;
 use crate::project::Project;
 use crate::rules::Rule;
 
@@ -36,7 +38,11 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         for ext in MODULE_EXTENSIONS {
             let copy = format!("tools/{}.{ext}", decl.name);
             let declared = project.tools.iter().any(|d| d.module_path() == Some(copy.as_str()));
-            if declared || !project.checkout.is_file(&copy) {
+            let imported = project
+                .modules
+                .iter()
+                .any(|m| m.resolutions.iter().any(|r| matches!(r, Some(Resolution::File(path)) if *path == copy)));
+            if declared || imported || !project.checkout.is_file(&copy) {
                 continue;
             }
             let message = format!("`{copy}` is a leftover copy: `{}` points back at `beeuni:{}`", decl.name, decl.name);

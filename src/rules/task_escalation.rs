@@ -40,7 +40,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         }
         for (tool, _) in a.named() {
             let t = tool.name.as_str();
-            if !is_sensitive(t) || !a.hides_explicitly(t) {
+            if !is_sensitive(t) || !a.hides_explicitly(t) || project.can_call(a, t) {
                 continue;
             }
             let others: Vec<&AgentDecl> =

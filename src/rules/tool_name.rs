@@ -49,7 +49,7 @@ pub fn name_problem(name: &str) -> Option<String> {
         return Some("it has a dash; use `_`".into());
     }
     if !first.is_ascii_lowercase() {
-        return Some(format!("it starts with `{first}`, not a letter"));
+        return Some(format!("it starts with `{first}`, not a lower-case ASCII letter"));
     }
     let other = name.chars().find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_'))?;
     Some(format!("it has the character `{other}`"))
