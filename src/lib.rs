@@ -33,6 +33,25 @@ pub struct Report {
 }
 
 impl Report {
+    /// Makes every file text and message safe to print on a terminal (see [`render::terminal_safe`]).
+    pub fn make_terminal_safe(&mut self) {
+        let safe = |text: &mut String| {
+            if let Some(clean) = render::terminal_safe(text) {
+                *text = clean;
+            }
+        };
+        for file in self.sources.iter_mut() {
+            safe(&mut file.text);
+        }
+        for diagnostic in &mut self.diagnostics {
+            safe(&mut diagnostic.message);
+            diagnostic.help.iter_mut().for_each(safe);
+            for label in std::iter::once(&mut diagnostic.primary).chain(&mut diagnostic.related) {
+                label.message.iter_mut().for_each(safe);
+            }
+        }
+    }
+
     /// Is any finding at or above `threshold`?
     pub fn fails(&self, threshold: Option<Severity>) -> bool {
         threshold.is_some_and(|t| self.diagnostics.iter().any(|d| d.severity >= t))

@@ -35,7 +35,10 @@ fn check(args: &CheckArgs) -> Result<u8, String> {
         staged: args.staged,
         only_changed: args.only_changed,
     };
-    let report = beeuni_lint::check(&options)?;
+    let mut report = beeuni_lint::check(&options)?;
+    if args.format != Format::Json {
+        report.make_terminal_safe();
+    }
     let text = match args.format {
         Format::Human => {
             let color = match args.color {

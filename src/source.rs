@@ -124,6 +124,10 @@ impl Sources {
         &self.files[id]
     }
 
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut SourceFile> {
+        self.files.iter_mut()
+    }
+
     pub fn find(&self, path: &str) -> Option<FileId> {
         self.files.iter().position(|f| f.path == path)
     }

@@ -123,7 +123,12 @@ fn fixture_repository(name: &str) -> tempfile::TempDir {
 
 #[test]
 fn module_package_untracked() {
-    let dir = fixture_repository("module-package-untracked");
+    // The ignore rule is written here, not kept in the fixture, where it would hide the fixture's own
+    // node_modules from this repository.
+    let dir = fixture("module-package-untracked");
+    std::fs::write(dir.path().join(".gitignore"), "node_modules/\n").unwrap();
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "-A"]);
     let (code, report) = json_in(dir.path(), &[]);
     assert_eq!(code, 1);
     let message = "package `zod` resolves from `node_modules/zod`, which git does not track: the sandbox installs no packages for a tool";

@@ -55,7 +55,7 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
 
     let scope = Scope::new(program);
     let mut execute = None;
-    if let Some((export, info)) = scope.default_export(program) {
+    if let Some((export, info)) = scope.default_export(program, !(path.ends_with(".mjs") || path.ends_with(".mts"))) {
         facts.default_export = Some(export);
         execute = info;
     }

@@ -15,8 +15,9 @@ pub enum Resolution {
     Builtin,
     /// A harness package (or a subpath of one), whether or not it is installed.
     Harness(String),
-    /// A package found in `<dir>/node_modules/<name>` (repo-relative folder of the package).
-    Package { name: String, folder: String },
+    /// A package found in `<dir>/node_modules/<name>` (repo-relative folder of the package), with the file the
+    /// import loads when it could be told without following `exports`.
+    Package { name: String, folder: String, entry: Option<String> },
     /// A relative import that does not resolve; the reason.
     MissingFile(String),
     /// Linting the index: a relative import found only in the work tree (not staged), at this path.
@@ -129,8 +130,8 @@ impl<'a> Resolver<'a> {
         for folder in ancestors(dir) {
             let modules = join(folder, "node_modules");
             let package = join(&modules, name);
-            if self.package_resolves(&package, subpath) {
-                return Resolution::Package { name: name.to_string(), folder: package };
+            if let Some(entry) = self.package_entry(&package, subpath) {
+                return Resolution::Package { name: name.to_string(), folder: package, entry };
             }
             if declared_in.is_none() && self.declares(folder, name) {
                 declared_in = Some(join(folder, "package.json"));
@@ -139,23 +140,36 @@ impl<'a> Resolver<'a> {
         Resolution::MissingPackage { name: name.to_string(), declared_in }
     }
 
-    /// Does `package` (a repo-relative folder) hold the entry for `subpath` (empty for the package itself)?
-    fn package_resolves(&mut self, package: &str, subpath: &str) -> bool {
+    /// Where `package` (a repo-relative folder) provides `subpath` (empty for the package itself): `Some(Some(file))`
+    /// for the file found, `Some(None)` when `package.json` `exports` (or `module`) maps it (not followed),
+    /// `None` when the package does not provide it.
+    fn package_entry(&mut self, package: &str, subpath: &str) -> Option<Option<String>> {
         let manifest = self.manifest(package);
         if manifest.is_none() && !self.checkout.is_dir(package) {
-            return false;
+            return None;
         }
+        let field = |name: &str| manifest.as_ref().and_then(|m| m.get(name));
+        let found = |resolver: &Self, target: &str| {
+            let target = fs::normalize(target)?;
+            file_candidates(&target).find(|c| resolver.checkout.is_file(c))
+        };
         if !subpath.is_empty() {
-            let exported = manifest.as_ref().is_some_and(|m| m.get("exports").is_some());
-            return exported || file_candidates(&join(package, subpath)).any(|c| self.checkout.is_file(&c));
+            return match found(self, &join(package, subpath)) {
+                Some(file) => Some(Some(file)),
+                None => field("exports").map(|_| None),
+            };
         }
-        let main = manifest.as_ref().and_then(|m| m.get("main")).and_then(|m| m.as_str()).map(str::to_string);
-        let exported = manifest.as_ref().is_some_and(|m| m.get("exports").is_some() || m.get("module").is_some());
-        exported
-            || main.is_some_and(|main| file_candidates(&join(package, &main)).any(|c| self.checkout.is_file(&c)))
-            || ["index.js", "index.ts", "index.mjs", "index.cjs", "index.json"]
+        let main = field("main").and_then(|m| m.as_str()).and_then(|main| found(self, &join(package, main)));
+        let index = || {
+            ["index.js", "index.ts", "index.mjs", "index.cjs", "index.json"]
                 .iter()
-                .any(|index| self.checkout.is_file(&join(package, index)))
+                .map(|index| join(package, index))
+                .find(|index| self.checkout.is_file(index))
+        };
+        match main.or_else(index) {
+            Some(file) => Some(Some(file)),
+            None => (field("exports").is_some() || field("module").is_some()).then_some(None),
+        }
     }
 
     /// Does the `package.json` in `folder` declare `name` in any dependency list?
@@ -260,7 +274,11 @@ mod tests {
         assert_eq!(resolver.resolve("tools/a.ts", "bun:sqlite"), Resolution::Builtin);
         assert_eq!(
             resolver.resolve("tools/a.ts", "zod"),
-            Resolution::Package { name: "zod".into(), folder: "node_modules/zod".into() }
+            Resolution::Package {
+                name: "zod".into(),
+                folder: "node_modules/zod".into(),
+                entry: Some("node_modules/zod/index.js".into())
+            }
         );
         assert!(matches!(resolver.resolve("tools/a.ts", "@s/p"), Resolution::Package { .. }));
         assert_eq!(

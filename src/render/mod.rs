@@ -12,6 +12,20 @@ use crate::Report;
 use crate::diagnostic::Severity;
 use crate::source::{FileId, Position, SourceFile, Sources, Span};
 
+/// `text` with every control character (but line breaks and tabs) and every bidirectional override replaced by
+/// `?`s of the same byte length, so that byte offsets still hold; `None` when there is nothing to replace.
+/// A linted file is untrusted input: its bytes must not drive the terminal that shows them.
+pub fn terminal_safe(text: &str) -> Option<String> {
+    let unsafe_char = |c: char| {
+        (c.is_control() && !matches!(c, '\n' | '\t' | '\r'))
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.chars().any(unsafe_char) {
+        return None;
+    }
+    Some(text.chars().map(|c| if unsafe_char(c) { "?".repeat(c.len_utf8()) } else { c.to_string() }).collect())
+}
+
 /// Counts for the summary line and JSON summary.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Summary {

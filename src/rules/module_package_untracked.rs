@@ -32,10 +32,14 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     }
     for module in &project.modules {
         for (import, resolution) in module.facts.imports.iter().zip(&module.resolutions) {
-            let Some(Resolution::Package { name, folder }) = resolution else {
+            let Some(Resolution::Package { name, folder, entry }) = resolution else {
                 continue;
             };
-            if project.checkout.tracks_under(folder) {
+            let tracked = match entry {
+                Some(file) => project.checkout.is_tracked(file),
+                None => project.checkout.tracks_under(folder),
+            };
+            if tracked {
                 continue;
             }
             let message = format!(

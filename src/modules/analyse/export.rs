@@ -157,7 +157,12 @@ impl<'b, 'a> Scope<'b, 'a> {
     }
 
     /// The default export, if the module has one: ESM forms first, else the last CommonJS assignment.
-    pub fn default_export(&self, program: &'b Program<'a>) -> Option<(DefaultExport, Option<ExecuteInfo>)> {
+    /// `allow_commonjs`: whether `module.exports =` counts (not in `.mjs`/`.mts`, which are ES modules only).
+    pub fn default_export(
+        &self,
+        program: &'b Program<'a>,
+        allow_commonjs: bool,
+    ) -> Option<(DefaultExport, Option<ExecuteInfo>)> {
         let mut commonjs = None;
         for statement in &program.body {
             let (kind, info) = match statement {
@@ -189,13 +194,14 @@ impl<'b, 'a> Scope<'b, 'a> {
                     let why = format!("re-exported from `{}`", export.source.value);
                     (DefaultExportKind::Unanalyzable { why }, None)
                 }
-                Statement::TSExportAssignment(export) => {
+                Statement::TSExportAssignment(export) if allow_commonjs => {
                     commonjs = Some((export.span, &export.expression));
                     continue;
                 }
                 Statement::ExpressionStatement(statement) => {
                     if let Expression::AssignmentExpression(assign) = statement.expression.without_parentheses()
                         && assign.operator == AssignmentOperator::Assign
+                        && allow_commonjs
                         && is_commonjs_export(&assign.left)
                     {
                         commonjs = Some((statement.span, &assign.right));
