@@ -2,7 +2,7 @@
 //! objects), what it loaded, and which lines a change adds or modifies.
 
 use crate::diagnostic::Diagnostic;
-use crate::manifest::load::ProblemKind;
+use crate::manifest::load::{Parsed, ProblemKind};
 use crate::project::{Project, ProjectInput};
 use crate::repo::checkout::{Checkout, Side};
 use crate::repo::git::{GitSource, changed_lines};
@@ -45,8 +45,10 @@ pub fn sides(work: &Checkout, base: Option<&str>, staged: bool) -> Result<Sides,
     Ok(Sides { base, base_description: found.description, head })
 }
 
-/// Builds the base project (manifest graph only) and reduces it to the facts the §7 rules read.
-pub fn base_facts(work: &Checkout, sides: &Sides, harness_tools: &[String]) -> BaseFacts {
+/// Builds the base project (manifest graph only; files the head parsed are reused where the base holds the same
+/// bytes) and reduces it to the facts the §7 rules read.
+pub fn base_facts(head: &Project, sides: &Sides, harness_tools: &[String]) -> BaseFacts {
+    let work = &head.checkout;
     let checkout = work.at(sides.base);
     let description = sides.base_description.clone();
     let Ok(Ok(manifest)) = crate::discover::manifest(&checkout) else {
@@ -57,6 +59,7 @@ pub fn base_facts(work: &Checkout, sides: &Sides, harness_tools: &[String]) -> B
         manifest: Ok(manifest),
         harness_tools: harness_tools.to_vec(),
         analyse_modules: false,
+        parsed: &Parsed::of(&head.graph, &head.sources),
     });
     if base.graph.problems.iter().any(|p| p.kind == ProblemKind::Syntax) {
         // What sessions got from a base that does not parse is unknown: claim no removal.

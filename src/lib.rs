@@ -93,7 +93,6 @@ pub fn load(options: &CheckOptions) -> Result<Loaded, String> {
     } else {
         None
     };
-    let base = sides.as_ref().map(|sides| change::base_facts(&work, sides, &config.harness_tools));
     let checkout = match &sides {
         Some(sides) => work.at(sides.head),
         None => work,
@@ -104,8 +103,9 @@ pub fn load(options: &CheckOptions) -> Result<Loaded, String> {
         manifest,
         harness_tools: config.harness_tools.clone(),
         analyse_modules: true,
+        parsed: &manifest::load::Parsed::default(),
     });
-    project.base = base;
+    project.base = sides.as_ref().map(|sides| change::base_facts(&project, sides, &config.harness_tools));
     Ok(Loaded { project, config, sides })
 }
 

@@ -4,7 +4,7 @@
 use crate::catalog::{self, HarnessTable, PTY_TOOLS, SHARED_WRITE_GROUP};
 use crate::change::BaseFacts;
 use crate::manifest::agents::{self, AgentDecl, Secrets, ToolList};
-use crate::manifest::load::{self, Graph};
+use crate::manifest::load::{self, Graph, Parsed};
 use crate::manifest::tools::{self, ToolDecl, ToolsKey};
 use crate::modules::{self, Module};
 use crate::repo::checkout::Checkout;
@@ -39,27 +39,29 @@ pub struct Project {
     pub base: Option<BaseFacts>,
 }
 
-pub struct ProjectInput {
+pub struct ProjectInput<'a> {
     pub checkout: Checkout,
     /// `beeuni.yaml`, or `Err` with the misnamed manifest's repo-relative path.
     pub manifest: Result<String, String>,
     pub harness_tools: Vec<String>,
-    /// The base of a change-aware run needs only the manifest graph.
+    /// Resolve and analyse the declared modules (the base of a change-aware run needs only the manifest graph).
     pub analyse_modules: bool,
+    /// Files parsed for another version of the project, reused where git holds the same bytes.
+    pub parsed: &'a Parsed<'a>,
 }
 
 impl Project {
     pub fn build(input: ProjectInput) -> Project {
         let mut sources = Sources::default();
         let (graph, misnamed_manifest) = match &input.manifest {
-            Ok(manifest) => (load::load(&input.checkout, manifest, &mut sources), None),
+            Ok(manifest) => (load::load(&input.checkout, manifest, &mut sources, input.parsed), None),
             Err(misnamed) => {
                 let text = input.checkout.read(misnamed).unwrap_or_default();
                 let file = SourceFile::new(misnamed.clone(), String::from_utf8_lossy(&text).into_owned());
                 (Graph::default(), Some(sources.add(file)))
             }
         };
-        let (tools_keys, tools) = tools::collect(&graph, &input.checkout);
+        let (tools_keys, tools) = tools::collect(&graph, input.analyse_modules.then_some(&input.checkout));
         let agents = agents::collect(&graph, &sources);
         let loaded_beeuni = tools::loaded_beeuni(&tools_keys, &tools);
         let modules = if input.analyse_modules {

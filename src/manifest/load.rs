@@ -8,12 +8,14 @@ use crate::source::{FileId, SourceFile, Sources, Span};
 use crate::yaml::{self, Document, NodeId, block_item_start};
 use std::collections::HashMap;
 use std::path::Path;
+use std::rc::Rc;
 
 /// One file of the graph, parsed (or an empty document when it did not parse).
 #[derive(Debug)]
 pub struct ManifestFile {
     pub file: FileId,
-    pub doc: Document,
+    /// Shared with another version of the project when the file is the same there (see [`Parsed`]).
+    pub doc: Rc<Document>,
     /// The `- path` item that first imported it (`None` for the root).
     pub imported_by: Option<Label>,
 }
@@ -58,13 +60,44 @@ struct Frame {
     next: usize,
 }
 
-pub fn load(checkout: &Checkout, manifest: &str, sources: &mut Sources) -> Graph {
+/// The files of one version of the project as parsed, by path: loading another version from git reuses each
+/// whose blob is the same instead of parsing it again (a change touches a file or two of a large graph).
+#[derive(Default)]
+pub struct Parsed<'a> {
+    files: HashMap<&'a str, (&'a str, Rc<Document>)>,
+}
+
+impl<'a> Parsed<'a> {
+    /// The files of `graph` that parsed (their text is in `sources`).
+    pub fn of(graph: &'a Graph, sources: &'a Sources) -> Self {
+        let failed: Vec<FileId> =
+            graph.problems.iter().filter(|p| p.kind == ProblemKind::Syntax).map(|p| p.at.file).collect();
+        let files = graph
+            .files
+            .iter()
+            .filter(|f| !failed.contains(&f.file))
+            .map(|f| {
+                let source = sources.get(f.file);
+                (source.path.as_str(), (source.text.as_str(), f.doc.clone()))
+            })
+            .collect();
+        Parsed { files }
+    }
+
+    /// The parsed file at `rel`, when `checkout` holds the same bytes there.
+    fn reuse(&self, checkout: &Checkout, rel: &str) -> Option<(&'a str, Rc<Document>)> {
+        let (text, doc) = self.files.get(rel)?;
+        checkout.holds(rel, text.as_bytes()).then(|| (*text, doc.clone()))
+    }
+}
+
+pub fn load(checkout: &Checkout, manifest: &str, sources: &mut Sources, parsed: &Parsed) -> Graph {
     let mut graph = Graph::default();
     let mut visited: HashMap<Resolved, usize> = HashMap::new();
     let Ok(real) = checkout.resolve(manifest) else {
         return graph;
     };
-    let mut stack = vec![open(&mut graph, sources, checkout, manifest, real, None, &mut visited)];
+    let mut stack = vec![open(&mut graph, sources, (checkout, parsed), manifest, real, None, &mut visited)];
     while let Some(frame) = stack.last_mut() {
         let Some(item) = frame.imports.get(frame.next) else {
             stack.pop();
@@ -84,7 +117,7 @@ pub fn load(checkout: &Checkout, manifest: &str, sources: &mut Sources) -> Graph
         if visited.contains_key(&real) {
             continue;
         }
-        let next = open(&mut graph, sources, checkout, &rel, real, Some(item.label), &mut visited);
+        let next = open(&mut graph, sources, (checkout, parsed), &rel, real, Some(item.label), &mut visited);
         stack.push(next);
     }
     graph
@@ -93,13 +126,19 @@ pub fn load(checkout: &Checkout, manifest: &str, sources: &mut Sources) -> Graph
 fn open(
     graph: &mut Graph,
     sources: &mut Sources,
-    checkout: &Checkout,
+    (checkout, parsed): (&Checkout, &Parsed),
     rel: &str,
     real: Resolved,
     imported_by: Option<Label>,
     visited: &mut HashMap<Resolved, usize>,
 ) -> Frame {
-    let (file, doc) = read_yaml(checkout, rel, sources, &mut graph.problems);
+    let (file, doc) = match parsed.reuse(checkout, rel) {
+        Some((text, doc)) => (sources.add(SourceFile::new(rel.to_string(), text.to_string())), doc),
+        None => {
+            let (file, doc) = read_yaml(checkout, rel, sources, &mut graph.problems);
+            (file, Rc::new(doc))
+        }
+    };
     let imports = import_items(&doc, file, &sources.get(file).text);
     graph.files.push(ManifestFile { file, doc, imported_by });
     let index = graph.files.len() - 1;

@@ -86,7 +86,8 @@ pub fn check_module_path(raw: &str) -> Result<String, String> {
     Ok(path)
 }
 
-pub fn collect(graph: &Graph, checkout: &Checkout) -> (Vec<ToolsKey>, Vec<ToolDecl>) {
+/// `checkout`: where to look modules up; `None` leaves them unresolved (the base of a change-aware run).
+pub fn collect(graph: &Graph, checkout: Option<&Checkout>) -> (Vec<ToolsKey>, Vec<ToolDecl>) {
     let mut keys = Vec::new();
     let mut decls = Vec::new();
     for (graph_index, manifest) in graph.files.iter().enumerate() {
@@ -105,7 +106,13 @@ pub fn collect(graph: &Graph, checkout: &Checkout) -> (Vec<ToolsKey>, Vec<ToolDe
     (keys, decls)
 }
 
-fn declaration(doc: &Document, file: FileId, key: NodeId, value: NodeId, checkout: &Checkout) -> Option<ToolDecl> {
+fn declaration(
+    doc: &Document,
+    file: FileId,
+    key: NodeId,
+    value: NodeId,
+    checkout: Option<&Checkout>,
+) -> Option<ToolDecl> {
     let name = doc.scalar(key)?.to_string();
     let name_span = doc.node(key).span;
     let value_span = doc.node(value).span;
@@ -117,7 +124,7 @@ fn declaration(doc: &Document, file: FileId, key: NodeId, value: NodeId, checkou
         None => ToolValue::NotString(doc.describe(value)),
     };
     let module = match &value {
-        ToolValue::Module { path: Ok(path), .. } => Some(checkout.resolve(path)),
+        ToolValue::Module { path: Ok(path), .. } => checkout.map(|checkout| checkout.resolve(path)),
         _ => None,
     };
     let end = if value_span.start == value_span.end { value_span.end + 1 } else { value_span.end };

@@ -100,6 +100,16 @@ impl Checkout {
         self.is_index() && fs::is_file(&self.root, rel)
     }
 
+    /// Does this checkout hold exactly `bytes` at `rel`? Only git sides answer (by the blob's id, without reading
+    /// it); the work tree says no.
+    pub fn holds(&self, rel: &str, bytes: &[u8]) -> bool {
+        let (Side::Git(source), Some(git)) = (self.side, &self.git) else { return false };
+        let Some((id, EntryKind::File | EntryKind::Executable)) = git.entry(source, &self.git_path(rel)) else {
+            return false;
+        };
+        gix::objs::compute_hash(id.kind(), gix::objs::Kind::Blob, bytes).is_ok_and(|hash| hash == id)
+    }
+
     pub fn is_file(&self, rel: &str) -> bool {
         self.resolve(rel).is_ok()
     }
