@@ -1,13 +1,15 @@
 //! Change-aware runs: the base version of the project (read from git
 //! objects), what it loaded, and which lines a change adds or modifies.
 
+use crate::catalog::BEEUNI_TOOLS;
 use crate::diagnostic::Diagnostic;
-use crate::manifest::load::{Parsed, ProblemKind};
-use crate::project::{Project, ProjectInput};
+use crate::manifest::load::{self, Parsed, ProblemKind};
+use crate::manifest::tools;
+use crate::project::Project;
 use crate::repo::checkout::{Checkout, Side};
 use crate::repo::git::{GitSource, changed_lines};
 use crate::rules;
-use crate::source::FileId;
+use crate::source::{FileId, Sources};
 use std::collections::{HashMap, HashSet};
 
 /// What the base version of the project declared and loaded: all §7 rules need.
@@ -45,34 +47,51 @@ pub fn sides(work: &Checkout, base: Option<&str>, staged: bool) -> Result<Sides,
     Ok(Sides { base, base_description: found.description, head })
 }
 
-/// Builds the base project (manifest graph only; files the head parsed are reused where the base holds the same
-/// bytes) and reduces it to the facts the §7 rules read.
-pub fn base_facts(head: &Project, sides: &Sides, harness_tools: &[String]) -> BaseFacts {
-    let work = &head.checkout;
-    let checkout = work.at(sides.base);
+/// Reads the base's manifest graph (files the head parsed are reused where the base holds the same bytes, and
+/// so are their declarations) and reduces it to the facts the §7 rules read.
+pub fn base_facts(head: &Project, sides: &Sides) -> BaseFacts {
+    let checkout = head.checkout.at(sides.base);
     let description = sides.base_description.clone();
     let Ok(Ok(manifest)) = crate::discover::manifest(&checkout) else {
         return BaseFacts { description, ..BaseFacts::default() };
     };
-    let base = Project::build(ProjectInput {
-        checkout,
-        manifest: Ok(manifest),
-        harness_tools: harness_tools.to_vec(),
-        analyse_modules: false,
-        parsed: &Parsed::of(&head.graph, &head.sources),
-    });
-    if base.graph.problems.iter().any(|p| p.kind == ProblemKind::Syntax) {
+    let mut sources = Sources::default();
+    let parsed = Parsed::of(&head.graph, &head.sources, head.checkout.side);
+    let graph = load::load(&checkout, &manifest, &mut sources, &parsed);
+    if graph.problems.iter().any(|p| p.kind == ProblemKind::Syntax) {
         // What sessions got from a base that does not parse is unknown: claim no removal.
         return BaseFacts { description, ..BaseFacts::default() };
     }
-    let beeuni_declared_in = base
+    // A reused file declares at the base what it declares in the head.
+    let reused: HashSet<&str> =
+        graph.files.iter().filter(|f| f.reused).map(|f| sources.get(f.file).path.as_str()).collect();
+    let mut tools_key = head.tools_keys.iter().any(|k| reused.contains(head.file(k.file).path.as_str()));
+    // Of a reused file only its Beeuni tools matter: its project tools are all still declared in the head.
+    let mut declared: Vec<(String, String, bool, bool)> = head
         .tools
         .iter()
-        .filter(|t| t.loads_beeuni())
-        .map(|t| (t.name.clone(), base.file(t.file).path.clone()))
+        .filter(|d| d.loads_beeuni() && reused.contains(head.file(d.file).path.as_str()))
+        .map(|d| (d.name.clone(), head.file(d.file).path.clone(), true, true))
         .collect();
-    let project_tools = base.tools.iter().filter(|t| !t.is_beeuni_name()).map(|t| t.name.clone()).collect();
-    BaseFacts { description, loaded_beeuni: base.loaded_beeuni.clone(), beeuni_declared_in, project_tools }
+    for (index, file) in graph.files.iter().enumerate().filter(|(_, f)| !f.reused) {
+        let (mut keys, mut decls) = (Vec::new(), Vec::new());
+        tools::collect_file(&graph, index, None, &mut keys, &mut decls);
+        tools_key |= !keys.is_empty();
+        let path = &sources.get(file.file).path;
+        declared.extend(decls.iter().map(|d| (d.name.clone(), path.clone(), d.loads_beeuni(), d.is_beeuni_name())));
+    }
+    let loaded_beeuni = BEEUNI_TOOLS
+        .iter()
+        .copied()
+        .filter(|name| !tools_key || declared.iter().any(|(n, _, loads, _)| n == name && *loads))
+        .collect();
+    let beeuni_declared_in = declared
+        .iter()
+        .filter(|(_, _, loads, _)| *loads)
+        .map(|(name, path, _, _)| (name.clone(), path.clone()))
+        .collect();
+    let project_tools = declared.into_iter().filter(|(_, _, _, beeuni)| !beeuni).map(|(name, ..)| name).collect();
+    BaseFacts { description, loaded_beeuni, beeuni_declared_in, project_tools }
 }
 
 /// Keeps the findings on lines the change adds or modifies, and every change-aware finding (they are about the

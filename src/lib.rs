@@ -105,7 +105,7 @@ pub fn load(options: &CheckOptions) -> Result<Loaded, String> {
         analyse_modules: true,
         parsed: &manifest::load::Parsed::default(),
     });
-    project.base = sides.as_ref().map(|sides| change::base_facts(&project, sides, &config.harness_tools));
+    project.base = sides.as_ref().map(|sides| change::base_facts(&project, sides));
     Ok(Loaded { project, config, sides })
 }
 

@@ -2,7 +2,7 @@
 //! depth-first, each read once, with cycles detected and never followed.
 
 use crate::diagnostic::Label;
-use crate::repo::checkout::{Checkout, Resolved};
+use crate::repo::checkout::{Checkout, Resolved, Side};
 use crate::repo::fs::{self, Refusal};
 use crate::source::{FileId, SourceFile, Sources, Span};
 use crate::yaml::{self, Document, NodeId, block_item_start};
@@ -18,6 +18,8 @@ pub struct ManifestFile {
     pub doc: Rc<Document>,
     /// The `- path` item that first imported it (`None` for the root).
     pub imported_by: Option<Label>,
+    /// Taken from another version of the project (see [`Parsed`]), where it is the same file.
+    pub reused: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,11 +67,13 @@ struct Frame {
 #[derive(Default)]
 pub struct Parsed<'a> {
     files: HashMap<&'a str, (&'a str, Rc<Document>)>,
+    /// Which side the files were read from.
+    side: Option<Side>,
 }
 
 impl<'a> Parsed<'a> {
     /// The files of `graph` that parsed (their text is in `sources`).
-    pub fn of(graph: &'a Graph, sources: &'a Sources) -> Self {
+    pub fn of(graph: &'a Graph, sources: &'a Sources, side: Side) -> Self {
         let failed: Vec<FileId> =
             graph.problems.iter().filter(|p| p.kind == ProblemKind::Syntax).map(|p| p.at.file).collect();
         let files = graph
@@ -81,13 +85,13 @@ impl<'a> Parsed<'a> {
                 (source.path.as_str(), (source.text.as_str(), f.doc.clone()))
             })
             .collect();
-        Parsed { files }
+        Parsed { files, side: Some(side) }
     }
 
     /// The parsed file at `rel`, when `checkout` holds the same bytes there.
     fn reuse(&self, checkout: &Checkout, rel: &str) -> Option<(&'a str, Rc<Document>)> {
         let (text, doc) = self.files.get(rel)?;
-        checkout.holds(rel, text.as_bytes()).then(|| (*text, doc.clone()))
+        checkout.holds(rel, text.as_bytes(), self.side?).then(|| (*text, doc.clone()))
     }
 }
 
@@ -132,15 +136,15 @@ fn open(
     imported_by: Option<Label>,
     visited: &mut HashMap<Resolved, usize>,
 ) -> Frame {
-    let (file, doc) = match parsed.reuse(checkout, rel) {
-        Some((text, doc)) => (sources.add(SourceFile::new(rel.to_string(), text.to_string())), doc),
+    let (file, doc, reused) = match parsed.reuse(checkout, rel) {
+        Some((text, doc)) => (sources.add(SourceFile::new(rel.to_string(), text.to_string())), doc, true),
         None => {
             let (file, doc) = read_yaml(checkout, rel, sources, &mut graph.problems);
-            (file, Rc::new(doc))
+            (file, Rc::new(doc), false)
         }
     };
     let imports = import_items(&doc, file, &sources.get(file).text);
-    graph.files.push(ManifestFile { file, doc, imported_by });
+    graph.files.push(ManifestFile { file, doc, imported_by, reused });
     let index = graph.files.len() - 1;
     visited.insert(real.clone(), index);
     Frame { index, real, imports, next: 0 }

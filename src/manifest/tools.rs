@@ -90,20 +90,32 @@ pub fn check_module_path(raw: &str) -> Result<String, String> {
 pub fn collect(graph: &Graph, checkout: Option<&Checkout>) -> (Vec<ToolsKey>, Vec<ToolDecl>) {
     let mut keys = Vec::new();
     let mut decls = Vec::new();
-    for (graph_index, manifest) in graph.files.iter().enumerate() {
-        let doc = &manifest.doc;
-        let Some(top) = doc.root else { continue };
-        let Some(entries) = doc.entries(top) else { continue };
-        for entry in entries.iter().filter(|e| doc.scalar(e.key) == Some("tools")) {
-            keys.push(ToolsKey { file: manifest.file, key: doc.node(entry.key).span, value: entry.value, graph_index });
-            for tool in doc.entries(entry.value).unwrap_or_default() {
-                if let Some(decl) = declaration(doc, manifest.file, tool.key, tool.value, checkout) {
-                    decls.push(decl);
-                }
+    for graph_index in 0..graph.files.len() {
+        collect_file(graph, graph_index, checkout, &mut keys, &mut decls);
+    }
+    (keys, decls)
+}
+
+/// The `tools:` keys and declarations of one file of the graph.
+pub fn collect_file(
+    graph: &Graph,
+    graph_index: usize,
+    checkout: Option<&Checkout>,
+    keys: &mut Vec<ToolsKey>,
+    decls: &mut Vec<ToolDecl>,
+) {
+    let manifest = &graph.files[graph_index];
+    let doc = &manifest.doc;
+    let Some(top) = doc.root else { return };
+    let Some(entries) = doc.entries(top) else { return };
+    for entry in entries.iter().filter(|e| doc.scalar(e.key) == Some("tools")) {
+        keys.push(ToolsKey { file: manifest.file, key: doc.node(entry.key).span, value: entry.value, graph_index });
+        for tool in doc.entries(entry.value).unwrap_or_default() {
+            if let Some(decl) = declaration(doc, manifest.file, tool.key, tool.value, checkout) {
+                decls.push(decl);
             }
         }
     }
-    (keys, decls)
 }
 
 fn declaration(

@@ -102,12 +102,23 @@ impl Checkout {
 
     /// Does this checkout hold exactly `bytes` at `rel`? Only git sides answer (by the blob's id, without reading
     /// it); the work tree says no.
-    pub fn holds(&self, rel: &str, bytes: &[u8]) -> bool {
+    /// `head` is the side `bytes` were read from: the index, or a work-tree file unchanged since staged, names its
+    /// blob without hashing.
+    pub fn holds(&self, rel: &str, bytes: &[u8], head: Side) -> bool {
         let (Side::Git(source), Some(git)) = (self.side, &self.git) else { return false };
-        let Some((id, EntryKind::File | EntryKind::Executable)) = git.entry(source, &self.git_path(rel)) else {
+        let path = self.git_path(rel);
+        let Some((id, EntryKind::File | EntryKind::Executable)) = git.entry(source, &path) else {
             return false;
         };
-        gix::objs::compute_hash(id.kind(), gix::objs::Kind::Blob, bytes).is_ok_and(|hash| hash == id)
+        let known = match head {
+            Side::Git(GitSource::Index) => git.entry(GitSource::Index, &path).map(|(head_id, _)| head_id),
+            Side::WorkTree => git.clean_index_id(&path, &self.root.join(rel)),
+            _ => None,
+        };
+        match known {
+            Some(head_id) => head_id == id,
+            None => gix::objs::compute_hash(id.kind(), gix::objs::Kind::Blob, bytes).is_ok_and(|hash| hash == id),
+        }
     }
 
     pub fn is_file(&self, rel: &str) -> bool {

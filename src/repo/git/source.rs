@@ -59,6 +59,18 @@ impl GitRepo {
         Some((id, kind))
     }
 
+    /// The blob id of a work-tree file (`file`, at repo-relative `path`) when its stat data matches its index entry
+    /// and the entry is not racy: git's own shortcut for "unchanged since staged". `None` when only hashing the
+    /// bytes would tell.
+    pub fn clean_index_id(&self, path: &str, file: &std::path::Path) -> Option<ObjectId> {
+        let entry = self.index.entry_by_path(normalize(path).into())?;
+        let metadata = gix::index::fs::Metadata::from_path_no_follow(file).ok()?;
+        let stat = gix::index::entry::Stat::from_fs(&metadata).ok()?;
+        let options = gix::index::entry::stat::Options::default();
+        let clean = !entry.stat.is_racy(self.index.timestamp(), options) && entry.stat.matches(&stat, options);
+        clean.then_some(entry.id)
+    }
+
     /// Is there a folder at this path in that source (some entry lies under `path/`)? The root always is one.
     pub fn is_dir(&self, source: GitSource, path: &str) -> bool {
         let path = normalize(path);
