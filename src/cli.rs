@@ -46,6 +46,9 @@ pub struct CheckArgs {
     /// Write the report to FILE instead of standard output
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Also write SARIF to FILE, whatever --format is (annotations and the code-scanning upload from one run)
+    #[arg(long, value_name = "FILE")]
+    pub sarif_file: Option<PathBuf>,
     /// Colour the human report: auto (a terminal, and NO_COLOR unset), always or never
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,
@@ -75,6 +78,8 @@ pub enum Format {
     Human,
     Short,
     Json,
+    Sarif,
+    Github,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -36,7 +36,14 @@ fn check(args: &CheckArgs) -> Result<u8, String> {
         only_changed: args.only_changed,
     };
     let mut report = beeuni_lint::check(&options)?;
-    if args.format != Format::Json {
+    let version = env!("CARGO_PKG_VERSION");
+    if let Some(path) = &args.sarif_file {
+        write_file(path, &render::sarif::render(&report, version))?;
+    }
+    if let (Format::Github, Some(summary)) = (args.format, std::env::var_os("GITHUB_STEP_SUMMARY")) {
+        append_file(std::path::Path::new(&summary), &render::github::step_summary(&report))?;
+    }
+    if matches!(args.format, Format::Human | Format::Short | Format::Github) {
         report.make_terminal_safe();
     }
     let text = match args.format {
@@ -51,11 +58,13 @@ fn check(args: &CheckArgs) -> Result<u8, String> {
             render::human::render(&report, color)
         }
         Format::Short => render::short::render(&report),
-        Format::Json => render::json::render(&report, env!("CARGO_PKG_VERSION")),
+        Format::Json => render::json::render(&report, version),
+        Format::Sarif => render::sarif::render(&report, version),
+        Format::Github => render::github::render(&report),
     };
     let quiet = args.quiet && report.diagnostics.is_empty();
     match &args.output {
-        Some(path) => std::fs::write(path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        Some(path) => write_file(path, &text)?,
         None if quiet => {}
         None => print(&text)?,
     }
@@ -93,6 +102,19 @@ fn explain(id: &str) -> Result<u8, String> {
     })?;
     print(&format!("{} ({})\n\n{}", rule.id, rule.severity.as_str(), rule.docs()))?;
     Ok(0)
+}
+
+fn write_file(path: &std::path::Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+fn append_file(path: &std::path::Path, text: &str) -> Result<(), String> {
+    use std::fs::OpenOptions;
+    let mut file = OpenOptions::new().create(true).append(true).open(path);
+    file.as_mut()
+        .map_err(|e| e.to_string())
+        .and_then(|f| f.write_all(text.as_bytes()).map_err(|e| e.to_string()))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// Writes to standard output; a closed pipe (`| head`) is not an error worth a panic.

@@ -4,8 +4,10 @@
 //! are written in that order. Positions are 1-based lines and UTF-16 columns
 //! (see [`SourceFile::position`]).
 
+pub mod github;
 pub mod human;
 pub mod json;
+pub mod sarif;
 pub mod short;
 
 use crate::Report;

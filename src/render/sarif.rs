@@ -1,0 +1,575 @@
+//! `--format sarif`: SARIF 2.1.0 for GitHub code scanning, as INTERFACE.md documents.
+//!
+//! One run; the driver lists every rule of the registry (and, after them, any
+//! rule id a finding has that the registry lacks, so that `ruleIndex` always
+//! resolves). Columns are UTF-16 code units (`columnKind: utf16CodeUnits`),
+//! URIs are repo-relative against `%SRCROOT%`. GitHub's limits are kept:
+//! results and locations past them are cut, and a notification says so.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, HashMap};
+
+use serde_json::Value;
+use serde_sarif::sarif;
+
+use crate::Report;
+use crate::diagnostic::{Diagnostic, Fix, Safety, Severity};
+use crate::render::{file, locate};
+use crate::rules::{RULES, Rule, is_change_aware};
+use crate::source::{FileId, Span};
+
+/// The project's home; `helpUri` is this with `#rule-id` appended.
+pub const INFORMATION_URI: &str = "https://github.com/beeuni/beeuni-lint";
+const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+const SRCROOT: &str = "%SRCROOT%";
+/// The key of our own entry in `partialFingerprints`.
+pub const FINGERPRINT_KEY: &str = "beeuniLint/v1";
+/// GitHub code scanning's limits.
+const MAX_RESULTS: usize = 25_000;
+const MAX_LOCATIONS: usize = 1_000;
+const MAX_DESCRIPTION: usize = 1_024;
+
+pub fn render(report: &Report, version: &str) -> String {
+    render_within(report, version, MAX_RESULTS, MAX_LOCATIONS)
+}
+
+fn render_within(report: &Report, version: &str, max_results: usize, max_locations: usize) -> String {
+    let kept = kept(report, max_results);
+    let mut rules: Vec<sarif::ReportingDescriptor> = RULES.iter().map(|rule| descriptor(rule)).collect();
+    let mut index: HashMap<&str, usize> = RULES.iter().enumerate().map(|(i, rule)| (rule.id, i)).collect();
+    for d in kept.iter().map(|&i| &report.diagnostics[i]) {
+        if !index.contains_key(d.rule) {
+            index.insert(d.rule, rules.len());
+            rules.push(sarif::ReportingDescriptor::builder().id(d.rule).name(pascal_case(d.rule)).build());
+        }
+    }
+    let mut fingerprints = Fingerprints::default();
+    let max_related = max_locations.saturating_sub(1);
+    let results: Vec<sarif::Result> = kept
+        .iter()
+        .map(|&i| {
+            result(report, &report.diagnostics[i], index[report.diagnostics[i].rule], max_related, &mut fingerprints)
+        })
+        .collect();
+    let mut notes = Vec::new();
+    if kept.len() < report.diagnostics.len() {
+        let (kept, all) = (kept.len(), report.diagnostics.len());
+        let text =
+            format!("{kept} of {all} results kept, the most severe: GitHub code scanning takes {max_results} a run");
+        notes.push(notification("results-cut", &text));
+    }
+    let cut = kept.iter().filter(|&&i| report.diagnostics[i].related.len() > max_related).count();
+    if cut > 0 {
+        let text =
+            format!("related locations cut on {cut} of the results: GitHub takes {max_locations} locations a result");
+        notes.push(notification("locations-cut", &text));
+    }
+    let mut invocation = sarif::Invocation::builder().execution_successful(true).build();
+    invocation.tool_execution_notifications = (!notes.is_empty()).then_some(notes);
+    let driver = sarif::ToolComponent::builder()
+        .name("beeuni-lint")
+        .version(version)
+        .semantic_version(version)
+        .information_uri(INFORMATION_URI)
+        .rules(rules)
+        .build();
+    let root = sarif::ArtifactLocation { description: Some(message("The repository's root")), ..Default::default() };
+    let run = sarif::Run::builder()
+        .tool(sarif::Tool::builder().driver(driver).build())
+        .invocations(vec![invocation])
+        .original_uri_base_ids(BTreeMap::from([(SRCROOT.to_string(), root)]))
+        .automation_details(sarif::RunAutomationDetails { id: Some("beeuni-lint/".into()), ..Default::default() })
+        .column_kind(Value::from("utf16CodeUnits"))
+        .results(results)
+        .build();
+    let log = sarif::Sarif::builder().schema(SCHEMA_URI).version(Value::from("2.1.0")).runs(vec![run]).build();
+    match serde_json::to_string_pretty(&log) {
+        Ok(text) => text + "\n",
+        // Unreachable for these plain structs; still answer with a valid (empty) log.
+        Err(_) => "{\n  \"version\": \"2.1.0\",\n  \"runs\": []\n}\n".into(),
+    }
+}
+
+fn result(
+    report: &Report,
+    d: &Diagnostic,
+    rule_index: usize,
+    max_related: usize,
+    fingerprints: &mut Fingerprints,
+) -> sarif::Result {
+    let mut text = d.message.clone();
+    if let Some(help) = d.help.as_deref().filter(|help| !help.is_empty()) {
+        text.push_str(&format!("\nhelp: {help}"));
+    }
+    let mut result = sarif::Result::builder()
+        .rule_id(d.rule)
+        .rule_index(number(rule_index))
+        .level(level(d.severity).1)
+        .message(message(&text))
+        .locations(vec![location(report, d.primary.file, d.primary.span, None, None)])
+        .partial_fingerprints(BTreeMap::from([(FINGERPRINT_KEY.to_string(), fingerprints.of(report, d))]))
+        .build();
+    let related = d.related.iter().take(max_related).enumerate();
+    let related: Vec<sarif::Location> =
+        related.map(|(i, l)| location(report, l.file, l.span, l.message.as_deref(), Some(number(i + 1)))).collect();
+    result.related_locations = (!related.is_empty()).then_some(related);
+    result.fixes = d.fix.as_ref().filter(|fix| !fix.edits.is_empty()).map(|fix| vec![self::fix(report, fix)]);
+    result
+}
+
+/// Indices of the findings to report: all of them, or the `max` most severe (ties in report order), in report order.
+fn kept(report: &Report, max: usize) -> Vec<usize> {
+    let mut kept: Vec<usize> = (0..report.diagnostics.len()).collect();
+    if kept.len() > max {
+        kept.sort_by_key(|&i| (Reverse(report.diagnostics[i].severity), i));
+        kept.truncate(max);
+        kept.sort_unstable();
+    }
+    kept
+}
+
+fn descriptor(rule: &Rule) -> sarif::ReportingDescriptor {
+    let docs = rule.docs();
+    let summary = rule.summary();
+    let what = section(&docs, "What it checks").unwrap_or_else(|| summary.clone());
+    let mut tags = vec!["beeuni".to_string()];
+    tags.extend(rule.id.starts_with("module-").then(|| "module".to_string()));
+    tags.extend(rule.id.starts_with("legacy-").then(|| "legacy".to_string()));
+    tags.extend(is_change_aware(rule.id).then(|| "change-aware".to_string()));
+    sarif::ReportingDescriptor::builder()
+        .id(rule.id)
+        .name(pascal_case(rule.id))
+        .short_description(plain(&truncate(&summary)))
+        .full_description(plain(&truncate(&what)))
+        .help(sarif::MultiformatMessageString::builder().text(docs.clone()).markdown(docs).build())
+        .help_uri(format!("{INFORMATION_URI}#{}", rule.id))
+        .default_configuration(sarif::ReportingConfiguration {
+            level: Some(Value::from(level(rule.severity).0)),
+            ..Default::default()
+        })
+        .properties(sarif::PropertyBag::builder().tags(tags).build())
+        .build()
+}
+
+/// The text under a `## heading` of a rule's docs, its wrapped lines joined into paragraphs.
+fn section(docs: &str, heading: &str) -> Option<String> {
+    let mut lines = docs.lines().skip_while(|line| line.trim() != format!("## {heading}")).skip(1);
+    let body: Vec<&str> = lines.by_ref().take_while(|line| !line.starts_with("## ")).map(str::trim).collect();
+    let paragraphs: Vec<String> =
+        body.split(|line| line.is_empty()).filter(|p| !p.is_empty()).map(|p| p.join(" ")).collect();
+    (!paragraphs.is_empty()).then(|| paragraphs.join("\n\n"))
+}
+
+/// `unknown-excluded-tool` → `UnknownExcludedTool`.
+fn pascal_case(id: &str) -> String {
+    let mut out = String::new();
+    for word in id.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let mut chars = word.chars();
+        out.extend(chars.next().map(|c| c.to_ascii_uppercase()));
+        out.extend(chars);
+    }
+    out
+}
+
+fn truncate(text: &str) -> String {
+    if text.chars().count() <= MAX_DESCRIPTION {
+        return text.to_string();
+    }
+    text.chars().take(MAX_DESCRIPTION - 1).chain(['…']).collect()
+}
+
+/// A severity as a SARIF level: `error`, `warning`, and `note` for info.
+fn level(severity: Severity) -> (&'static str, sarif::ResultLevel) {
+    match severity {
+        Severity::Error => ("error", sarif::ResultLevel::Error),
+        Severity::Warning => ("warning", sarif::ResultLevel::Warning),
+        Severity::Info => ("note", sarif::ResultLevel::Note),
+    }
+}
+
+fn number(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+fn plain(text: &str) -> sarif::MultiformatMessageString {
+    sarif::MultiformatMessageString::builder().text(text).build()
+}
+
+fn message(text: &str) -> sarif::Message {
+    sarif::Message { text: Some(text.to_string()), ..Default::default() }
+}
+
+fn notification(id: &str, text: &str) -> sarif::Notification {
+    let descriptor = sarif::ReportingDescriptorReference { id: Some(id.to_string()), ..Default::default() };
+    sarif::Notification::builder().descriptor(descriptor).level(Value::from("warning")).message(message(text)).build()
+}
+
+/// A repo-relative path as a URI reference: every byte but unreserved ones and `/` percent-encoded.
+fn uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => out.push(char::from(byte)),
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
+}
+
+fn artifact(path: &str) -> sarif::ArtifactLocation {
+    sarif::ArtifactLocation { uri: Some(uri(path)), uri_base_id: Some(SRCROOT.into()), ..Default::default() }
+}
+
+/// The start and end of a span as a text region (1-based lines, UTF-16 columns).
+fn region(report: &Report, file: FileId, span: Span) -> (&str, sarif::Region) {
+    let at = locate(&report.sources, file, span);
+    let region = sarif::Region {
+        start_line: Some(number(at.start.line)),
+        start_column: Some(number(at.start.column)),
+        end_line: Some(number(at.end.line)),
+        end_column: Some(number(at.end.column)),
+        ..Default::default()
+    };
+    (at.path, region)
+}
+
+fn location(report: &Report, file: FileId, span: Span, text: Option<&str>, id: Option<i64>) -> sarif::Location {
+    let (path, region) = region(report, file, span);
+    let physical =
+        sarif::PhysicalLocation { artifact_location: Some(artifact(path)), region: Some(region), ..Default::default() };
+    sarif::Location { id, message: text.map(message), physical_location: Some(physical), ..Default::default() }
+}
+
+/// One `artifactChange` a file, in the order the files first appear; each edit a replacement whose deleted
+/// region is given both as lines and UTF-16 columns and as a byte range.
+fn fix(report: &Report, fix: &Fix) -> sarif::Fix {
+    let mut changes: Vec<(FileId, sarif::ArtifactChange)> = Vec::new();
+    for edit in &fix.edits {
+        let (path, mut deleted) = region(report, edit.file, edit.span);
+        deleted.byte_offset = Some(number(edit.span.start));
+        deleted.byte_length = Some(number(edit.span.end.saturating_sub(edit.span.start)));
+        let inserted = sarif::ArtifactContent { text: Some(edit.content.clone()), ..Default::default() };
+        let replacement =
+            sarif::Replacement { deleted_region: deleted, inserted_content: Some(inserted), properties: None };
+        match changes.iter_mut().find(|(file, _)| *file == edit.file) {
+            Some((_, change)) => change.replacements.push(replacement),
+            None => {
+                let change = sarif::ArtifactChange {
+                    artifact_location: artifact(path),
+                    replacements: vec![replacement],
+                    properties: None,
+                };
+                changes.push((edit.file, change));
+            }
+        }
+    }
+    let (safety, description) = match fix.safety {
+        Safety::Safe => ("safe", "Apply the safe fix (`beeuni-lint --fix`)"),
+        Safety::Unsafe => ("unsafe", "Apply the unsafe fix (`beeuni-lint --fix --unsafe-fixes`); review it first"),
+    };
+    let properties = BTreeMap::from([("safety".to_string(), Value::from(safety))]);
+    sarif::Fix {
+        artifact_changes: changes.into_iter().map(|(_, change)| change).collect(),
+        description: Some(message(description)),
+        properties: Some(sarif::PropertyBag::builder().additional_properties(properties).build()),
+    }
+}
+
+/// `partialFingerprints` that survive unrelated edits: a hash of the rule, the path, the primary line's trimmed
+/// text, how many lines above it in the file have that same text, and where the finding starts in that text.
+/// No line number goes in, so lines added or removed elsewhere change nothing.
+#[derive(Default)]
+struct Fingerprints {
+    /// Per file, per 0-based line: how many earlier lines have the same trimmed text.
+    occurrences: HashMap<FileId, Vec<usize>>,
+}
+
+impl Fingerprints {
+    fn of(&mut self, report: &Report, d: &Diagnostic) -> String {
+        let Some(source) = file(&report.sources, d.primary.file) else {
+            return fnv1a(&[d.rule, "", "", "0", "0"]);
+        };
+        let start = d.primary.span.start.min(source.text.len());
+        let line = source.line_index(start);
+        let line_span = source.line_span(line);
+        let text = source.slice(line_span);
+        let indent = text.len() - text.trim_start().len();
+        let within = start.saturating_sub(line_span.start + indent);
+        let occurrences = self.occurrences.entry(d.primary.file).or_insert_with(|| {
+            let mut seen: HashMap<&str, usize> = HashMap::new();
+            (0..source.line_count())
+                .map(|line| {
+                    let count = seen.entry(source.slice(source.line_span(line)).trim()).or_default();
+                    *count += 1;
+                    *count - 1
+                })
+                .collect()
+        });
+        let occurrence = occurrences.get(line).copied().unwrap_or_default();
+        fnv1a(&[d.rule, &source.path, text.trim(), &occurrence.to_string(), &within.to_string()])
+    }
+}
+
+/// 64-bit FNV-1a over the parts, each followed by a 0xff byte (never in UTF-8), as 16 hex digits.
+fn fnv1a(parts: &[&str]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in parts.iter().flat_map(|part| part.bytes().chain([0xff])) {
+        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Label;
+    use crate::render::fixture;
+    use crate::source::{SourceFile, Sources};
+    use serde_json::json;
+
+    /// The output parsed, after checking it against the OASIS schema.
+    fn parse(text: &str) -> Value {
+        assert!(text.ends_with("}\n") && !text.ends_with("\n\n"));
+        let log = serde_json::from_str(text).unwrap();
+        assert_eq!(errors(&log), Vec::<String>::new(), "not valid SARIF 2.1.0");
+        log
+    }
+
+    fn errors(log: &Value) -> Vec<String> {
+        let schema = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/schemas/sarif-schema-2.1.0.json");
+        let schema: Value = serde_json::from_str(&std::fs::read_to_string(schema).unwrap()).unwrap();
+        let mut errors = Vec::new();
+        check(&schema, &schema, log, "", &mut errors);
+        errors
+    }
+
+    /// Validates against the part of JSON Schema draft 4 the SARIF schema uses. `pattern` and `oneOf` (only
+    /// on properties this renderer never writes) count as failures; `format` is only roughly checked.
+    fn check(schema: &Value, root: &Value, value: &Value, at: &str, out: &mut Vec<String>) {
+        if let Some(reference) = schema["$ref"].as_str() {
+            return check(root.pointer(&reference[1..]).unwrap(), root, value, at, out);
+        }
+        let mut fail = |what: &str| out.push(format!("{at}: {what}"));
+        let is = |kind: &Value| match kind.as_str().unwrap() {
+            "integer" => value.is_i64() || value.is_u64(),
+            "number" => value.is_number(),
+            "string" => value.is_string(),
+            "boolean" => value.is_boolean(),
+            "array" => value.is_array(),
+            "object" => value.is_object(),
+            _ => value.is_null(),
+        };
+        if schema.get("type").is_some_and(|t| !t.as_array().map_or_else(|| is(t), |ts| ts.iter().any(is))) {
+            fail("type");
+        }
+        if schema["enum"].as_array().is_some_and(|values| !values.contains(value)) {
+            fail("enum");
+        }
+        if let Some(n) = value.as_f64()
+            && (schema["minimum"].as_f64().is_some_and(|min| n < min)
+                || schema["maximum"].as_f64().is_some_and(|max| n > max))
+        {
+            fail("range");
+        }
+        if schema.get("oneOf").is_some() || (value.is_string() && schema.get("pattern").is_some()) {
+            fail("unchecked keyword");
+        }
+        if let (Some(format), Some(s)) = (schema["format"].as_str(), value.as_str())
+            && (s.contains(char::is_whitespace) || (format == "uri" && !s.contains(':')))
+        {
+            fail("format");
+        }
+        let passes = |s: &Value| {
+            let mut errors = Vec::new();
+            check(s, root, value, at, &mut errors);
+            errors.is_empty()
+        };
+        if schema["anyOf"].as_array().is_some_and(|any| !any.iter().any(passes)) {
+            fail("anyOf");
+        }
+        if let Some(items) = value.as_array() {
+            if schema["minItems"].as_u64().is_some_and(|min| (items.len() as u64) < min) {
+                fail("minItems");
+            }
+            if schema["uniqueItems"] == true && items.iter().enumerate().any(|(i, x)| items[..i].contains(x)) {
+                fail("uniqueItems");
+            }
+            for (i, item) in items.iter().enumerate().filter(|_| schema.get("items").is_some()) {
+                check(&schema["items"], root, item, &format!("{at}/{i}"), out);
+            }
+        }
+        for (key, item) in value.as_object().into_iter().flatten() {
+            match (schema["properties"].get(key), &schema["additionalProperties"]) {
+                (Some(s), _) | (None, s @ Value::Object(_)) => check(s, root, item, &format!("{at}/{key}"), out),
+                (None, Value::Bool(false)) => out.push(format!("{at}: `{key}` not allowed")),
+                _ => {}
+            }
+        }
+        for key in schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str) {
+            if value.as_object().is_some_and(|object| !object.contains_key(key)) {
+                out.push(format!("{at}: `{key}` missing"));
+            }
+        }
+    }
+
+    #[test]
+    fn the_validator_finds_errors() {
+        let mut log = parse(&render(&fixture::report(), "0.1.0"));
+        log["runs"][0]["results"][0]["level"] = json!("info");
+        log["runs"][0]["results"][1].as_object_mut().unwrap().remove("message");
+        log["runs"][0]["tool"]["driver"]["rules"][0]["severity"] = json!("error");
+        log["runs"][0]["tool"]["driver"]["informationUri"] = json!("not a URI");
+        let expected = [
+            "/runs/0/results/0/level: enum",
+            "/runs/0/results/1: `message` missing",
+            "/runs/0/tool/driver/informationUri: format",
+            "/runs/0/tool/driver/rules/0: `severity` not allowed",
+        ];
+        assert_eq!(errors(&log), expected);
+    }
+
+    #[test]
+    fn run_and_driver() {
+        let text = render(&fixture::report(), "1.2.3");
+        assert_eq!(text, render(&fixture::report(), "1.2.3"));
+        let log = parse(&text);
+        assert_eq!(
+            (&log["$schema"], &log["version"], log["runs"].as_array().unwrap().len()),
+            (&json!(SCHEMA_URI), &json!("2.1.0"), 1)
+        );
+        let run = &log["runs"][0];
+        assert_eq!(run["columnKind"], "utf16CodeUnits");
+        assert_eq!(run["automationDetails"], json!({"id": "beeuni-lint/"}));
+        assert_eq!(run["originalUriBaseIds"], json!({"%SRCROOT%": {"description": {"text": "The repository's root"}}}));
+        assert_eq!(run["invocations"], json!([{"executionSuccessful": true}]));
+        let driver = &run["tool"]["driver"];
+        assert_eq!((&driver["name"], &driver["informationUri"]), (&json!("beeuni-lint"), &json!(INFORMATION_URI)));
+        assert_eq!((&driver["version"], &driver["semanticVersion"]), (&json!("1.2.3"), &json!("1.2.3")));
+        // Every rule of the registry in its order, then the two ids of the fixture the registry lacks.
+        let rules = driver["rules"].as_array().unwrap();
+        assert_eq!(rules.len(), RULES.len() + 2);
+        for (rule, r) in RULES.iter().zip(rules) {
+            assert_eq!((&r["id"], &r["name"]), (&json!(rule.id), &json!(pascal_case(rule.id))));
+            assert_eq!(r["shortDescription"]["text"], truncate(&rule.summary()));
+            let full = r["fullDescription"]["text"].as_str().unwrap();
+            assert!(!full.is_empty() && full.chars().count() <= MAX_DESCRIPTION && !full.contains("##"), "{full}");
+            assert_eq!(r["help"], json!({"text": rule.docs(), "markdown": rule.docs()}));
+            assert_eq!(r["helpUri"], format!("{INFORMATION_URI}#{}", rule.id));
+            assert_eq!(r["defaultConfiguration"], json!({"level": level(rule.severity).0}));
+            assert_eq!(r["properties"]["tags"][0], "beeuni");
+        }
+        assert_eq!(
+            rules[RULES.len()..],
+            [json!({"id": "odd-name", "name": "OddName"}), json!({"id": "empty-value", "name": "EmptyValue"})]
+        );
+    }
+
+    #[test]
+    fn results_field_by_field() {
+        let log = parse(&render(&fixture::report(), "0.1.0"));
+        let mut results = log["runs"][0]["results"].as_array().unwrap().clone();
+        let prints: Vec<Value> =
+            results.iter_mut().map(|r| r.as_object_mut().unwrap().remove("partialFingerprints").unwrap()).collect();
+        assert!(prints.iter().all(|p| p[FINGERPRINT_KEY].as_str().unwrap().len() == 16) && prints[0] != prints[1]);
+        let file = |uri: &str| json!({"uri": uri, "uriBaseId": "%SRCROOT%"});
+        let region =
+            |line, start, end| json!({"startLine": line, "startColumn": start, "endLine": line, "endColumn": end});
+        let at = |uri, line, start, end| json!({"artifactLocation": file(uri), "region": region(line, start, end)});
+        // UTF-16 columns: `é` counts 1, `😀` counts 2.
+        assert_eq!(
+            results[0],
+            json!({
+                "ruleId": "odd-name", "ruleIndex": RULES.len(), "level": "warning",
+                "message": {"text": "the name ends in `agent`"},
+                "locations": [{"physicalLocation": at("beeuni.yaml", 1, 15, 20)}],
+                "relatedLocations": [
+                    {"id": 1, "message": {"text": "tools follow"}, "physicalLocation": at("beeuni.yaml", 2, 1, 6)}
+                ],
+            })
+        );
+        let index = RULES.iter().position(|r| r.id == "unknown-excluded-tool").unwrap();
+        let mut deleted = region(3, 13, 16);
+        deleted["byteOffset"] = json!(fixture::YAML.find("bsh").unwrap());
+        deleted["byteLength"] = json!(3);
+        assert_eq!(
+            results[1],
+            json!({
+                "ruleId": "unknown-excluded-tool", "ruleIndex": index, "level": "error",
+                "message": {"text": "unknown tool `bsh` in `exclude`\nhelp: did you mean `bash`?"},
+                "locations": [{"physicalLocation": at("beeuni.yaml", 3, 13, 16)}],
+                "relatedLocations": [{
+                    "id": 1, "message": {"text": "`bash` is defined here"},
+                    "physicalLocation": at("tools/bash.ts", 1, 14, 18)
+                }],
+                "fixes": [{
+                    "description": {"text": "Apply the safe fix (`beeuni-lint --fix`)"},
+                    "properties": {"safety": "safe"},
+                    "artifactChanges": [{"artifactLocation": file("beeuni.yaml"),
+                        "replacements": [{"deletedRegion": deleted, "insertedContent": {"text": "bash"}}]}],
+                }],
+            })
+        );
+        // Zero-width; no related locations, no fix.
+        assert_eq!(
+            results[2],
+            json!({
+                "ruleId": "empty-value", "ruleIndex": RULES.len() + 1, "level": "note",
+                "message": {"text": "`model` has no value"},
+                "locations": [{"physicalLocation": at("beeuni.yaml", 4, 7, 7)}],
+            })
+        );
+    }
+
+    #[test]
+    fn fingerprints_ignore_line_numbers() {
+        let prints = |text: &str| -> Vec<Value> {
+            let mut sources = Sources::default();
+            let file = sources.add(SourceFile::new("a b.yaml".into(), text.into()));
+            let at = |(at, _)| Diagnostic::new("r", Severity::Error, Label::new(file, Span::new(at, at + 3)), "m");
+            let diagnostics = text.match_indices("bsh").map(at).collect();
+            let log = parse(&render(&Report { sources, diagnostics, files: 1 }, "0.1.0"));
+            let results = log["runs"][0]["results"].as_array().unwrap().clone();
+            assert_eq!(results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "a%20b.yaml");
+            results.iter().map(|r| r["partialFingerprints"][FINGERPRINT_KEY].clone()).collect()
+        };
+        let before = prints("a: [bsh]\nb: [bsh, bsh]\n  a: [bsh]\n");
+        // Lines above, indentation and trailing blanks change nothing.
+        assert_eq!(prints("# new\n\nx: 1\na: [bsh]\nb: [bsh, bsh]\n    a: [bsh]  \n"), before);
+        // Two findings on one line, and two lines of the same text, are told apart.
+        assert!(before.iter().enumerate().all(|(i, print)| !before[..i].contains(print)));
+    }
+
+    #[test]
+    fn limits_cut_and_say_so() {
+        let mut report = fixture::report();
+        report.diagnostics[0].related = vec![report.diagnostics[0].related[0].clone(); 5];
+        let log = parse(&render_within(&report, "0.1.0", 2, 3));
+        let run = &log["runs"][0];
+        // The two most severe findings stay, in report order; related locations are cut to fit 3 a result.
+        let ids: Vec<&Value> = run["results"].as_array().unwrap().iter().map(|r| &r["ruleId"]).collect();
+        assert_eq!(ids, ["odd-name", "unknown-excluded-tool"]);
+        assert_eq!(run["results"][0]["relatedLocations"].as_array().unwrap().len(), 2);
+        let notes = &run["invocations"][0]["toolExecutionNotifications"];
+        let texts = [
+            "2 of 3 results kept, the most severe: GitHub code scanning takes 2 a run",
+            "related locations cut on 1 of the results: GitHub takes 3 locations a result",
+        ];
+        for (i, (id, text)) in ["results-cut", "locations-cut"].into_iter().zip(texts).enumerate() {
+            assert_eq!(notes[i], json!({"descriptor": {"id": id}, "level": "warning", "message": {"text": text}}));
+        }
+        assert_eq!(truncate(&"é".repeat(2000)), "é".repeat(MAX_DESCRIPTION - 1) + "…");
+        assert_eq!(truncate(&"é".repeat(MAX_DESCRIPTION)), "é".repeat(MAX_DESCRIPTION));
+    }
+
+    #[test]
+    fn helpers_and_edge_spans() {
+        assert_eq!(pascal_case("module-fetch-signal"), "ModuleFetchSignal");
+        assert_eq!(uri("dir/é #1.yaml"), "dir/%C3%A9%20%231.yaml");
+        let docs = "One line.\n\n## What it checks\nA wrapped\nline.\n\nMore.\n\n## Why\nBecause.\n";
+        assert_eq!(section(docs, "What it checks").as_deref(), Some("A wrapped line.\n\nMore."));
+        assert_eq!(section(docs, "Fix"), None);
+        let report = fixture::edge_report();
+        let log = parse(&render(&report, "0.1.0"));
+        assert_eq!(log["runs"][0]["results"].as_array().unwrap().len(), report.diagnostics.len());
+    }
+}

@@ -1,0 +1,74 @@
+//! The SARIF and GitHub formats through the real binary: `--format sarif|github`, `--sarif-file`,
+//! `$GITHUB_STEP_SUMMARY`.
+
+mod common;
+
+use common::{bin, fixture, run_in};
+use serde_json::Value;
+
+const MESSAGE: &str =
+    "agent `support` excludes `bsh`, which is not a known tool: it hides nothing, and `bash` stays enabled";
+
+#[test]
+fn sarif_report_names_rule_location_and_rule_metadata() {
+    let dir = fixture("unknown-excluded-tool");
+    let run = run_in(dir.path(), &["--format", "sarif", "."]);
+    assert_eq!(run.code, 1);
+    let sarif: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(sarif["version"], "2.1.0");
+    let run0 = &sarif["runs"][0];
+    assert_eq!(run0["columnKind"], "utf16CodeUnits");
+    let rules = run0["tool"]["driver"]["rules"].as_array().unwrap();
+    let results = run0["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1);
+    let result = &results[0];
+    assert_eq!(result["ruleId"], "unknown-excluded-tool");
+    assert_eq!(result["level"], "error");
+    assert!(result["message"]["text"].as_str().unwrap().starts_with(MESSAGE), "{result:#}");
+    let index = result["ruleIndex"].as_u64().unwrap() as usize;
+    assert_eq!(rules[index]["id"], "unknown-excluded-tool");
+    assert!(rules[index]["help"]["markdown"].as_str().unwrap().contains("## What it checks"));
+    let location = &result["locations"][0]["physicalLocation"];
+    assert_eq!(location["artifactLocation"]["uri"], "beeuni.yaml");
+    assert_eq!(location["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+    let region = &location["region"];
+    assert_eq!((region["startLine"].as_u64(), region["startColumn"].as_u64()), (Some(10), Some(17)));
+    assert_eq!((region["endLine"].as_u64(), region["endColumn"].as_u64()), (Some(10), Some(20)));
+    assert!(result["partialFingerprints"].as_object().is_some_and(|f| !f.is_empty()));
+    // The same run twice gives the same bytes.
+    assert_eq!(run_in(dir.path(), &["--format", "sarif", "."]).stdout, run.stdout);
+}
+
+#[test]
+fn github_annotations_and_step_summary() {
+    let dir = fixture("unknown-excluded-tool");
+    let summary = dir.path().join("summary.md");
+    let output =
+        bin(dir.path()).args(["--format", "github", "."]).env("GITHUB_STEP_SUMMARY", &summary).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let mut lines = stdout.lines();
+    assert_eq!(
+        lines.next(),
+        Some(
+            format!(
+                "::error file=beeuni.yaml,line=10,col=17,endLine=10,endColumn=20,title=beeuni-lint (unknown-excluded-tool)::{MESSAGE}%0Ahelp: did you mean `bash`?"
+            )
+            .as_str()
+        )
+    );
+    assert_eq!(lines.next(), Some("beeuni-lint: 1 error in 1 file"));
+    let table = std::fs::read_to_string(&summary).unwrap();
+    assert!(table.contains("| Rule | Severity | Location | Message |"), "{table}");
+    assert!(table.contains("`unknown-excluded-tool`") || table.contains("unknown-excluded-tool"), "{table}");
+}
+
+#[test]
+fn sarif_file_is_written_beside_another_format() {
+    let dir = fixture("unknown-excluded-tool");
+    let run = run_in(dir.path(), &["--format", "short", "--sarif-file", "out.sarif", "."]);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout, format!("beeuni.yaml:10:17: error[unknown-excluded-tool] {MESSAGE}\n"));
+    let sarif: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("out.sarif")).unwrap()).unwrap();
+    assert_eq!(sarif["runs"][0]["results"][0]["ruleId"], "unknown-excluded-tool");
+}
