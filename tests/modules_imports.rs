@@ -108,7 +108,10 @@ fn module_package_missing() {
     };
     let m = |name: &str| format!("Cannot find package '{name}'");
     let names = ["hubspot-lite", "zod", "@acme/orders-sdk", "date-fns", "broken-main", "left-pad", "nanoid"];
-    let messages: Vec<String> = names.iter().map(|n| m(n)).collect();
+    let mut messages: Vec<String> = names.iter().map(|n| m(n)).collect();
+    // Installed packages without the file: the runtime's own words for a missing module.
+    messages[3] = "Cannot find module 'date-fns/add-days'".into();
+    messages[4] = "Cannot find module 'broken-main'".into();
     let at = |i: usize, path: &'static str, line: u64, column: u64, entry: u64| -> Found {
         (("module-package-missing", "error", path, line, column, messages[i].as_str()), entry)
     };
@@ -128,7 +131,13 @@ fn module_package_missing() {
             at(6, "tools/lookup_order.ts", 12, 30, 3),
         ],
     );
-    let helps: Vec<String> = names.iter().map(|n| help(n)).collect();
+    let mut helps: Vec<String> = names.iter().map(|n| help(n)).collect();
+    helps[3] =
+        "`node_modules/date-fns` is installed but has no file for `date-fns/add-days`: import a path the package has"
+            .into();
+    helps[4] =
+        "`node_modules/broken-main` is installed but has no file for `broken-main`: import a path the package has"
+            .into();
     assert_helps(&report, &helps.iter().map(String::as_str).collect::<Vec<_>>());
     // The twin installs them: `main` without extension, `exports`, `index.js`, a subpath
     // file, a scoped package, and a `node_modules` beside the module (`integrations/crm/`).

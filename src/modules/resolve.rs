@@ -24,6 +24,8 @@ pub enum Resolution {
     Unstaged(String),
     /// A package no `node_modules` provides; `declared_in` is a `package.json` that lists it, if any.
     MissingPackage { name: String, declared_in: Option<String> },
+    /// The package is installed in `folder`, but has no file for the specifier (a subpath, or a missing `main`).
+    MissingEntry { specifier: String, folder: String },
 }
 
 const NODE_BUILTINS: &[&str] = &[
@@ -126,18 +128,24 @@ impl<'a> Resolver<'a> {
 
     fn package(&mut self, dir: &str, specifier: &str, name: &str) -> Resolution {
         let subpath = specifier[name.len()..].trim_start_matches('/');
-        let mut declared_in = None;
+        let (mut declared_in, mut installed) = (None, None);
         for folder in ancestors(dir) {
             let modules = join(folder, "node_modules");
             let package = join(&modules, name);
             if let Some(entry) = self.package_entry(&package, subpath) {
                 return Resolution::Package { name: name.to_string(), folder: package, entry };
             }
+            if installed.is_none() && self.checkout.is_dir(&package) {
+                installed = Some(package);
+            }
             if declared_in.is_none() && self.declares(folder, name) {
                 declared_in = Some(join(folder, "package.json"));
             }
         }
-        Resolution::MissingPackage { name: name.to_string(), declared_in }
+        match installed {
+            Some(folder) => Resolution::MissingEntry { specifier: specifier.to_string(), folder },
+            None => Resolution::MissingPackage { name: name.to_string(), declared_in },
+        }
     }
 
     /// Where `package` (a repo-relative folder) provides `subpath` (empty for the package itself): `Some(Some(file))`

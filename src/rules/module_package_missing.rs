@@ -5,7 +5,9 @@
 //! `node_modules` folder beside or above the module, inside the checkout
 //! (its `package.json` `main`/`exports`, or `index.*`). Node built-ins,
 //! `node:*`, `bun` and `bun:*` are fine. When a `package.json` declares the
-//! package, the finding is `module-package-not-installed` instead.
+//! package, the finding is `module-package-not-installed` instead. An
+//! installed package without the imported file (a subpath it lacks, a
+//! missing `main`) is `Cannot find module 'name/sub'`, as the runtime says.
 //!
 //! ## Why
 //! The sandbox installs no packages for a tool: the module fails with
@@ -32,14 +34,21 @@ pub static RULE: Rule =
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in &project.modules {
         for (import, resolution) in module.facts.imports.iter().zip(&module.resolutions) {
-            let Some(Resolution::MissingPackage { name, declared_in: None }) = resolution else {
-                continue;
+            let (message, help) = match resolution {
+                Some(Resolution::MissingPackage { name, declared_in: None }) => (
+                    format!("Cannot find package '{name}'"),
+                    format!(
+                        "the sandbox installs no packages for a tool: remove the import of `{name}`, or commit it under a tracked `node_modules` beside or above the module"
+                    ),
+                ),
+                Some(Resolution::MissingEntry { specifier, folder }) => (
+                    format!("Cannot find module '{specifier}'"),
+                    format!("`{folder}` is installed but has no file for `{specifier}`: import a path the package has"),
+                ),
+                _ => continue,
             };
-            let message = format!("Cannot find package '{name}'");
             let diagnostic = in_module(project, RULE.id, RULE.severity, module, import.span, message);
-            out.push(diagnostic.help(format!(
-                "the sandbox installs no packages for a tool: remove the import of `{name}`, or commit it under a tracked `node_modules` beside or above the module"
-            )));
+            out.push(diagnostic.help(help));
         }
     }
 }
