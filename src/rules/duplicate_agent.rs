@@ -21,24 +21,18 @@
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::project::Project;
 use crate::rules::Rule;
-use std::collections::HashMap;
 
 pub static RULE: Rule = Rule::new("duplicate-agent", Severity::Error, include_str!("duplicate_agent.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    let mut first_by_name = HashMap::new();
-    for agent in &project.agents {
-        let first = *first_by_name.entry(agent.name.as_str()).or_insert(agent);
-        if first.file == agent.file {
-            continue;
-        }
+    for (first, repeat) in super::declared_elsewhere(&project.agents, |d| d.name.as_str(), |d| d.file) {
         let message = format!(
             "agent `{}` is already declared in `{}`: an agent may be declared in one file only",
-            agent.name,
+            repeat.name,
             project.file(first.file).path
         );
         out.push(
-            Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, agent.key), message)
+            Diagnostic::new(RULE.id, RULE.severity, Label::new(repeat.file, repeat.key), message)
                 .related(Label::with_message(first.file, first.key, "first declared here"))
                 .help("remove one of the two declarations"),
         );

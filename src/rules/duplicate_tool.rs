@@ -24,24 +24,18 @@
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::project::Project;
 use crate::rules::Rule;
-use std::collections::HashMap;
 
 pub static RULE: Rule = Rule::new("duplicate-tool", Severity::Error, include_str!("duplicate_tool.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    let mut first_by_name = HashMap::new();
-    for decl in &project.tools {
-        let first = *first_by_name.entry(decl.name.as_str()).or_insert(decl);
-        if first.file == decl.file {
-            continue;
-        }
+    for (first, repeat) in super::declared_elsewhere(&project.tools, |d| d.name.as_str(), |d| d.file) {
         let message = format!(
             "tool `{}` is already declared in `{}`: a name may be declared in one file only",
-            decl.name,
+            repeat.name,
             project.file(first.file).path
         );
         out.push(
-            Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry), message)
+            Diagnostic::new(RULE.id, RULE.severity, Label::new(repeat.file, repeat.entry), message)
                 .related(Label::with_message(first.file, first.entry, "first declared here"))
                 .help("remove one of the two declarations"),
         );

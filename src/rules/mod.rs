@@ -185,6 +185,24 @@ pub fn check(project: &Project) -> Vec<Diagnostic> {
     out
 }
 
+/// A name declared in two files: every declaration after the first (in graph order) whose file differs from the
+/// first's, with that first. Repeats within one file are `duplicate-key`.
+fn declared_elsewhere<'a, T>(
+    items: &'a [T],
+    name: impl Fn(&T) -> &str,
+    file: impl Fn(&T) -> crate::source::FileId,
+) -> Vec<(&'a T, &'a T)> {
+    let mut first_by_name: std::collections::HashMap<&str, &T> = std::collections::HashMap::new();
+    let mut repeats = Vec::new();
+    for item in items {
+        let first = *first_by_name.entry(name(item)).or_insert(item);
+        if file(first) != file(item) {
+            repeats.push((first, item));
+        }
+    }
+    repeats
+}
+
 /// Turns the loader's problems of one kind into findings.
 fn load_problems(
     project: &Project,
