@@ -28,6 +28,8 @@ pub enum Command {
     },
     /// List every rule with its id, severity and summary
     Rules,
+    /// Print a JSON Schema (draft 2020-12) of beeuni.yaml, for editors
+    Schema,
     /// Print one rule's documentation
     Explain {
         /// The rule id, e.g. unknown-excluded-tool

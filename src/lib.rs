@@ -16,6 +16,7 @@ pub mod project;
 pub mod render;
 pub mod repo;
 pub mod rules;
+pub mod schema;
 pub mod source;
 pub mod suppress;
 pub mod yaml;

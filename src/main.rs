@@ -16,6 +16,7 @@ fn main() -> ExitCode {
         Some(Command::Check(args)) => check(&args),
         Some(Command::Ls { json, path }) => ls(json, path),
         Some(Command::Rules) => print(&rules_table()).map(|()| 0),
+        Some(Command::Schema) => print(&schema_text()).map(|()| 0),
         Some(Command::Explain { rule }) => explain(&rule),
     };
     match outcome {
@@ -90,6 +91,12 @@ fn ls(json: bool, path: std::path::PathBuf) -> Result<u8, String> {
 fn rules_table() -> String {
     let width = rules::RULES.iter().map(|r| r.id.len()).max().unwrap_or(0) + 2;
     rules::RULES.iter().map(|r| format!("{:<width$}{:<9}{}\n", r.id, r.severity.as_str(), r.summary())).collect()
+}
+
+fn schema_text() -> String {
+    let mut text = serde_json::to_string_pretty(&beeuni_lint::schema::schema()).unwrap_or_default();
+    text.push('\n');
+    text
 }
 
 fn explain(id: &str) -> Result<u8, String> {
