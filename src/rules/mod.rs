@@ -187,11 +187,11 @@ pub fn check(project: &Project) -> Vec<Diagnostic> {
 
 /// A name declared in two files: every declaration after the first (in graph order) whose file differs from the
 /// first's, with that first. Repeats within one file are `duplicate-key`.
-fn declared_elsewhere<'a, T>(
-    items: &'a [T],
+fn declared_elsewhere<T>(
+    items: &[T],
     name: impl Fn(&T) -> &str,
     file: impl Fn(&T) -> crate::source::FileId,
-) -> Vec<(&'a T, &'a T)> {
+) -> Vec<(&T, &T)> {
     let mut first_by_name: std::collections::HashMap<&str, &T> = std::collections::HashMap::new();
     let mut repeats = Vec::new();
     for item in items {
