@@ -26,6 +26,15 @@ pub enum Command {
         #[arg(default_value = ".")]
         path: PathBuf,
     },
+    /// Per agent and per harness: the tools it can call, and why
+    Agents {
+        /// Print JSON: [{ agent, harness, tools: [{ name, why }] }]
+        #[arg(long)]
+        json: bool,
+        /// A path inside the repository
+        #[arg(default_value = ".")]
+        path: PathBuf,
+    },
     /// List every rule with its id, severity and summary
     Rules,
     /// Print a JSON Schema (draft 2020-12) of beeuni.yaml, for editors

@@ -4,6 +4,7 @@
 //! graph, build the [`project::Project`] model once, run every rule over it,
 //! apply ignores and config, and hand the [`Report`] to a renderer.
 
+pub mod access;
 pub mod catalog;
 pub mod change;
 pub mod config;

@@ -15,6 +15,7 @@ fn main() -> ExitCode {
         None => check(&cli.check),
         Some(Command::Check(args)) => check(&args),
         Some(Command::Ls { json, path }) => ls(json, path),
+        Some(Command::Agents { json, path }) => agents(json, path),
         Some(Command::Rules) => print(&rules_table()).map(|()| 0),
         Some(Command::Schema) => print(&schema_text()).map(|()| 0),
         Some(Command::Explain { rule }) => explain(&rule),
@@ -85,6 +86,13 @@ fn ls(json: bool, path: std::path::PathBuf) -> Result<u8, String> {
     }
     let listing = listing::listing(&project);
     print(&if json { listing::render_json(&listing) } else { listing::render_text(&listing) })?;
+    Ok(0)
+}
+
+fn agents(json: bool, path: std::path::PathBuf) -> Result<u8, String> {
+    let project = beeuni_lint::load(&CheckOptions::new(path))?.project;
+    let access = beeuni_lint::access::access(&project);
+    print(&if json { beeuni_lint::access::render_json(&access) } else { beeuni_lint::access::render_text(&access) })?;
     Ok(0)
 }
 

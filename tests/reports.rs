@@ -72,3 +72,34 @@ fn sarif_file_is_written_beside_another_format() {
     let sarif: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("out.sarif")).unwrap()).unwrap();
     assert_eq!(sarif["runs"][0]["results"][0]["ruleId"], "unknown-excluded-tool");
 }
+
+#[test]
+fn agents_lists_each_harness_with_reasons() {
+    let dir = fixture("docs-agents");
+    let run = run_in(dir.path(), &["agents", "--json", "."]);
+    assert_eq!(run.code, 0);
+    let access: Value = serde_json::from_str(&run.stdout).unwrap();
+    let tools = |agent: &str, harness: &str| -> Vec<(String, String)> {
+        let entry = access.as_array().unwrap().iter().find(|e| e["agent"] == agent && e["harness"] == harness).unwrap();
+        entry["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| (t["name"].as_str().unwrap().to_string(), t["why"].as_str().unwrap().to_string()))
+            .collect()
+    };
+    let names = |list: &[(String, String)]| list.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    let researcher = tools("researcher", "standard");
+    assert_eq!(names(&researcher), ["read", "grep", "web_search", "lookup_order"]);
+    assert!(researcher.iter().all(|(_, why)| why == "listed"));
+    // `exclude: [bash, write, edit]`: on the standard harness `apply_patch` shares their permission and the
+    // terminal's `pty_*` follow `bash`; the experimental harness keeps `apply_patch`.
+    let standard = names(&tools("support", "standard"));
+    assert!(!standard.iter().any(|n| n == "apply_patch" || n.starts_with("pty_") || n == "bash"), "{standard:?}");
+    let experimental = names(&tools("support", "experimental"));
+    assert!(experimental.contains(&"apply_patch".to_string()), "{experimental:?}");
+    assert!(!experimental.iter().any(|n| n.starts_with("pty_")), "{experimental:?}");
+    assert!(tools("greeter", "standard").is_empty());
+    let beeuni = tools("beeuni", "standard");
+    assert!(beeuni.contains(&("pty_spawn".to_string(), "follows `bash`".to_string())), "{beeuni:?}");
+}
