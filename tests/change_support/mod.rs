@@ -10,10 +10,8 @@
 #![allow(dead_code)] // each test binary uses a part of these helpers
 
 use crate::common::Run;
-use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 use tempfile::TempDir;
 
 /// The five Beeuni tools, in the canonical order.
@@ -82,29 +80,7 @@ pub fn git_in(dir: &Path, args: &[&str]) -> String {
 
 /// The binary, run in `dir` with the isolated git environment.
 pub fn bin_in(dir: &Path, args: &[&str]) -> Run {
-    let mut cmd = Command::cargo_bin("beeuni-lint").unwrap();
-    cmd.current_dir(dir).args(args).timeout(Duration::from_secs(60));
-    for (var, value) in ENV {
-        cmd.env(var, value);
-    }
-    for var in UNSET {
-        cmd.env_remove(var);
-    }
-    let output = cmd.output().unwrap();
-    let run = Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    };
-    assert!(!run.stderr.contains("panicked"), "beeuni-lint panicked on {args:?}:\n{}", run.stderr);
-    assert!(
-        matches!(run.code, 0..=2),
-        "exit code {} for {args:?}\nstdout:\n{}\nstderr:\n{}",
-        run.code,
-        run.stdout,
-        run.stderr
-    );
-    run
+    crate::common::run_in(dir, args)
 }
 
 /// `beeuni-lint --format json ARGS .` in `dir`: exit code and parsed report.
