@@ -19,10 +19,6 @@ impl Span {
         Span { start: at, end: at }
     }
 
-    pub fn cover(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
-    }
-
     pub fn is_empty(self) -> bool {
         self.start == self.end
     }

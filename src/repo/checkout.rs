@@ -3,7 +3,7 @@
 
 use super::fs::{self, Refusal};
 use super::git::{EntryKind, GitRepo, GitSource};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::rc::Rc;
 
 /// A file found by [`Checkout::resolve`], ready to read.
@@ -166,9 +166,5 @@ impl Checkout {
 
     pub fn is_ignored(&self, rel: &str) -> bool {
         self.git.as_ref().is_some_and(|git| git.is_ignored(&self.git_path(rel), false))
-    }
-
-    pub fn root(&self) -> &Path {
-        &self.root
     }
 }
