@@ -3,7 +3,7 @@
 
 usage: bench/base_cost.py [--modules 20000] [--files 0] [--commits 1500] [--runs 15] [--binary target/release/beeuni-lint]
 
-Builds (once, under /tmp) a repository of ../shared/bench/gen_project.py with
+Builds (once, under /tmp) a repository of bench/gen_project.py with
 --modules files and --commits commits of history on `main` (git fast-import),
 and a `feature` branch forked 300 commits back that deletes one Beeuni tool's
 line. `--files N` adds N plain files (docs/page_NNNNN.md) to the first commit:
@@ -22,7 +22,7 @@ def git(repo, *args, **kw):
 
 
 def build(repo, modules, files, commits):
-    gen = os.path.join(ROOT, "..", "shared", "bench", "gen_project.py")
+    gen = os.path.join(ROOT, "bench", "gen_project.py")
     subprocess.run([sys.executable, gen, repo, "--modules", str(modules), "--agents", str(min(500, modules)), "--git"],
                    check=True)
     if files:

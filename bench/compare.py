@@ -3,7 +3,7 @@
 
 usage: bench/compare.py [--modules 2000] [--runs 15] [--peer "oxlint tools lib"] [--binary target/release/beeuni-lint]
 
-Generates the project with ../shared/bench/gen_project.py (once per size, under
+Generates the project with bench/gen_project.py (once per size, under
 /tmp), then alternates runs of beeuni-lint and the peer (so drift hits both
 alike) and prints the medians, their ratio and beeuni-lint's peak memory.
 The peer is looked up on PATH and in /tmp/oxl/node_modules/.bin (install it
@@ -33,7 +33,7 @@ def main():
     a = ap.parse_args()
     project = f"/tmp/beeuni-bench-{a.modules}"
     if not os.path.exists(os.path.join(project, "beeuni.yaml")):
-        gen = os.path.join(ROOT, "..", "shared", "bench", "gen_project.py")
+        gen = os.path.join(ROOT, "bench", "gen_project.py")
         subprocess.run([sys.executable, gen, project, "--modules", str(a.modules), "--git"], check=True)
     peer = shlex.split(a.peer)
     local = "/tmp/oxl/node_modules/.bin/" + peer[0]
