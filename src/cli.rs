@@ -66,7 +66,7 @@ pub struct CheckArgs {
     /// Exit 1 when a finding is at or above this severity
     #[arg(long, value_enum, default_value_t = FailOn::Warning)]
     pub fail_on: FailOn,
-    /// The config file (default: beeuni-lint.toml at the repository root, if present)
+    /// The config file (default: the nearest beeuni-lint.toml from the project root up to the repository root)
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Compare with the merge base of REV and HEAD (a branch, tag, HEAD~1, a SHA, origin/main): turns on the

@@ -1,15 +1,25 @@
-//! `beeuni-lint.toml`: rule severities, path excludes and extra harness tool names.
+//! `beeuni-lint.toml`: rule severities, path excludes, extra harness tool names and the Beeuni tools a project
+//! leaves out on purpose.
+//!
+//! The file is found at the project root or, failing that, in the nearest folder above it up to the git work
+//! tree root (a monorepo may keep one config for every project). Every mistake in it is reported in one run,
+//! each located and, for a misspelt key, rule id or level, with the name it is near.
 
+use crate::catalog::BEEUNI_TOOLS;
 use crate::diagnostic::Severity;
-use crate::rules;
-use crate::source::SourceFile;
+use crate::rules::{self, names};
+use crate::source::{SourceFile, Span};
 use globset::{Glob, GlobSet, GlobSetBuilder};
-use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use toml::Spanned;
+use toml::de::{DeTable, DeValue};
 
 pub const FILE_NAME: &str = "beeuni-lint.toml";
+
+const KEYS: [&str; 4] = ["harness-tools", "removed-beeuni-tools", "rules", "paths"];
+const PATHS_KEYS: [&str; 1] = ["exclude"];
+const LEVELS: [&str; 4] = ["error", "warning", "info", "off"];
 
 /// A rule's configured level: a severity, or off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,87 +33,242 @@ pub struct Config {
     pub harness_tools: Vec<String>,
     pub levels: BTreeMap<String, Level>,
     pub exclude: Option<GlobSet>,
+    /// The project root relative to the config's folder (`""` when the same): excludes match paths from there.
+    exclude_prefix: String,
+    /// `removed-beeuni-tools`: each name with the span of its entry in [`Config::file`].
+    pub removed_beeuni_tools: Vec<(String, Span)>,
+    /// The config as read, named relative to the git work tree root (findings may point into it).
+    pub file: Option<SourceFile>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawConfig {
-    #[serde(rename = "harness-tools", default)]
-    harness_tools: Vec<String>,
-    #[serde(default)]
-    rules: BTreeMap<Spanned<String>, Spanned<String>>,
-    #[serde(default)]
-    paths: RawPaths,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct RawPaths {
-    #[serde(default)]
-    exclude: Vec<Spanned<String>>,
+/// Where the config of a project is, and how to name it.
+struct Found {
+    path: PathBuf,
+    shown: String,
+    /// The project root relative to the config's folder.
+    prefix: String,
 }
 
 impl Config {
-    /// Reads the config: `explicit` when given (it must exist), else `beeuni-lint.toml` at the root if present.
-    /// A bad config is an error naming the file, line and column.
-    pub fn load(root: &Path, explicit: Option<&Path>) -> Result<Config, String> {
-        let (path, shown) = match explicit {
-            Some(path) => (path.to_path_buf(), path.display().to_string()),
-            None => {
-                let path = root.join(FILE_NAME);
-                if !path.is_file() {
-                    return Ok(Config::default());
-                }
-                (path, FILE_NAME.to_string())
-            }
+    /// Reads the config: `explicit` when given (it must exist), else the nearest `beeuni-lint.toml` from the
+    /// project `root` up to the work tree root `top`. A bad config is an error naming every mistake.
+    pub fn load(root: &Path, top: &Path, explicit: Option<&Path>) -> Result<Config, String> {
+        let found = match explicit {
+            Some(path) => Found { path: path.to_path_buf(), shown: path.display().to_string(), prefix: String::new() },
+            None => match discover(root, top) {
+                Some(found) => found,
+                None => return Ok(Config::default()),
+            },
         };
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{shown}: cannot read the config: {e}"))?;
-        Config::parse(&text, &shown)
+        let text = std::fs::read_to_string(&found.path)
+            .map_err(|e| format!("cannot read the config `{}`: {e}", found.shown))?;
+        let mut config = Config::parse(&text, &found.shown)?;
+        config.exclude_prefix = found.prefix;
+        Ok(config)
     }
 
+    /// Parses a config; `Err` lists every mistake, one a line, as `file:line:column: message`.
     pub fn parse(text: &str, shown: &str) -> Result<Config, String> {
         let source = SourceFile::new(shown.to_string(), text.to_string());
-        let located = |at: usize, message: String| {
-            let pos = source.position(at);
-            format!("{shown}:{}:{}: {message}", pos.line, pos.column)
-        };
-        let raw: RawConfig = toml::from_str(text).map_err(|e| {
-            let at = e.span().map_or(0, |s| s.start);
-            located(at, e.message().trim().to_string())
-        })?;
-        let mut levels = BTreeMap::new();
-        for (id, level) in raw.rules {
-            if rules::find(id.get_ref()).is_none() {
-                return Err(located(id.span().start, format!("unknown rule `{}` in [rules]", id.get_ref())));
-            }
-            let parsed = match level.get_ref().as_str() {
-                "off" => Level::Off,
-                "info" => Level::On(Severity::Info),
-                "warning" => Level::On(Severity::Warning),
-                "error" => Level::On(Severity::Error),
-                other => {
-                    let message = format!("`{other}` is not a level: use error, warning, info or off");
-                    return Err(located(level.span().start, message));
-                }
-            };
-            levels.insert(id.into_inner(), parsed);
+        let mut errors = Errors::default();
+        let (table, syntax) = DeTable::parse_recoverable(text);
+        for error in syntax {
+            errors.add(error.span().map_or(0, |s| s.start), error.message().trim().to_string());
         }
-        let exclude = if raw.paths.exclude.is_empty() {
-            None
-        } else {
-            let mut builder = GlobSetBuilder::new();
-            for glob in &raw.paths.exclude {
-                let parsed = Glob::new(glob.get_ref()).map_err(|e| located(glob.span().start, e.to_string()))?;
-                builder.add(parsed);
+        let mut config = Config::default();
+        let mut globs = Vec::new();
+        for (key, value) in table.get_ref().iter() {
+            let at = key.span().start;
+            match key.get_ref().as_ref() {
+                "harness-tools" => config.harness_tools = strings(value, "harness-tools", &mut errors),
+                "removed-beeuni-tools" => config.removed_beeuni_tools = removed(value, &mut errors),
+                "rules" => config.levels = levels(value, &mut errors),
+                "paths" => globs = excludes(value, &mut errors),
+                other => errors.unknown(at, &format!("unknown key `{other}`"), other, &KEYS),
             }
-            Some(builder.build().map_err(|e| format!("{shown}: {e}"))?)
-        };
-        Ok(Config { harness_tools: raw.harness_tools, levels, exclude })
+        }
+        if !globs.is_empty() {
+            let mut builder = GlobSetBuilder::new();
+            for (glob, at) in &globs {
+                match Glob::new(glob) {
+                    Ok(parsed) => {
+                        builder.add(parsed);
+                    }
+                    Err(e) => errors.add(*at, format!("`{glob}` is not a glob: {}", e.kind())),
+                }
+            }
+            match builder.build() {
+                Ok(set) => config.exclude = Some(set),
+                Err(e) => errors.add(0, e.to_string()),
+            }
+        }
+        if !errors.0.is_empty() {
+            return Err(errors.render(&source));
+        }
+        config.file = Some(source);
+        Ok(config)
     }
 
+    /// Is this project-relative path excluded by `[paths] exclude`?
     pub fn is_excluded(&self, path: &str) -> bool {
-        self.exclude.as_ref().is_some_and(|set| set.is_match(path))
+        let Some(set) = &self.exclude else { return false };
+        if self.exclude_prefix.is_empty() {
+            set.is_match(path)
+        } else {
+            set.is_match(format!("{}/{path}", self.exclude_prefix))
+        }
     }
+}
+
+/// The nearest `beeuni-lint.toml` from `root` up to `top`.
+fn discover(root: &Path, top: &Path) -> Option<Found> {
+    let dir = root.ancestors().take_while(|dir| dir.starts_with(top)).find(|dir| dir.join(FILE_NAME).is_file())?;
+    let slashed = |p: &Path| p.components().filter_map(|c| c.as_os_str().to_str()).collect::<Vec<_>>().join("/");
+    let folder = dir.strip_prefix(top).map(slashed).unwrap_or_default();
+    let shown = if folder.is_empty() { FILE_NAME.to_string() } else { format!("{folder}/{FILE_NAME}") };
+    let prefix = root.strip_prefix(dir).map(slashed).unwrap_or_default();
+    Some(Found { path: dir.join(FILE_NAME), shown, prefix })
+}
+
+/// Every mistake of one config: (byte offset, message).
+#[derive(Default)]
+struct Errors(Vec<(usize, String)>);
+
+impl Errors {
+    fn add(&mut self, at: usize, message: String) {
+        self.0.push((at, message));
+    }
+
+    /// "unknown key `x`: did you mean `y`?" (or the list of valid names when none is near).
+    fn unknown(&mut self, at: usize, what: &str, name: &str, known: &[&str]) {
+        let hint = match names::did_you_mean(name, known.iter().copied()) {
+            Some(hint) => hint,
+            None => {
+                format!("expected one of {}", known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "))
+            }
+        };
+        self.add(at, format!("{what}: {hint}"));
+    }
+
+    fn render(mut self, source: &SourceFile) -> String {
+        self.0.sort();
+        let lines: Vec<String> = self
+            .0
+            .iter()
+            .map(|(at, message)| {
+                let pos = source.position(*at);
+                format!("{}:{}:{}: {message}", source.path, pos.line, pos.column)
+            })
+            .collect();
+        lines.join("\n")
+    }
+}
+
+fn kind(value: &DeValue) -> &'static str {
+    match value {
+        DeValue::String(_) => "a string",
+        DeValue::Integer(_) => "a number",
+        DeValue::Float(_) => "a number",
+        DeValue::Boolean(_) => "a boolean",
+        DeValue::Datetime(_) => "a date",
+        DeValue::Array(_) => "a list",
+        DeValue::Table(_) => "a table",
+    }
+}
+
+/// A list of strings, each with its span; a wrong type is an error.
+fn spanned_strings(value: &Spanned<DeValue>, key: &str, errors: &mut Errors) -> Vec<(String, Span)> {
+    let DeValue::Array(items) = value.get_ref() else {
+        errors.add(value.span().start, format!("`{key}` must be a list of strings, not {}", kind(value.get_ref())));
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for item in items {
+        match item.get_ref() {
+            DeValue::String(s) => out.push((s.to_string(), Span::new(item.span().start, item.span().end))),
+            other => errors.add(item.span().start, format!("`{key}` holds {}: it must hold strings", kind(other))),
+        }
+    }
+    out
+}
+
+fn strings(value: &Spanned<DeValue>, key: &str, errors: &mut Errors) -> Vec<String> {
+    spanned_strings(value, key, errors).into_iter().map(|(s, _)| s).collect()
+}
+
+fn removed(value: &Spanned<DeValue>, errors: &mut Errors) -> Vec<(String, Span)> {
+    let names = spanned_strings(value, "removed-beeuni-tools", errors);
+    for (name, span) in &names {
+        if !BEEUNI_TOOLS.contains(&name.as_str()) {
+            errors.unknown(span.start, &format!("`{name}` is not a Beeuni tool"), name, &BEEUNI_TOOLS);
+        }
+    }
+    names
+}
+
+fn table<'a, 'i>(value: &'a Spanned<DeValue<'i>>, key: &str, errors: &mut Errors) -> Option<&'a DeTable<'i>> {
+    match value.get_ref() {
+        DeValue::Table(table) => Some(table),
+        other => {
+            errors.add(value.span().start, format!("`{key}` must be a table (`[{key}]`), not {}", kind(other)));
+            None
+        }
+    }
+}
+
+fn levels(value: &Spanned<DeValue>, errors: &mut Errors) -> BTreeMap<String, Level> {
+    let mut levels = BTreeMap::new();
+    let Some(entries) = table(value, "rules", errors) else { return levels };
+    for (id, level) in entries.iter() {
+        let id_text = id.get_ref().as_ref();
+        if rules::find(id_text).is_none() {
+            let ids: Vec<&str> = rules::RULES.iter().map(|r| r.id).collect();
+            let hint = names::did_you_mean(id_text, ids.iter().copied())
+                .unwrap_or_else(|| "`beeuni-lint rules` lists the rule ids".to_string());
+            errors.add(id.span().start, format!("unknown rule `{id_text}` in [rules]: {hint}"));
+            continue;
+        }
+        let DeValue::String(text) = level.get_ref() else {
+            let message = format!(
+                "the level of `{id_text}` must be a string (error, warning, info or off), not {}",
+                kind(level.get_ref())
+            );
+            errors.add(level.span().start, message);
+            continue;
+        };
+        let parsed = match text.as_ref() {
+            "off" => Level::Off,
+            "info" => Level::On(Severity::Info),
+            "warning" => Level::On(Severity::Warning),
+            "error" => Level::On(Severity::Error),
+            other => {
+                let near = names::did_you_mean(&other.to_ascii_lowercase(), LEVELS)
+                    .map(|h| format!(" ({h})"))
+                    .unwrap_or_default();
+                errors.add(
+                    level.span().start,
+                    format!("`{other}` is not a level: use error, warning, info or off{near}"),
+                );
+                continue;
+            }
+        };
+        levels.insert(id_text.to_string(), parsed);
+    }
+    levels
+}
+
+fn excludes(value: &Spanned<DeValue>, errors: &mut Errors) -> Vec<(String, usize)> {
+    let mut globs = Vec::new();
+    let Some(entries) = table(value, "paths", errors) else { return globs };
+    for (key, value) in entries.iter() {
+        match key.get_ref().as_ref() {
+            "exclude" => {
+                globs.extend(spanned_strings(value, "exclude", errors).into_iter().map(|(g, span)| (g, span.start)))
+            }
+            other => errors.unknown(key.span().start, &format!("unknown key `{other}` in [paths]"), other, &PATHS_KEYS),
+        }
+    }
+    globs
 }
 
 #[cfg(test)]
@@ -113,25 +278,37 @@ mod tests {
     #[test]
     fn reads_levels_excludes_and_harness_tools() {
         let config = Config::parse(
-            "harness-tools = [\"my_builtin\"]\n[rules]\nunknown-tool = \"error\"\ntask-escalation = \"off\"\n[paths]\nexclude = [\"examples/**\"]\n",
+            "harness-tools = [\"my_builtin\"]\nremoved-beeuni-tools = [\"show\"]\n[rules]\nunknown-tool = \"error\"\ntask-escalation = \"off\"\n[paths]\nexclude = [\"examples/**\"]\n",
             "beeuni-lint.toml",
         )
         .unwrap();
         assert_eq!(config.harness_tools, vec!["my_builtin"]);
         assert_eq!(config.levels["unknown-tool"], Level::On(Severity::Error));
         assert_eq!(config.levels["task-escalation"], Level::Off);
+        assert_eq!(config.removed_beeuni_tools[0].0, "show");
         assert!(config.is_excluded("examples/a/beeuni.yaml"));
         assert!(!config.is_excluded("beeuni.yaml"));
     }
 
     #[test]
-    fn bad_configs_are_located() {
-        let err = Config::parse("[rules]\nunknown-toll = \"error\"\n", "beeuni-lint.toml").unwrap_err();
-        assert_eq!(err, "beeuni-lint.toml:2:1: unknown rule `unknown-toll` in [rules]");
-        let err = Config::parse("[rules]\nunknown-tool = \"loud\"\n", "beeuni-lint.toml").unwrap_err();
-        assert!(err.starts_with("beeuni-lint.toml:2:16: `loud` is not a level"), "{err}");
-        let err = Config::parse("[rulez]\n", "beeuni-lint.toml").unwrap_err();
-        assert!(err.starts_with("beeuni-lint.toml:1:"), "{err}");
+    fn every_mistake_is_located_in_one_run() {
+        let err = Config::parse(
+            "harness-tool = []\nremoved-beeuni-tools = [\"imge_search\"]\n[rules]\nunknown-toll = \"error\"\nunknown-tool = \"loud\"\ntool-name = \"eror\"\n[paths]\nexclud = []\n",
+            "apps/a/beeuni-lint.toml",
+        )
+        .unwrap_err();
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "apps/a/beeuni-lint.toml:1:1: unknown key `harness-tool`: did you mean `harness-tools`?",
+                "apps/a/beeuni-lint.toml:2:25: `imge_search` is not a Beeuni tool: did you mean `image_search`?",
+                "apps/a/beeuni-lint.toml:4:1: unknown rule `unknown-toll` in [rules]: did you mean `unknown-tool`?",
+                "apps/a/beeuni-lint.toml:5:16: `loud` is not a level: use error, warning, info or off",
+                "apps/a/beeuni-lint.toml:6:13: `eror` is not a level: use error, warning, info or off (did you mean `error`?)",
+                "apps/a/beeuni-lint.toml:8:1: unknown key `exclud` in [paths]: did you mean `exclude`?",
+            ]
+        );
         let err = Config::parse("[rules\n", "beeuni-lint.toml").unwrap_err();
         assert!(err.starts_with("beeuni-lint.toml:1:"), "{err}");
     }

@@ -15,6 +15,8 @@ pub const MANIFEST: &str = "beeuni.yaml";
 
 pub struct Discovered {
     pub root: PathBuf,
+    /// The folder the search started from (the path given, or its folder).
+    pub start: PathBuf,
     pub git: Option<GitRepo>,
     /// The project root relative to the git work tree root (`""` when they are the same), with `/`.
     pub git_prefix: String,
@@ -29,14 +31,14 @@ pub fn discover(path: &Path, staged: bool) -> Result<Discovered, String> {
     let root = start
         .ancestors()
         .take_while(|dir| dir.starts_with(&top))
-        .find(|dir| dir.join(MANIFEST).exists() || (staged && in_index(git.as_ref(), &top, dir)))
+        .find(|dir| dir.join(MANIFEST).is_file() || (staged && in_index(git.as_ref(), &top, dir)))
         .map_or_else(|| top.clone(), Path::to_path_buf);
     let git_prefix = root
         .strip_prefix(&top)
         .ok()
         .map(|p| p.components().filter_map(|c| c.as_os_str().to_str()).collect::<Vec<_>>().join("/"))
         .unwrap_or_default();
-    Ok(Discovered { root, git, git_prefix })
+    Ok(Discovered { root, start, git, git_prefix })
 }
 
 fn in_index(git: Option<&GitRepo>, top: &Path, dir: &Path) -> bool {
@@ -67,5 +69,38 @@ pub fn manifest(checkout: &Checkout) -> Result<Result<String, String>, String> {
             }
         }
         Err(refusal) => Err(format!("{MANIFEST} {place} {}", refusal.describe())),
+    }
+}
+
+/// What the "no beeuni.yaml" error adds: where the search looked, and what to pass instead.
+pub fn missing_help(start: &Path, checkout: &Checkout) -> String {
+    let looked = if start == checkout.root {
+        format!("looked in {}", start.display())
+    } else {
+        format!("looked in {} and every folder above it up to {}", start.display(), checkout.root.display())
+    };
+    // The projects are named as a path from where the search started.
+    let depth = start.strip_prefix(&checkout.root).map_or(0, |rel| rel.components().count());
+    let up = "../".repeat(depth);
+    let projects: Vec<String> = checkout.git.as_ref().map_or_else(Vec::new, |git| {
+        git.tracked_named(MANIFEST)
+            .into_iter()
+            .filter_map(|p| p.strip_suffix(MANIFEST).map(|dir| dir.trim_end_matches('/').to_string()))
+            .filter(|dir| !dir.is_empty())
+            .map(|dir| format!("{}{dir}", up))
+            .collect()
+    });
+    match projects.as_slice() {
+        [] => format!("{looked}; run beeuni-lint in a project's folder, or pass it: `beeuni-lint path/to/project`"),
+        [one] => format!("{looked}; this repository has a project in `{one}`: run `beeuni-lint {one}`"),
+        many => {
+            let shown: Vec<String> = many.iter().take(5).map(|p| format!("`{p}`")).collect();
+            let more = if many.len() > 5 { format!(" and {} more", many.len() - 5) } else { String::new() };
+            format!(
+                "{looked}; pass a project's folder, e.g. `beeuni-lint {}` (projects: {}{more})",
+                many[0],
+                shown.join(", ")
+            )
+        }
     }
 }

@@ -88,8 +88,9 @@ pub struct Loaded {
 /// change-aware run, the base's facts). `Err` means the run cannot happen (exit 2).
 pub fn load(options: &CheckOptions) -> Result<Loaded, String> {
     let found = discover::discover(&options.path, options.staged)?;
-    let config = config::Config::load(&found.root, options.config.as_deref())?;
-    let work = repo::checkout::Checkout::work_tree(found.root, found.git.map(Rc::new), found.git_prefix);
+    let top = found.git.as_ref().map_or_else(|| found.root.clone(), |git| git.root().to_path_buf());
+    let config = config::Config::load(&found.root, &top, options.config.as_deref())?;
+    let work = repo::checkout::Checkout::work_tree(found.root.clone(), found.git.map(Rc::new), found.git_prefix);
     let sides = if options.base.is_some() || options.staged {
         Some(change::sides(&work, options.base.as_deref(), options.staged)?)
     } else {
@@ -99,7 +100,12 @@ pub fn load(options: &CheckOptions) -> Result<Loaded, String> {
         Some(sides) => work.at(sides.head),
         None => work,
     };
-    let manifest = discover::manifest(&checkout)?;
+    let manifest = discover::manifest(&checkout).map_err(|message| match checkout.side {
+        repo::checkout::Side::WorkTree if message.starts_with("no ") => {
+            format!("{message}: {}", discover::missing_help(&found.start, &checkout))
+        }
+        _ => message,
+    })?;
     let mut project = project::Project::build(project::ProjectInput {
         checkout,
         manifest,

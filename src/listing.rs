@@ -42,7 +42,7 @@ pub fn listing(project: &Project) -> Listing {
         tools.push(Listed { name: decl.name.clone(), kind: "project", source: path.clone() });
     }
     let removed = BEEUNI_TOOLS.iter().copied().filter(|name| !project.is_loaded_beeuni(name)).collect();
-    let manifest = project.root_file().map(|f| project.file(f).path.clone()).unwrap_or_default();
+    let manifest = project.root_file().map(|f| project.file(f).shown.clone()).unwrap_or_default();
     Listing { manifest, tools_key: !project.tools_keys.is_empty(), tools, removed }
 }
 

@@ -52,7 +52,7 @@ pub struct ProjectInput<'a> {
 
 impl Project {
     pub fn build(input: ProjectInput) -> Project {
-        let mut sources = Sources::default();
+        let mut sources = Sources::with_prefix(&input.checkout.git_prefix);
         let (graph, misnamed_manifest) = match &input.manifest {
             Ok(manifest) => (load::load(&input.checkout, manifest, &mut sources, input.parsed), None),
             Err(misnamed) => {

@@ -31,10 +31,13 @@ impl Span {
 /// Index of a file in [`Sources`].
 pub type FileId = usize;
 
-/// A repository file as read: its repo-relative path (with `/`) and its text.
+/// A repository file as read: its project-relative path (with `/`), the path reports show, and its text.
 #[derive(Debug)]
 pub struct SourceFile {
+    /// Relative to the project root: how the manifest names the file and how the checkout reads it.
     pub path: String,
+    /// Relative to the git work tree root (INTERFACE.md, Positions): what every report and help prints.
+    pub shown: String,
     pub text: String,
     line_starts: Vec<usize>,
 }
@@ -50,7 +53,7 @@ impl SourceFile {
     pub fn new(path: String, text: String) -> Self {
         let mut line_starts = vec![0];
         line_starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
-        SourceFile { path, text, line_starts }
+        SourceFile { shown: path.clone(), path, text, line_starts }
     }
 
     /// 0-based line index of a byte offset.
@@ -108,10 +111,28 @@ impl SourceFile {
 #[derive(Debug, Default)]
 pub struct Sources {
     files: Vec<SourceFile>,
+    /// The project root relative to the git work tree root (`""` at the top), with `/`.
+    prefix: String,
 }
 
 impl Sources {
-    pub fn add(&mut self, file: SourceFile) -> FileId {
+    /// Files of a project whose root is `prefix` inside the repository: each is shown as `prefix/path`.
+    pub fn with_prefix(prefix: &str) -> Self {
+        Sources { files: Vec::new(), prefix: prefix.to_string() }
+    }
+
+    /// The project root, repo-relative (`""` at the top).
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    /// A project-relative path as reports show it: relative to the git work tree root.
+    pub fn shown(&self, path: &str) -> String {
+        if self.prefix.is_empty() { path.to_string() } else { format!("{}/{path}", self.prefix) }
+    }
+
+    pub fn add(&mut self, mut file: SourceFile) -> FileId {
+        file.shown = self.shown(&file.path);
         self.files.push(file);
         self.files.len() - 1
     }

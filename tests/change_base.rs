@@ -260,12 +260,13 @@ fn a_project_in_a_subfolder_of_the_repository() {
         (&["--base", "main"][..], format!("merge base {head} of main and HEAD")),
     ] {
         let (_, report) = lint_in(&shop, args);
-        // Paths are relative to the project root.
+        // Paths are relative to the repository root.
+        assert_eq!(report["project"], "apps/shop");
         assert_findings(
             &report,
             &[
-                ("removed-beeuni-tool", "warning", "beeuni.yaml", 2, 1, &removal("image_search")),
-                ("unknown-tool", "warning", "more.yaml", 3, 13, &unknown_tool("a", "grpe")),
+                ("removed-beeuni-tool", "warning", "apps/shop/beeuni.yaml", 2, 1, &removal("image_search")),
+                ("unknown-tool", "warning", "apps/shop/more.yaml", 3, 13, &unknown_tool("a", "grpe")),
             ],
         );
         assert_eq!(diagnostics(&report)[0]["help"], format!("compared with {base}"));

@@ -343,5 +343,8 @@ fn staged_manifest_deleted_in_the_work_tree_only_in_a_subfolder() {
     repo.write("apps/shop/beeuni.yaml", "tools:\n  web_search: beeuni:web_search\n").stage();
     repo.remove("apps/shop/beeuni.yaml");
     let (_, report) = lint_in(&repo.path("apps/shop"), &["--staged"]);
-    assert_findings(&report, &[("removed-beeuni-tool", "warning", "beeuni.yaml", 1, 1, &removal("image_search"))]);
+    assert_findings(
+        &report,
+        &[("removed-beeuni-tool", "warning", "apps/shop/beeuni.yaml", 1, 1, &removal("image_search"))],
+    );
 }

@@ -268,7 +268,11 @@ fn check_import(
         }
         Err(Refusal::NotFound) if checkout.only_in_work_tree(&rel) => {
             let message = format!("imported file `{rel}` is not staged: the commit being made does not contain it");
-            problems.push(problem(ProblemKind::Unstaged, message, Some(format!("run `git add {rel}`"))));
+            problems.push(problem(
+                ProblemKind::Unstaged,
+                message,
+                Some(format!("run `git add {}`", checkout.git_path(&rel))),
+            ));
             None
         }
         Err(refusal) => {

@@ -185,7 +185,7 @@ impl SourceCode for FileSource<'_> {
     ) -> Result<Box<dyn SpanContents<'b> + 'b>, MietteError> {
         let file = self.0;
         let text = file.text.as_bytes();
-        let name = file.path.clone();
+        let name = file.shown.clone();
         if text.is_empty() {
             let contents = MietteSpanContents::new_named(name, EMPTY_FILE, (0, EMPTY_FILE.len()).into(), 0, 0, 1);
             return Ok(Box::new(contents));

@@ -15,6 +15,8 @@ const FORMAT_VERSION: u32 = 1;
 struct Output<'a> {
     version: u32,
     tool: Tool<'a>,
+    /// The project root, relative to the git work tree root (`""` at the top).
+    project: &'a str,
     diagnostics: Vec<JsonDiagnostic<'a>>,
     summary: JsonSummary,
 }
@@ -80,6 +82,7 @@ pub fn render(report: &Report, version: &str) -> String {
     let output = Output {
         version: FORMAT_VERSION,
         tool: Tool { name: "beeuni-lint", version },
+        project: report.sources.prefix(),
         diagnostics: report.diagnostics.iter().map(|d| diagnostic(report, d)).collect(),
         summary: JsonSummary {
             error: summary.error,
@@ -160,12 +163,13 @@ mod tests {
         let (text, value) = parse(&fixture::report());
         assert!(text.ends_with("}\n") && !text.ends_with("\n\n"));
         assert!(text.starts_with("{\n  \"version\": 1,\n  \"tool\": {\n    \"name\": \"beeuni-lint\""));
-        let at: Vec<usize> = ["version", "tool", "diagnostics", "summary"]
+        let at: Vec<usize> = ["version", "tool", "project", "diagnostics", "summary"]
             .iter()
             .map(|key| text.find(&format!("\n  \"{key}\": ")).unwrap())
             .collect();
         assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
-        assert_eq!(value.as_object().unwrap().len(), 4);
+        assert_eq!(value.as_object().unwrap().len(), 5);
+        assert_eq!(value["project"], "");
         assert_eq!(value["version"], 1);
         assert_eq!(value["tool"], json!({"name": "beeuni-lint", "version": "0.1.0"}));
         assert_eq!(value["summary"], json!({"error": 1, "warning": 1, "info": 1, "files": 2}));

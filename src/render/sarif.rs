@@ -306,7 +306,7 @@ impl Fingerprints {
                 .collect()
         });
         let occurrence = occurrences.get(line).copied().unwrap_or_default();
-        fnv1a(&[d.rule, &source.path, text.trim(), &occurrence.to_string(), &within.to_string()])
+        fnv1a(&[d.rule, &source.shown, text.trim(), &occurrence.to_string(), &within.to_string()])
     }
 }
 

@@ -88,6 +88,12 @@ impl GitRepo {
         &self.root
     }
 
+    /// Tracked files named `name` (e.g. every `beeuni.yaml` of a monorepo), repo-relative, sorted.
+    pub fn tracked_named(&self, name: &str) -> Vec<&str> {
+        let suffix = format!("/{name}");
+        self.tracked.iter().filter(|p| *p == name || p.ends_with(&suffix)).map(String::as_str).collect()
+    }
+
     /// Is this repo-relative path (with `/` separators, no leading `./`) an entry in the index?
     pub fn is_tracked(&self, rel: &str) -> bool {
         self.tracked.binary_search_by(|p| p.as_str().cmp(normalize(rel))).is_ok()

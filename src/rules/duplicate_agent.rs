@@ -29,7 +29,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let message = format!(
             "agent `{}` is already declared in `{}`: an agent may be declared in one file only",
             repeat.name,
-            project.file(first.file).path
+            project.file(first.file).shown
         );
         out.push(
             Diagnostic::new(RULE.id, RULE.severity, Label::new(repeat.file, repeat.key), message)

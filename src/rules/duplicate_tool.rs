@@ -32,7 +32,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let message = format!(
             "tool `{}` is already declared in `{}`: a name may be declared in one file only",
             repeat.name,
-            project.file(first.file).path
+            project.file(first.file).shown
         );
         out.push(
             Diagnostic::new(RULE.id, RULE.severity, Label::new(repeat.file, repeat.entry), message)

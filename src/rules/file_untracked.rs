@@ -80,6 +80,8 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
 /// The finding for one untracked file referenced at `at`.
 pub fn untracked(project: &Project, path: &str, at: Label, what: &str) -> Diagnostic {
     let ignored = project.checkout.is_ignored(path);
+    // Named as git names it (relative to the work tree root), so the help's `git add` works from the top.
+    let path = &project.checkout.git_path(path);
     let (severity, message, help) = if ignored {
         (
             Severity::Error,

@@ -27,7 +27,7 @@ pub static RULE: Rule =
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (file, stem) in project.legacy_tools.iter().filter(|(_, stem)| is_beeuni(stem)) {
-        let path = &project.file(*file).path;
+        let path = &project.file(*file).shown;
         let message = format!(
             "`{path}` is an old copy of the Beeuni tool `{stem}`: on the standard harness it takes precedence over the hosted tool"
         );

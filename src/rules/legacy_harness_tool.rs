@@ -28,7 +28,7 @@ pub static RULE: Rule =
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (file, stem) in project.legacy_tools.iter().filter(|(_, stem)| !is_beeuni(stem)) {
-        let path = &project.file(*file).path;
+        let path = &project.file(*file).shown;
         let declared = project.tools.iter().find(|t| t.name == *stem);
         let (severity, message) = match declared {
             Some(_) => (

@@ -24,7 +24,7 @@ pub static RULE: Rule = Rule::new("manifest-name", Severity::Error, include_str!
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let Some(file) = project.misnamed_manifest else { return };
-    let path = &project.file(file).path;
+    let path = &project.file(file).shown;
     let span = project.file(file).line_span(0);
     let message = format!("the manifest must be named `beeuni.yaml`; `{path}` is not read");
     let help = format!("rename `{path}` to `beeuni.yaml`");

@@ -39,7 +39,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             );
         };
         let Some(entries) = doc.entries(root) else {
-            let path = &project.file(file).path;
+            let path = &project.file(file).shown;
             let message = format!("the root of `{path}` must be a mapping, not {}", doc.describe(root));
             report(out, root, message, "write `tools:`, `imports:` and `agents:` as top-level keys");
             continue;
