@@ -48,9 +48,9 @@ pub enum Command {
 
 #[derive(Args, Debug, Clone)]
 pub struct CheckArgs {
-    /// A path inside the repository to lint
-    #[arg(default_value = ".")]
-    pub path: PathBuf,
+    /// A path inside the repository to lint (default: the current folder; with --staged, every project the
+    /// commit touches)
+    pub path: Option<PathBuf>,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,

@@ -10,6 +10,7 @@ pub mod change;
 pub mod config;
 pub mod diagnostic;
 pub mod discover;
+pub mod hook;
 pub mod listing;
 pub mod manifest;
 pub mod modules;

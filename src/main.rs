@@ -30,8 +30,37 @@ fn main() -> ExitCode {
 }
 
 fn check(args: &CheckArgs) -> Result<u8, String> {
+    match &args.path {
+        None if args.staged => hook(args),
+        path => check_path(args, path.clone().unwrap_or_else(|| ".".into())),
+    }
+}
+
+/// Hook mode (`--staged` without PATH): every project the commit touches, one report each; the exit status is
+/// the worst of them.
+fn hook(args: &CheckArgs) -> Result<u8, String> {
+    let projects = beeuni_lint::hook::staged_projects(std::path::Path::new("."))?;
+    let one_document = matches!(args.format, Format::Json | Format::Sarif) || args.output.is_some();
+    if projects.len() > 1 && (one_document || args.sarif_file.is_some()) {
+        return Err(format!(
+            "{} projects hold staged changes: name one of them as PATH to write a single JSON or SARIF report",
+            projects.len()
+        ));
+    }
+    let mut worst = 0;
+    for project in projects {
+        let code = check_path(args, project).unwrap_or_else(|message| {
+            eprintln!("beeuni-lint: {message}");
+            2
+        });
+        worst = worst.max(code);
+    }
+    Ok(worst)
+}
+
+fn check_path(args: &CheckArgs, path: std::path::PathBuf) -> Result<u8, String> {
     let options = CheckOptions {
-        path: args.path.clone(),
+        path,
         config: args.config.clone(),
         base: args.base.clone(),
         staged: args.staged,

@@ -9,6 +9,7 @@ use gix::worktree::stack::state::ignore::Source;
 mod base;
 mod diff;
 mod source;
+mod staged;
 
 pub use base::Base;
 pub use diff::changed_lines;
@@ -92,6 +93,11 @@ impl GitRepo {
     pub fn tracked_named(&self, name: &str) -> Vec<&str> {
         let suffix = format!("/{name}");
         self.tracked.iter().filter(|p| *p == name || p.ends_with(&suffix)).map(String::as_str).collect()
+    }
+
+    /// Every path the index holds (with `/`), sorted.
+    pub fn tracked(&self) -> &[String] {
+        &self.tracked
     }
 
     /// Is this repo-relative path (with `/` separators, no leading `./`) an entry in the index?

@@ -152,7 +152,7 @@ impl GitRepo {
     }
 
     /// The id of the folder at `dir` below `tree` (the tree itself for an empty `dir`), if there is one.
-    fn tree_at(&self, tree: ObjectId, dir: &str) -> Option<ObjectId> {
+    pub(super) fn tree_at(&self, tree: ObjectId, dir: &str) -> Option<ObjectId> {
         let dir = dir.trim_end_matches('/');
         if dir.is_empty() {
             return Some(tree);

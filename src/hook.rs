@@ -1,0 +1,79 @@
+//! Hook mode: `--staged` without a PATH, as the pre-commit hook runs it.
+//!
+//! A commit may touch several projects of a monorepo (each folder whose
+//! `beeuni.yaml` is in the index) or none. Hook mode lints every project that
+//! holds a staged change (added, modified, deleted or renamed path below its
+//! root: a commit that only deletes a module is checked too), plus the project
+//! around the current folder, so that `beeuni-lint --staged` run by hand in a
+//! project still lints it when nothing is staged.
+
+use crate::discover::MANIFEST;
+use crate::repo::git::GitRepo;
+use std::path::{Path, PathBuf};
+
+/// The project roots to lint for the commit being made, as absolute paths, sorted (outer projects first).
+///
+/// With no project in the index at all, the answer is `start` alone: the ordinary run then says what is
+/// missing (`no beeuni.yaml in the index: stage it …`, or `manifest-name` for a misnamed manifest).
+pub fn staged_projects(start: &Path) -> Result<Vec<PathBuf>, String> {
+    let Some(git) = GitRepo::discover(start)? else {
+        return Err("`--staged` needs a git repository: run it inside one, or drop `--staged`".into());
+    };
+    let roots = project_roots(git.tracked());
+    if roots.is_empty() {
+        return Ok(vec![start.to_path_buf()]);
+    }
+    let changed = git.staged_paths()?;
+    let here = std::fs::canonicalize(start).map_err(|e| format!("cannot open `{}`: {e}", start.display()))?;
+    let here = here.strip_prefix(git.root()).map(slashed).unwrap_or_default();
+    let around = roots.iter().filter(|root| holds(root, &here)).max_by_key(|root| root.len());
+    let selected = roots.iter().filter(|root| changed.iter().any(|path| holds(root, path)) || Some(*root) == around);
+    Ok(selected.map(|root| git.root().join(root)).collect())
+}
+
+/// The folders (repo-relative, `""` for the top) that hold a project: every index path named `beeuni.yaml`, or
+/// a misnamed manifest (`beeuni.yml`, another case) for which `manifest-name` has something to say.
+fn project_roots(tracked: &[String]) -> Vec<String> {
+    let mut roots: Vec<String> = tracked
+        .iter()
+        .filter_map(|path| {
+            let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+            let lower = name.to_ascii_lowercase();
+            (lower == MANIFEST || lower == "beeuni.yml").then(|| dir.to_owned())
+        })
+        .collect();
+    // Seam for xcsh custom tools (RULES.md §6): their tool folders are roots as well; add them here.
+    roots.sort_unstable();
+    roots.dedup();
+    roots
+}
+
+/// Does the project at `root` hold the repo-relative `path`?
+fn holds(root: &str, path: &str) -> bool {
+    root.is_empty() || path == root || path.strip_prefix(root).is_some_and(|rest| rest.starts_with('/'))
+}
+
+fn slashed(path: &Path) -> String {
+    path.components().filter_map(|c| c.as_os_str().to_str()).collect::<Vec<_>>().join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roots_are_the_folders_of_manifests_in_the_index() {
+        let tracked = ["apps/a/beeuni.yaml", "apps/a/tools/t.ts", "apps/b/Beeuni.yml", "beeuni.yaml", "docs/x.md"];
+        let tracked: Vec<String> = tracked.iter().map(|p| p.to_string()).collect();
+        assert_eq!(project_roots(&tracked), ["", "apps/a", "apps/b"]);
+    }
+
+    #[test]
+    fn a_project_holds_the_paths_below_its_root() {
+        assert!(holds("", "anything/at/all"));
+        assert!(holds("apps/a", "apps/a/tools/t.ts"));
+        assert!(holds("apps/a", "apps/a"));
+        assert!(!holds("apps/a", "apps/ab/beeuni.yaml"));
+        assert!(!holds("apps/a", "apps"));
+    }
+}

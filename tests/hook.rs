@@ -1,0 +1,150 @@
+//! Hook mode (`--staged` without PATH, INTERFACE.md "Hooks and CI"): every
+//! project of the repository that holds a staged change is linted, deletions
+//! included, and the exit status is the worst of them. Real git repositories.
+
+mod change_support;
+mod common;
+
+use change_support::*;
+
+const CLEAN: &str = "tools:\n  web_search: beeuni:web_search\n  lookup: tools/lookup.ts\n";
+
+/// A manifest with a finding of its own: agent `a` lists `grpe` in apps/a, `reed` in apps/b.
+fn typo(app: &str) -> String {
+    format!("{CLEAN}agents:\n  a:\n    tools: [{}]\n", unknown(app))
+}
+
+fn unknown(app: &str) -> &'static str {
+    if app.ends_with('a') { "grpe" } else { "reed" }
+}
+
+/// `apps/a` and `apps/b`, each a clean project with one module, committed; no manifest at the top.
+fn monorepo() -> Repo {
+    let repo = Repo::new();
+    for app in ["apps/a", "apps/b"] {
+        repo.write(&format!("{app}/beeuni.yaml"), CLEAN);
+        repo.write(&format!("{app}/tools/lookup.ts"), MODULE);
+    }
+    repo.write("README.md", "# shop\n");
+    repo.commit("two projects");
+    repo
+}
+
+fn hook(repo: &Repo) -> common::Run {
+    bin_in(&repo.dir, &["--staged", "--format", "short"])
+}
+
+/// Asserts the short report is one line per app, each `typo(app)`'s finding. A path is repo-relative
+/// (`apps/a/beeuni.yaml`, INTERFACE.md "Positions") or, before that lands, project-relative: the tool name in
+/// the message tells the projects apart either way.
+fn assert_typos(run: &common::Run, apps: &[&str]) {
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), apps.len(), "stdout:\n{}stderr:\n{}", run.stdout, run.stderr);
+    for (line, app) in lines.iter().zip(apps) {
+        let finding = format!("beeuni.yaml:6:13: warning[unknown-tool] {}", unknown_tool("a", unknown(app)));
+        assert!(*line == finding || *line == format!("{app}/{finding}"), "{app}: {line}");
+    }
+}
+
+#[test]
+fn a_monorepo_commit_lints_the_project_it_touches() {
+    let repo = monorepo();
+    // A finding in apps/a's work tree that is not staged, and one staged in apps/b.
+    repo.write("apps/a/beeuni.yaml", &typo("apps/a")).commit("a finding in apps/a");
+    repo.write("apps/b/beeuni.yaml", &typo("apps/b"));
+    repo.git(&["add", "apps/b/beeuni.yaml"]);
+    let run = hook(&repo);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_typos(&run, &["apps/b"]);
+}
+
+#[test]
+fn every_touched_project_is_linted_and_the_worst_status_wins() {
+    let repo = monorepo();
+    repo.write("apps/a/tools/lookup.ts", &format!("// reworded\n{MODULE}"));
+    repo.write("apps/b/beeuni.yaml", &typo("apps/b"));
+    repo.stage();
+    let run = hook(&repo);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_typos(&run, &["apps/b"]);
+    // apps/a is linted too: give its staged manifest a finding and both report, in order.
+    repo.write("apps/a/beeuni.yaml", &typo("apps/a")).stage();
+    let run = hook(&repo);
+    assert_eq!(run.code, 1);
+    assert_typos(&run, &["apps/a", "apps/b"]);
+}
+
+#[test]
+fn a_commit_that_only_deletes_a_module_is_checked() {
+    let repo = monorepo();
+    repo.git(&["rm", "-q", "apps/a/tools/lookup.ts"]);
+    let run = hook(&repo);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "{}", run.stdout);
+    let line = lines[0].strip_prefix("apps/a/").unwrap_or(lines[0]);
+    assert!(line.starts_with("beeuni.yaml:3:3: error[module-missing] module `"), "{line}");
+    assert!(line.ends_with("tools/lookup.ts` of tool `lookup` does not exist"), "{line}");
+}
+
+#[test]
+fn a_commit_outside_every_project_passes_quietly() {
+    let repo = monorepo();
+    repo.write("apps/a/beeuni.yaml", &typo("apps/a")).commit("a finding in apps/a");
+    repo.write("README.md", "# shop, now documented\n");
+    repo.git(&["add", "README.md"]);
+    let run = hook(&repo);
+    assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (0, "", ""));
+}
+
+#[test]
+fn in_a_project_folder_its_project_is_linted_even_with_nothing_staged() {
+    let repo = monorepo();
+    repo.write("apps/a/beeuni.yaml", &typo("apps/a")).commit("a finding in apps/a");
+    let run = bin_in(&repo.path("apps/a/tools"), &["--staged", "--format", "short"]);
+    assert_eq!(run.code, 1);
+    assert_typos(&run, &["apps/a"]);
+}
+
+#[test]
+fn one_document_formats_need_a_single_project() {
+    let repo = monorepo();
+    repo.write("apps/a/beeuni.yaml", &typo("apps/a"));
+    repo.write("apps/b/beeuni.yaml", &typo("apps/b"));
+    repo.stage();
+    let message = fails_in(&repo.dir, &["--staged"]);
+    assert_eq!(
+        message,
+        "2 projects hold staged changes: name one of them as PATH to write a single JSON or SARIF report"
+    );
+    // With one project touched, JSON is the one report.
+    repo.git(&["reset", "-q", "apps/a/beeuni.yaml"]);
+    let run = bin_in(&repo.dir, &["--staged", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(common::rule_ids(&report), ["unknown-tool"]);
+}
+
+#[test]
+fn without_a_manifest_in_the_index_the_run_says_what_to_stage() {
+    let repo = Repo::new();
+    repo.write("beeuni.yaml", CLEAN).write("tools/lookup.ts", MODULE);
+    repo.git(&["add", "tools/lookup.ts"]);
+    let message = fails_in(&repo.dir, &["--staged"]);
+    assert_eq!(message, "no beeuni.yaml in the index: stage it with `git add beeuni.yaml`");
+}
+
+#[test]
+fn the_published_hooks_run_on_every_commit() {
+    let manifest = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.pre-commit-hooks.yaml")).unwrap();
+    let hooks: Vec<&str> = manifest.split("\n- ").collect();
+    for id in ["beeuni-lint"] {
+        let hook = hooks
+            .iter()
+            .find(|hook| hook.trim_start_matches("- ").starts_with(&format!("id: {id}\n")))
+            .unwrap_or_else(|| panic!("no hook `{id}` in:\n{manifest}"));
+        for line in ["entry: beeuni-lint --staged\n", "pass_filenames: false\n", "always_run: true\n"] {
+            assert!(hook.contains(&format!("  {line}")), "hook `{id}` lacks `{}`:\n{hook}", line.trim());
+        }
+        assert!(!hook.contains("  files:"), "a `files` pattern never sees a deletion: {hook}");
+    }
+}
