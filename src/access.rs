@@ -1,34 +1,69 @@
 //! `beeuni-lint agents`: per agent and per harness, the tools it can call and why. The standard harness
 //! (opencode) shares one permission among `write`, `edit` and `apply_patch` and lets the terminal's `pty_*`
 //! tools follow `bash`; the experimental harness takes every name as written and has no terminal plugin.
+//!
+//! It agrees with `check`: an agent whose `tools:` has an invalid shape is `invalid (see check)`, never a
+//! tool set; names the platform refuses (`tool-name`, `harness-tool-name`) and unknown names are never listed.
+//! On the standard harness a subagent started with `task` gets its own list, so what an agent reaches that
+//! way is shown too.
 
 use crate::catalog::{self, HarnessTier, PTY_TOOLS, SHARED_WRITE_GROUP};
 use crate::manifest::agents::{AgentDecl, ToolList};
 use crate::project::Project;
+use crate::rules::tool_name::name_problem;
 use serde::Serialize;
+
+/// Where a tool comes from: the table's columns.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    Harness,
+    Beeuni,
+    Project,
+}
 
 #[derive(Serialize, Debug, PartialEq, Eq)]
 pub struct Callable {
     pub name: String,
+    pub source: Source,
     pub why: String,
+}
+
+/// A tool the agent cannot call itself but reaches by starting another agent with `task`.
+#[derive(Serialize, Debug, PartialEq, Eq)]
+pub struct Reached {
+    pub name: String,
+    pub source: Source,
+    /// The first agent (in declaration order) that can call it.
+    pub via: String,
 }
 
 #[derive(Serialize, Debug)]
 pub struct AgentAccess {
     pub agent: String,
     pub harness: &'static str,
+    /// `tools:` has a shape `check` reports: what the agent gets is not known.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub invalid: bool,
     pub tools: Vec<Callable>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub through_task: Vec<Reached>,
 }
 
 /// Every tool a session of the project can have: the harness's own (tier 1 and config), the loaded Beeuni
-/// tools, and the declared project tools.
-fn universe(project: &Project) -> Vec<&str> {
-    let mut names: Vec<&str> =
-        project.harness.names().filter(|n| project.harness.tier(n) == Some(HarnessTier::One)).collect();
-    names.extend(project.loaded_beeuni.iter().copied());
+/// tools, and the declared project tools whose name the platform accepts.
+fn universe(project: &Project) -> Vec<(&str, Source)> {
+    let mut names: Vec<(&str, Source)> = project
+        .harness
+        .names()
+        .filter(|n| project.harness.tier(n) == Some(HarnessTier::One))
+        .map(|n| (n, Source::Harness))
+        .collect();
+    names.extend(project.loaded_beeuni.iter().map(|n| (*n, Source::Beeuni)));
     for decl in project.tools.iter().filter(|d| !catalog::is_beeuni(&d.name) && d.module_path().is_some()) {
-        if !names.contains(&decl.name.as_str()) {
-            names.push(&decl.name);
+        let refused = name_problem(&decl.name).is_some() || project.harness.tier(&decl.name).is_some();
+        if !refused && !names.iter().any(|(n, _)| *n == decl.name) {
+            names.push((&decl.name, Source::Project));
         }
     }
     names
@@ -37,15 +72,51 @@ fn universe(project: &Project) -> Vec<&str> {
 pub fn access(project: &Project) -> Vec<AgentAccess> {
     let universe = universe(project);
     let mut out = Vec::new();
-    for agent in &project.agents {
-        for (harness, standard) in [("standard", true), ("experimental", false)] {
-            let tools = universe
-                .iter()
-                // The terminal plugin is the standard harness's.
-                .filter(|tool| standard || !PTY_TOOLS.contains(tool))
-                .filter_map(|tool| why(agent, tool, standard).map(|why| Callable { name: tool.to_string(), why }))
-                .collect();
-            out.push(AgentAccess { agent: agent.name.clone(), harness, tools });
+    for (harness, standard) in [("standard", true), ("experimental", false)] {
+        // The terminal plugin is the standard harness's.
+        let tools: Vec<&(&str, Source)> =
+            universe.iter().filter(|(tool, _)| standard || !PTY_TOOLS.contains(tool)).collect();
+        let direct: Vec<Vec<Callable>> = project
+            .agents
+            .iter()
+            .map(|agent| {
+                tools
+                    .iter()
+                    .filter_map(|(tool, source)| {
+                        why(agent, tool, standard).map(|why| Callable { name: tool.to_string(), source: *source, why })
+                    })
+                    .collect()
+            })
+            .collect();
+        for (index, agent) in project.agents.iter().enumerate() {
+            let own = &direct[index];
+            let through_task = if standard && own.iter().any(|t| t.name == "task") {
+                reached(project, index, own, &direct)
+            } else {
+                Vec::new()
+            };
+            let invalid = matches!(agent.tools, ToolList::Invalid);
+            let tools = direct_of(&direct, index);
+            out.push(AgentAccess { agent: agent.name.clone(), harness, invalid, tools, through_task });
+        }
+    }
+    out
+}
+
+fn direct_of(direct: &[Vec<Callable>], index: usize) -> Vec<Callable> {
+    direct[index].iter().map(|c| Callable { name: c.name.clone(), source: c.source, why: c.why.clone() }).collect()
+}
+
+/// On the standard harness a subagent gets its own list: what agent `index` reaches by starting another one.
+fn reached(project: &Project, index: usize, own: &[Callable], direct: &[Vec<Callable>]) -> Vec<Reached> {
+    let mut out: Vec<Reached> = Vec::new();
+    for (other, tools) in direct.iter().enumerate().filter(|(other, _)| *other != index) {
+        for tool in tools {
+            if own.iter().any(|t| t.name == tool.name) || out.iter().any(|r| r.name == tool.name) {
+                continue;
+            }
+            let via = project.agents[other].name.clone();
+            out.push(Reached { name: tool.name.clone(), source: tool.source, via });
         }
     }
     out
@@ -82,15 +153,120 @@ fn why(agent: &AgentDecl, tool: &str, standard: bool) -> Option<String> {
     }
 }
 
-pub fn render_text(access: &[AgentAccess]) -> String {
+/// One row of a harness's table: an agent (on its first row only), a reason, and the tools it covers by source.
+struct Row {
+    agent: String,
+    why: String,
+    cells: [Vec<String>; 3],
+}
+
+const HEADINGS: [&str; 5] = ["AGENT", "WHY", "HARNESS", "BEEUNI", "PROJECT"];
+
+/// One table per harness; each agent's tools are grouped by the reason it gets them, each reason said once.
+/// Cells name every tool of a source as `all`, most of them as `all but …`, and the five `pty_*` as `pty_*`.
+pub fn render_text(project: &Project, access: &[AgentAccess]) -> String {
+    let universe = universe(project);
     let mut out = String::new();
-    for entry in access {
-        if entry.harness == "standard" {
-            out.push_str(&format!("{}\n", entry.agent));
+    for (harness, title) in [
+        (
+            "standard",
+            "Standard harness (opencode): `write`, `edit`, `apply_patch` share one permission; `pty_*` follow `bash`",
+        ),
+        ("experimental", "Experimental harness: every name as written; no terminal plugin"),
+    ] {
+        let entries: Vec<&AgentAccess> = access.iter().filter(|a| a.harness == harness).collect();
+        if entries.is_empty() {
+            continue;
         }
-        let tools: Vec<String> = entry.tools.iter().map(|t| format!("{} ({})", t.name, t.why)).collect();
-        let list = if tools.is_empty() { "no tool".to_string() } else { tools.join(", ") };
-        out.push_str(&format!("  {:<14}{list}\n", entry.harness));
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(title);
+        out.push('\n');
+        let mut full: [Vec<&str>; 3] = Default::default();
+        // The terminal tools are always their own group (`follows \`bash\``): "all" means the others.
+        for (name, source) in universe.iter().filter(|(name, _)| !PTY_TOOLS.contains(name)) {
+            full[*source as usize].push(name);
+        }
+        let rows: Vec<Row> = entries.iter().flat_map(|entry| rows(entry)).collect();
+        out.push_str(&table(&rows, &full));
+    }
+    if out.is_empty() {
+        out.push_str("no agents: every session gets every tool\n");
+    }
+    out
+}
+
+fn rows(entry: &AgentAccess) -> Vec<Row> {
+    let mut groups: Vec<(String, [Vec<String>; 3])> = Vec::new();
+    let mut add = |why: String, name: &str, source: Source| {
+        let at = match groups.iter().position(|(w, _)| *w == why) {
+            Some(at) => at,
+            None => {
+                groups.push((why, Default::default()));
+                groups.len() - 1
+            }
+        };
+        groups[at].1[source as usize].push(name.to_string());
+    };
+    for tool in &entry.tools {
+        add(tool.why.clone(), &tool.name, tool.source);
+    }
+    for tool in &entry.through_task {
+        add(format!("through `task`: `{}`", tool.via), &tool.name, tool.source);
+    }
+    let mut rows: Vec<Row> = groups.into_iter().map(|(why, cells)| Row { agent: String::new(), why, cells }).collect();
+    if rows.is_empty() {
+        let why = if entry.invalid { "invalid (see check)" } else { "no tool" };
+        rows.push(Row { agent: String::new(), why: why.to_string(), cells: Default::default() });
+    }
+    rows[0].agent = entry.agent.clone();
+    rows
+}
+
+/// A cell's tools, shortened against `full` (every tool of that source on that harness).
+fn cell(names: &[String], full: &[&str]) -> String {
+    if names.is_empty() {
+        return "-".to_string();
+    }
+    let missing: Vec<&str> = full.iter().copied().filter(|f| !names.iter().any(|n| n == f)).collect();
+    if missing.is_empty() && names.len() > 1 {
+        return "all".to_string();
+    }
+    if !missing.is_empty() && missing.len() < names.len() && missing.len() <= 4 {
+        return format!("all but {}", shorten(&missing.iter().map(|m| m.to_string()).collect::<Vec<_>>()).join(", "));
+    }
+    shorten(names).join(", ")
+}
+
+/// The five terminal tools, when all are there, as `pty_*`.
+fn shorten(names: &[String]) -> Vec<String> {
+    if !PTY_TOOLS.iter().all(|p| names.iter().any(|n| n == p)) {
+        return names.to_vec();
+    }
+    let mut out: Vec<String> = names.iter().filter(|n| !PTY_TOOLS.contains(&n.as_str())).cloned().collect();
+    out.push("pty_*".to_string());
+    out
+}
+
+fn table(rows: &[Row], full: &[Vec<&str>; 3]) -> String {
+    let cells = |row: &Row| -> [String; 5] {
+        let [harness, beeuni, project] = &row.cells;
+        [row.agent.clone(), row.why.clone(), cell(harness, &full[0]), cell(beeuni, &full[1]), cell(project, &full[2])]
+    };
+    let all: Vec<[String; 5]> = std::iter::once(HEADINGS.map(String::from)).chain(rows.iter().map(cells)).collect();
+    let widths: Vec<usize> = (0..5).map(|c| all.iter().map(|r| r[c].chars().count()).max().unwrap_or(0) + 2).collect();
+    let mut out = String::new();
+    for row in &all {
+        let mut line = String::new();
+        for (c, cell) in row.iter().enumerate() {
+            line.push_str(cell);
+            if c < 4 {
+                line.push_str(&" ".repeat(widths[c] - cell.chars().count()));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
     }
     out
 }

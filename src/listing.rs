@@ -1,6 +1,7 @@
 //! `beeuni-lint ls`: every tool a session gets, like the docs' `beeuni tools ls`.
 
 use crate::catalog::{BEEUNI_TOOLS, HarnessTier};
+use crate::diagnostic::Diagnostic;
 use crate::manifest::tools::ToolValue;
 use crate::project::Project;
 use crate::rules::tool_name::name_problem;
@@ -19,6 +20,19 @@ pub struct Listing {
     pub tools_key: bool,
     pub tools: Vec<Listed>,
     pub removed: Vec<&'static str>,
+}
+
+/// The findings that keep `ls` and `agents` from answering (RULES.md §10, revision 2): a file of the graph that
+/// is not YAML, or a top-level value of the wrong type. A view never answers from a manifest it could not read.
+pub fn unreadable(project: &Project) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for id in ["yaml-syntax", "manifest-shape"] {
+        if let Some(check) = crate::rules::find(id).and_then(|rule| rule.check) {
+            check(project, &mut out);
+        }
+    }
+    out.sort_by_key(|d| (project.file(d.primary.file).shown.clone(), d.primary.span.start, d.rule));
+    out
 }
 
 pub fn listing(project: &Project) -> Listing {

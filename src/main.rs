@@ -108,20 +108,48 @@ fn check_path(args: &CheckArgs, path: std::path::PathBuf) -> Result<u8, String> 
     Ok(u8::from(report.fails(threshold)))
 }
 
-fn ls(json: bool, path: std::path::PathBuf) -> Result<u8, String> {
+/// The project for `ls` and `agents`, or the exit code when it cannot be read: the findings that say why go to
+/// standard error, one a line as `check --format short` prints them.
+fn view_project(path: std::path::PathBuf) -> Result<Result<beeuni_lint::project::Project, u8>, String> {
     let project = beeuni_lint::load(&CheckOptions::new(path))?.project;
     if project.misnamed_manifest.is_some() {
-        return Err("no beeuni.yaml at the repository root (run `beeuni-lint check` for details)".into());
+        return Err("no beeuni.yaml at the project root (run `beeuni-lint check` for details)".into());
     }
+    let blockers = listing::unreadable(&project);
+    if blockers.is_empty() {
+        return Ok(Ok(project));
+    }
+    let mut report =
+        beeuni_lint::Report { files: project.sources.len(), sources: project.sources, diagnostics: blockers };
+    report.make_terminal_safe();
+    eprint!("{}", render::short::render(&report));
+    eprintln!(
+        "beeuni-lint: the manifest cannot be read: fix the errors above (`beeuni-lint check` shows them in full)"
+    );
+    Ok(Err(2))
+}
+
+fn ls(json: bool, path: std::path::PathBuf) -> Result<u8, String> {
+    let project = match view_project(path)? {
+        Ok(project) => project,
+        Err(code) => return Ok(code),
+    };
     let listing = listing::listing(&project);
     print(&if json { listing::render_json(&listing) } else { listing::render_text(&listing) })?;
     Ok(0)
 }
 
 fn agents(json: bool, path: std::path::PathBuf) -> Result<u8, String> {
-    let project = beeuni_lint::load(&CheckOptions::new(path))?.project;
+    let project = match view_project(path)? {
+        Ok(project) => project,
+        Err(code) => return Ok(code),
+    };
     let access = beeuni_lint::access::access(&project);
-    print(&if json { beeuni_lint::access::render_json(&access) } else { beeuni_lint::access::render_text(&access) })?;
+    print(&if json {
+        beeuni_lint::access::render_json(&access)
+    } else {
+        beeuni_lint::access::render_text(&project, &access)
+    })?;
     Ok(0)
 }
 

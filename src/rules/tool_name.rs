@@ -26,7 +26,11 @@ pub static RULE: Rule = Rule::new("tool-name", Severity::Error, include_str!("to
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for decl in &project.tools {
         if let Some(problem) = name_problem(&decl.name) {
-            let message = format!("tool name `{}` is not snake_case of at most 64 characters: {problem}", decl.name);
+            let message = if decl.name.is_empty() {
+                "a tool name is empty: it must be snake_case of 1 to 64 characters".to_string()
+            } else {
+                format!("tool name `{}` is not snake_case of at most 64 characters: {problem}", decl.name)
+            };
             let diagnostic = Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry), message);
             out.push(diagnostic.help(suggestion(&decl.name)));
         }
@@ -35,7 +39,9 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
 
 /// What part of a name breaks `^[a-z][a-z0-9_]{0,63}$`, if any.
 pub fn name_problem(name: &str) -> Option<String> {
-    let first = name.chars().next()?;
+    let Some(first) = name.chars().next() else {
+        return Some("it is empty".into());
+    };
     if name.chars().count() > 64 {
         return Some(format!("it has {} characters, more than 64", name.chars().count()));
     }
