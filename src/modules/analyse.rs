@@ -2,6 +2,7 @@
 //! module rules read.
 
 mod depth;
+mod early;
 mod export;
 
 use oxc_allocator::Allocator;
@@ -35,16 +36,17 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
 
     // `.ts` and `.js` are "unambiguous" in oxc (ESM when the file imports or exports); Bun accepts both
     // module and CommonJS syntax in them too. An unknown extension is read as TypeScript, the superset.
+    // Bun's loader for `.js` (and `.jsx`, `.tsx`) is `jsx`: JSX is accepted there, and only there.
     let source_type = SourceType::from_path(path).unwrap_or_else(|_| SourceType::ts());
+    let source_type = if path.ends_with(".js") { source_type.with_jsx(true) } else { source_type };
     // CommonJS runs inside a function, so a top-level `return` is fine there (and `.js` may be CommonJS).
-    let options = ParseOptions { allow_return_outside_function: !source_type.is_module(), ..ParseOptions::default() };
+    let options = ParseOptions {
+        allow_return_outside_function: !source_type.is_module(),
+        parse_regular_expression: true,
+        ..ParseOptions::default()
+    };
     let parsed = Parser::new(allocator, text, source_type).with_options(options).parse();
-    for diagnostic in parsed.diagnostics.errors() {
-        let at = diagnostic.labels.first().map_or(Span::empty(0), |label| {
-            Span::new(label.offset() as usize, label.offset() as usize + label.len() as usize)
-        });
-        facts.syntax_errors.push(SyntaxError { span: at, message: diagnostic.message.to_string() });
-    }
+    facts.syntax_errors.extend(parsed.diagnostics.errors().map(|d| early::syntax_error(d, false)));
     let program = &parsed.program;
     // A parser that gave up leaves an empty program: the scan's comments still carry the ignore markers.
     facts.comments = if parsed.panicked {
@@ -68,13 +70,20 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         env_aliases: execute.as_ref().and_then(|info| info.env_alias.clone()).into_iter().collect(),
         depth: 0,
         too_deep: false,
+        statements: 0,
+        nested_module_code: None,
         facts: &mut facts,
         fetches: Vec::new(),
     };
     visitor.visit_program(program);
     let fetch_without_signal = std::mem::take(&mut visitor.fetches);
+    let nested_module_code = visitor.nested_module_code;
     facts.execute = execute.map(|info| ExecuteFacts { span: info.property, fetch_without_signal });
     facts.imports.sort_by_key(|import| import.span.start);
+    // The visitor bounds its own depth but the checker does not: it runs only on what the visitor took whole.
+    if facts.syntax_errors.is_empty() && !parsed.panicked {
+        facts.syntax_errors = early::errors(program, nested_module_code);
+    }
     facts
 }
 
@@ -111,6 +120,10 @@ struct Collector<'f> {
     depth: usize,
     /// Whether the depth limit was hit and reported (once is enough).
     too_deep: bool,
+    /// How many statements enclose the current one, counted from the top level or the nearest namespace body.
+    statements: usize,
+    /// The first `import`/`export` declaration below the top level (oxc's checker leaves it to TypeScript).
+    nested_module_code: Option<(oxc_span::Span, &'static str)>,
     facts: &'f mut ModuleFacts,
     fetches: Vec<Span>,
 }
@@ -196,10 +209,25 @@ impl<'a> Visit<'a> for Collector<'_> {
     }
 
     fn visit_statement(&mut self, it: &Statement<'a>) {
+        if let Some(declaration) = it.as_module_declaration()
+            && self.statements > 0
+        {
+            let what = if declaration.is_import() { "import statement" } else { "export statement" };
+            self.nested_module_code.get_or_insert((declaration.span(), what));
+        }
         if self.descend(it.span()) {
+            self.statements += 1;
             walk::walk_statement(self, it);
+            self.statements -= 1;
             self.depth -= 1;
         }
+    }
+
+    // A namespace body is a top level of its own: `namespace N { export const x = 1 }`.
+    fn visit_ts_module_block(&mut self, it: &TSModuleBlock<'a>) {
+        let outer = std::mem::take(&mut self.statements);
+        walk::walk_ts_module_block(self, it);
+        self.statements = outer;
     }
 
     // Types hold no run-time reads or imports (`typeof import('x')` loads nothing), and skipping them keeps

@@ -189,6 +189,10 @@ impl Scanner<'_> {
                     continue;
                 }
                 b'(' | b'[' | b'{' => {
+                    // `a[0][1]…` and the types `A[][]…`, `A['k']['j']…` nest one level a pair, without a bracket.
+                    if b == b'[' && bytes[..i].iter().rev().find(|c| !c.is_ascii_whitespace()) == Some(&b']') {
+                        self.count(i, Counter::Expr)?;
+                    }
                     self.push(b, i)?;
                     i += 1;
                     continue;
