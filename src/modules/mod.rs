@@ -1,7 +1,8 @@
-//! The modules stage: every declared tool module is read once and parsed once,
-//! in parallel (one oxc allocator per thread, on threads with a large stack),
-//! and reduced to [`facts::ModuleFacts`]; then its imports are resolved.
-//! Modules are never run or imported.
+//! The modules stage: every declared tool module, and every file it imports
+//! relatively (transitively: its helpers), is read once and parsed once, in
+//! parallel (one oxc allocator per thread, on threads with a large stack), and
+//! reduced to [`facts::ModuleFacts`], a pure function of the file's bytes and
+//! extension; then its imports are resolved. Modules are never run or imported.
 
 pub mod analyse;
 pub mod facts;
@@ -10,7 +11,7 @@ pub mod resolve;
 use crate::manifest::tools::ToolDecl;
 use crate::repo::checkout::{Checkout, Resolved};
 use crate::repo::fs::{self, Refusal};
-use crate::source::{FileId, SourceFile, Sources};
+use crate::source::{FileId, SourceFile, Sources, Span};
 use facts::{ModuleFacts, SyntaxError};
 use oxc_allocator::Allocator;
 use rayon::prelude::*;
@@ -27,61 +28,132 @@ pub struct Module {
     /// Repo-relative path.
     pub path: String,
     pub file: FileId,
-    /// Indices into `Project::tools` of the entries that declare this module.
+    /// Indices into `Project::tools` of the entries that declare this module (none for a helper only imported).
     pub declared_by: Vec<usize>,
+    /// For a helper (a file the declared modules import relatively, transitively): each declared module that
+    /// loads it, as an index into the modules, with the import statement in that module through which it does.
+    /// Empty for a declared module.
+    pub loaded_by: Vec<(usize, Span)>,
     pub facts: ModuleFacts,
     /// The resolution of each import of `facts.imports`, by index (type-only imports of non-harness packages
     /// are not resolved: they are erased at run time).
     pub resolutions: Vec<Option<Resolution>>,
 }
 
+impl Module {
+    /// Declared under `tools:` (rather than only imported by a declared module)?
+    pub fn is_declared(&self) -> bool {
+        !self.declared_by.is_empty()
+    }
+}
+
 thread_local! {
     static ALLOCATOR: RefCell<Allocator> = RefCell::new(Allocator::default());
 }
 
-/// Reads, parses and resolves every module the declarations point at.
+/// Extensions of the helpers analysed as code: the module extensions and the JSX ones Bun loads as well.
+const HELPER_EXTENSIONS: [&str; 8] = ["ts", "js", "mts", "mjs", "cts", "cjs", "tsx", "jsx"];
+
+/// A file waiting to be analysed.
+struct Pending {
+    path: String,
+    declared_by: Vec<usize>,
+    read: Read,
+}
+
+/// Reads, parses and resolves every module the declarations point at, and every file they import relatively,
+/// transitively (the runtime loads that whole closure): each file once, each level of the closure in parallel.
 pub fn analyse_all(checkout: &Checkout, tools: &[ToolDecl], sources: &mut Sources) -> Vec<Module> {
-    let mut unique: Vec<(String, Vec<usize>)> = Vec::new();
-    let mut index_of = HashMap::new();
-    let mut reads = Vec::new();
+    let mut index_of: HashMap<String, usize> = HashMap::new();
+    let mut batch: Vec<Pending> = Vec::new();
     for (index, decl) in tools.iter().enumerate() {
         let (Some(path), Some(Ok(resolved))) = (decl.module_path(), &decl.module) else { continue };
         match index_of.get(path) {
-            Some(&at) => {
-                let entry: &mut (String, Vec<usize>) = &mut unique[at];
-                entry.1.push(index);
-            }
+            Some(&at) => batch[at].declared_by.push(index),
             None => {
-                index_of.insert(path.to_string(), unique.len());
-                unique.push((path.to_string(), vec![index]));
-                reads.push(match resolved {
-                    // Work-tree files are read on the analysis threads; git blobs here (gix is not `Sync`).
-                    Resolved::Path(real) => Read::Later(real.clone()),
-                    blob => Read::Done(checkout.read_resolved(blob)),
+                index_of.insert(path.to_string(), batch.len());
+                batch.push(Pending {
+                    path: path.to_string(),
+                    declared_by: vec![index],
+                    read: read(checkout, resolved),
                 });
             }
         }
     }
-    let work: Vec<Work> = unique.iter().map(|(path, _)| path.as_str()).zip(reads).collect();
-    let parsed = parse_in_parallel(work);
     let mut resolver = Resolver::new(checkout);
-    unique
-        .into_iter()
-        .zip(parsed)
-        .map(|((path, declared_by), (text, facts))| {
+    let mut modules: Vec<Module> = Vec::new();
+    // Per module: the modules its imports load, with the import's span.
+    let mut edges: Vec<Vec<(usize, Span)>> = Vec::new();
+    while !batch.is_empty() {
+        let (paths, reads): (Vec<(String, Vec<usize>)>, Vec<Read>) =
+            batch.into_iter().map(|p| ((p.path, p.declared_by), p.read)).unzip();
+        let parsed = parse_in_parallel(paths.iter().map(|(path, _)| path.as_str()).zip(reads).collect());
+        let mut next = Vec::new();
+        for ((path, declared_by), (text, facts)) in paths.into_iter().zip(parsed) {
+            let mut loads = Vec::new();
             let resolutions = facts
                 .imports
                 .iter()
                 .map(|import| {
                     let resolution = resolver.resolve(&path, &import.specifier);
                     let erased = import.type_only && !matches!(resolution, Resolution::Harness(_));
+                    if let (false, Resolution::File(target)) = (erased, &resolution)
+                        && is_code(target)
+                    {
+                        let scheduled = index_of.len();
+                        let at = *index_of.entry(target.clone()).or_insert_with(|| {
+                            let read =
+                                checkout.resolve(target).map_or_else(|e| Read::Done(Err(e)), |r| read(checkout, &r));
+                            next.push(Pending { path: target.clone(), declared_by: Vec::new(), read });
+                            scheduled
+                        });
+                        loads.push((at, import.span));
+                    }
                     (!erased).then_some(resolution)
                 })
                 .collect();
             let file = sources.add(SourceFile::new(path.clone(), text));
-            Module { path, file, declared_by, facts, resolutions }
-        })
-        .collect()
+            edges.push(loads);
+            modules.push(Module { path, file, declared_by, loaded_by: Vec::new(), facts, resolutions });
+        }
+        batch = next;
+    }
+    mark_loaders(&mut modules, &edges);
+    modules
+}
+
+/// Fills `loaded_by` of every helper: a walk of the import graph from each declared module, remembering the
+/// import of the declared module each file was first reached through.
+fn mark_loaders(modules: &mut [Module], edges: &[Vec<(usize, Span)>]) {
+    let mut seen_from = vec![usize::MAX; modules.len()];
+    let roots: Vec<usize> = (0..modules.len()).filter(|&m| modules[m].is_declared()).collect();
+    for root in roots {
+        seen_from[root] = root;
+        let mut stack: Vec<(usize, Span)> = edges[root].iter().rev().copied().collect();
+        while let Some((at, via)) = stack.pop() {
+            if seen_from[at] == root {
+                continue;
+            }
+            seen_from[at] = root;
+            if !modules[at].is_declared() {
+                modules[at].loaded_by.push((root, via));
+            }
+            stack.extend(edges[at].iter().rev().map(|&(next, _)| (next, via)));
+        }
+    }
+}
+
+/// Is this file code the runtime parses (rather than JSON or text it loads as data)?
+fn is_code(path: &str) -> bool {
+    path.rsplit_once('.').is_some_and(|(_, ext)| HELPER_EXTENSIONS.contains(&ext))
+}
+
+fn read(checkout: &Checkout, resolved: &Resolved) -> Read {
+    match resolved {
+        // Work-tree files are read on the analysis threads; git blobs here (gix is not `Sync`).
+        Resolved::Path(real) => Read::Later(real.clone()),
+        blob => Read::Done(checkout.read_resolved(blob)),
+    }
 }
 
 /// A module's bytes, or where to read them.

@@ -28,6 +28,7 @@ use crate::modules::resolve::Resolution;
 use crate::project::Project;
 use crate::repo::fs::Refusal;
 use crate::rules::Rule;
+use crate::rules::site::origins;
 
 pub static RULE: Rule = Rule::new("file-untracked", Severity::Error, include_str!("file_untracked.rs"), Some(check));
 
@@ -62,7 +63,10 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 Some(Resolution::Unstaged(path)) => path,
                 _ => continue,
             };
-            out.push(untracked(project, path, Label::new(module.file, import.span), "imported file"));
+            let diagnostic = untracked(project, path, Label::new(module.file, import.span), "imported file");
+            // In a helper, say which tools load it (a declared module's import speaks for itself).
+            let loaders = if module.is_declared() { Vec::new() } else { origins(project, module) };
+            out.push(loaders.into_iter().fold(diagnostic, Diagnostic::related));
         }
     }
     for decl in &project.tools {

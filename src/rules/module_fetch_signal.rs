@@ -16,7 +16,7 @@
 //! ## Fix
 //! `fetch(url, { headers, signal: context.signal })`.
 
-use super::site::in_module;
+use super::site::{in_module, tool_modules};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::project::Project;
 use crate::rules::Rule;
@@ -25,7 +25,7 @@ pub static RULE: Rule =
     Rule::new("module-fetch-signal", Severity::Info, include_str!("module_fetch_signal.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    for module in &project.modules {
+    for module in tool_modules(project) {
         let Some(execute) = &module.facts.execute else { continue };
         for &span in &execute.fetch_without_signal {
             let message =

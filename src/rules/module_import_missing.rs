@@ -1,7 +1,7 @@
 //! A module's relative import does not resolve.
 //!
 //! ## What it checks
-//! Every runtime import of a declared module (`import … from`, `export … from`,
+//! Every runtime import of a declared module or of a helper it loads (`import … from`, `export … from`,
 //! `import('…')`, `require('…')`) with a relative specifier resolves to a
 //! file inside the repository: as written, with a module extension added,
 //! `.js` → `.ts` (TypeScript's convention), or `index.*` of a folder.

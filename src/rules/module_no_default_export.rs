@@ -16,7 +16,7 @@
 //! ## Fix
 //! `export default { description, parameters, execute }`.
 
-use super::site::{first_line, in_module};
+use super::site::{first_line, in_module, tool_modules};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::project::Project;
 use crate::rules::Rule;
@@ -25,7 +25,7 @@ pub static RULE: Rule =
     Rule::new("module-no-default-export", Severity::Error, include_str!("module_no_default_export.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    for module in project.modules.iter().filter(|m| m.facts.syntax_errors.is_empty()) {
+    for module in tool_modules(project).filter(|m| m.facts.syntax_errors.is_empty()) {
         if module.facts.default_export.is_none() {
             let message = format!("`{}` has no default export: the module is skipped at load", module.path);
             let span = first_line(project, module);

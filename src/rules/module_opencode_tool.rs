@@ -18,7 +18,7 @@
 //! Move to a plain object whose `parameters` is JSON Schema, read secrets
 //! from `context.env`, and declare it under `tools:`.
 
-use super::site::{export_site, in_module};
+use super::site::{export_site, in_module, tool_modules};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::modules::facts::DefaultExportKind;
 use crate::project::Project;
@@ -28,7 +28,7 @@ pub static RULE: Rule =
     Rule::new("module-opencode-tool", Severity::Error, include_str!("module_opencode_tool.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    for module in project.modules.iter().filter(|m| m.facts.syntax_errors.is_empty()) {
+    for module in tool_modules(project).filter(|m| m.facts.syntax_errors.is_empty()) {
         let Some(export) = &module.facts.default_export else {
             continue;
         };

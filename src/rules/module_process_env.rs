@@ -2,7 +2,8 @@
 //!
 //! ## What it checks
 //! `process.env.X`, `process.env['X']`, `Bun.env.X` or
-//! `const { X } = process.env`, where X is a secret of the project (in some
+//! `const { X } = process.env`, in a declared module or a helper it loads,
+//! where X is a secret of the project (in some
 //! agent's `secrets:` list) or looks like one (ends in `_KEY`, `_TOKEN`,
 //! `_SECRET`, `_PASSWORD`, or contains `API_KEY`).
 //!

@@ -1,10 +1,15 @@
 //! A tool module does not parse as TypeScript or JavaScript.
 //!
 //! ## What it checks
-//! Every declared module is parsed (never run) as TS or JS for its extension:
-//! `.ts`/`.mts`/`.cts` as TypeScript, `.js`/`.mjs`/`.cjs` as JavaScript. The
-//! finding gives the parser's message at its position. A module that is not
-//! UTF-8, or is nested too deeply to analyse, is reported here too.
+//! Every declared module, and every file it imports relatively (its helpers,
+//! transitively), is parsed (never run) as TS or JS for its extension:
+//! `.ts`/`.mts`/`.cts` as TypeScript, `.js`/`.mjs`/`.cjs` as JavaScript, JSX
+//! only in `.js`, `.jsx` and `.tsx` (Bun's loaders). The early errors a runtime
+//! raises at load count too: a redeclared `let`, an invalid regular expression,
+//! `import`/`export` below the top level, two default exports, `await` outside
+//! an async function, duplicate parameters in strict code. The finding gives
+//! the message at its position. A module that is not UTF-8, or is nested too
+//! deeply to analyse, is reported here too.
 //!
 //! ## Why
 //! A module that cannot be loaded is skipped: the tool is not offered to the

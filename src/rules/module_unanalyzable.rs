@@ -19,7 +19,7 @@
 //! Write the value as a literal (print the JSON Schema once and paste it),
 //! or accept the finding (`# beeuni-lint: ignore[module-unanalyzable]`).
 
-use super::site::{export_site, in_module};
+use super::site::{export_site, in_module, tool_modules};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::modules::facts::{DefaultExportKind, Field};
 use crate::project::Project;
@@ -29,7 +29,7 @@ pub static RULE: Rule =
     Rule::new("module-unanalyzable", Severity::Info, include_str!("module_unanalyzable.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    for module in project.modules.iter().filter(|m| m.facts.syntax_errors.is_empty()) {
+    for module in tool_modules(project).filter(|m| m.facts.syntax_errors.is_empty()) {
         let Some(export) = &module.facts.default_export else {
             continue;
         };

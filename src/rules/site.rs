@@ -1,11 +1,15 @@
-//! Where module findings point: into the module, with the `tools:` entry that declares it as a related place.
+//! Where module findings point: into the module, with the `tools:` entry that declares it as a related place,
+//! or, in a helper, the imports of the declared modules that load it.
 
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::modules::Module;
 use crate::project::Project;
 use crate::source::Span;
 
-/// A finding in `module` at `span`, related to the first entry that declares it.
+/// A helper's finding lists this many declared modules that load it, at most.
+const MAX_LOADERS: usize = 5;
+
+/// A finding in `module` at `span`, related to where the module comes from (see [`origins`]).
 pub fn in_module(
     project: &Project,
     rule: &'static str,
@@ -15,10 +19,36 @@ pub fn in_module(
     message: String,
 ) -> Diagnostic {
     let diagnostic = Diagnostic::new(rule, severity, Label::new(module.file, span), message);
-    match module.declared_by.first().map(|&i| &project.tools[i]) {
-        Some(decl) => diagnostic.related(Label::with_message(decl.file, decl.entry, "declared here")),
-        None => diagnostic,
+    origins(project, module).into_iter().fold(diagnostic, Diagnostic::related)
+}
+
+/// Where a module comes from: the first `tools:` entry that declares it; for a helper, the import statement of
+/// each declared module that loads it (the last one says how many more there are).
+pub fn origins(project: &Project, module: &Module) -> Vec<Label> {
+    if let Some(decl) = module.declared_by.first().map(|&i| &project.tools[i]) {
+        return vec![Label::with_message(decl.file, decl.entry, "declared here")];
     }
+    let shown = module.loaded_by.len().min(MAX_LOADERS);
+    let more = module.loaded_by.len() - shown;
+    module.loaded_by[..shown]
+        .iter()
+        .enumerate()
+        .map(|(index, &(root, via))| {
+            let root = &project.modules[root];
+            let message = match more {
+                0 => format!("imported by `{}`", root.path),
+                _ if index + 1 < shown => format!("imported by `{}`", root.path),
+                1 => format!("imported by `{}` and 1 other tool module", root.path),
+                _ => format!("imported by `{}` and {more} other tool modules", root.path),
+            };
+            Label::with_message(root.file, via, message)
+        })
+        .collect()
+}
+
+/// The modules declared under `tools:`, which the rules about the tool object read (helpers are not tools).
+pub fn tool_modules(project: &Project) -> impl Iterator<Item = &Module> {
+    project.modules.iter().filter(|module| module.is_declared())
 }
 
 /// Line 1 of the module (for findings about the whole file).
@@ -41,7 +71,7 @@ pub fn export_site(project: &Project, module: &Module) -> Span {
 
 /// Modules whose default export is a plain object (the ones the field rules check), with that object.
 pub fn object_modules(project: &Project) -> impl Iterator<Item = (&Module, &crate::modules::facts::ObjectExport)> {
-    project.modules.iter().filter_map(|module| match &module.facts.default_export {
+    tool_modules(project).filter_map(|module| match &module.facts.default_export {
         Some(crate::modules::facts::DefaultExport {
             kind: crate::modules::facts::DefaultExportKind::Object(object),
             ..

@@ -19,7 +19,7 @@
 //! Keep the names, the arguments and the output shape of the tool you
 //! replace.
 
-use super::site::in_module;
+use super::site::{in_module, tool_modules};
 use crate::catalog::ui_arguments;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::modules::facts::{DefaultExportKind, Field};
@@ -30,7 +30,7 @@ pub static RULE: Rule =
     Rule::new("ui-view-contract", Severity::Warning, include_str!("ui_view_contract.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    for module in &project.modules {
+    for module in tool_modules(project) {
         let Some(export) = &module.facts.default_export else {
             continue;
         };
