@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Step "Lint" of action.yml: run beeuni-lint on the project, print annotations
+# and the job summary, write SARIF, and decide whether it can be uploaded.
+#
+# Environment (from action.yml's `env:`; inputs arrive only this way):
+#   BEEUNI_LINT   the binary (install.sh's `bin` output)
+#   LINT_PATH, LINT_BASE, FAIL_ON, ONLY_CHANGED, CONFIG, CATEGORY,
+#   UPLOAD_SARIF, SARIF_FILE   the inputs
+#   PR_BASE_REF   github.event.pull_request.base.ref ("" outside pull requests)
+#   PR_HEAD_REPO  github.event.pull_request.head.repo.full_name
+#   REPOSITORY    github.repository
+#   ACTOR         github.actor
+#   GITHUB_EVENT_NAME, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, RUNNER_TEMP (the runner's)
+# Outputs: status (the exit status: 0, 1 or 2), errors, warnings, sarif-file,
+# category, upload (true|false).
+set -euo pipefail
+
+output() { echo "$1=$2" >> "$GITHUB_OUTPUT"; }
+summary() { if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then echo "$1" >> "$GITHUB_STEP_SUMMARY"; fi; }
+
+path="${LINT_PATH:-.}"
+# One code-scanning category per project, so that two projects of a repository keep their own alerts.
+category="$CATEGORY"
+if [ -z "$category" ]; then
+  project=$(printf '%s' "$path" | sed -e 's#^\(\./\)*##' -e 's#/*$##')
+  category="beeuni-lint${project:+/$project}"
+  [ "$project" = "." ] && category="beeuni-lint"
+fi
+sarif="$SARIF_FILE"
+if [ -z "$sarif" ]; then
+  sarif="${RUNNER_TEMP:-/tmp}/$(printf '%s' "$category" | tr -c 'A-Za-z0-9._-' '-').sarif"
+fi
+
+args=(check "$path" --format github --sarif-file "$sarif" --fail-on "$FAIL_ON")
+[ -n "$CONFIG" ] && args+=(--config "$CONFIG")
+base="$LINT_BASE"
+if [ -z "$base" ] && [ -n "$PR_BASE_REF" ]; then
+  # The pull request's base branch, as actions/checkout fetched it (fetch-depth: 0).
+  base="origin/$PR_BASE_REF"
+fi
+if [ -n "$base" ]; then
+  args+=(--base "$base")
+  [ "$ONLY_CHANGED" = "true" ] && args+=(--only-changed)
+elif [ "$ONLY_CHANGED" = "true" ]; then
+  echo "::notice title=beeuni-lint::only-changed needs a base (a pull request, or the base input): reporting every finding"
+fi
+
+report="${RUNNER_TEMP:-/tmp}/beeuni-lint-report.$$"
+status=0
+"$BEEUNI_LINT" "${args[@]}" > "$report" || status=$?
+cat "$report"
+errors=$(grep -c '^::error ' "$report" || true)
+warnings=$(grep -c '^::warning ' "$report" || true)
+rm -f "$report"
+output status "$status"
+output errors "$errors"
+output warnings "$warnings"
+output category "$category"
+
+upload=false
+if [ "$status" -eq 2 ] || ! [ -s "$sarif" ]; then
+  # The run could not happen (the message above says why): there is no report to upload.
+  output sarif-file ""
+elif [ "$UPLOAD_SARIF" != "true" ]; then
+  output sarif-file "$sarif"
+elif [ -n "$PR_BASE_REF" ] && [ "$PR_HEAD_REPO" != "$REPOSITORY" ]; then
+  output sarif-file "$sarif"
+  note="SARIF upload skipped: a pull request from the fork $PR_HEAD_REPO gets no security-events: write token. The annotations above show every finding."
+  echo "::notice title=beeuni-lint::$note"
+  summary "$note"
+elif [ "$ACTOR" = "dependabot[bot]" ]; then
+  output sarif-file "$sarif"
+  note="SARIF upload skipped: Dependabot's runs get a read-only token. The annotations above show every finding."
+  echo "::notice title=beeuni-lint::$note"
+  summary "$note"
+else
+  output sarif-file "$sarif"
+  upload=true
+fi
+output upload "$upload"
