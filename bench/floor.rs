@@ -11,7 +11,7 @@
 use oxc_allocator::Allocator;
 use oxc_ast::ast::Expression;
 use oxc_ast_visit::{Visit, walk};
-use oxc_parser::Parser;
+use oxc_parser::{ParseOptions, Parser};
 use oxc_semantic::SemanticBuilder;
 use oxc_span::SourceType;
 use rayon::prelude::*;
@@ -102,7 +102,9 @@ fn run(root: &Path) -> Result<Seen, String> {
 fn parse(path: &str, text: &str, allocator: &mut Allocator) -> (usize, usize) {
     allocator.reset();
     let source_type = SourceType::from_path(path).unwrap_or_else(|_| SourceType::ts());
-    let parsed = Parser::new(allocator, text, source_type).parse();
+    // Regular expressions are validated, as the linter does: an invalid one stops a module loading.
+    let options = ParseOptions { parse_regular_expression: true, ..ParseOptions::default() };
+    let parsed = Parser::new(allocator, text, source_type).with_options(options).parse();
     let semantic = SemanticBuilder::new().with_check_syntax_error(true).build(&parsed.program);
     let mut walker = Walker(0);
     walker.visit_program(&parsed.program);
