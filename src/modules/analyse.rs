@@ -72,6 +72,7 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         too_deep: false,
         statements: 0,
         nested_module_code: None,
+        guarded: 0,
         facts: &mut facts,
         fetches: Vec::new(),
     };
@@ -124,6 +125,8 @@ struct Collector<'f> {
     statements: usize,
     /// The first `import`/`export` declaration below the top level (oxc's checker leaves it to TypeScript).
     nested_module_code: Option<(oxc_span::Span, &'static str)>,
+    /// How many `try` blocks with a `catch` enclose the current node.
+    guarded: usize,
     facts: &'f mut ModuleFacts,
     fetches: Vec<Span>,
 }
@@ -145,7 +148,8 @@ impl Collector<'_> {
     }
 
     fn import(&mut self, specifier: &str, at: oxc_span::Span, kind: ImportKind, type_only: bool) {
-        let import = Import { specifier: specifier.to_string(), span: span(at), kind, type_only };
+        let guarded = self.guarded > 0 && matches!(kind, ImportKind::Dynamic | ImportKind::Require);
+        let import = Import { specifier: specifier.to_string(), span: span(at), kind, type_only, guarded };
         self.facts.imports.push(import);
     }
 
@@ -220,6 +224,19 @@ impl<'a> Visit<'a> for Collector<'_> {
             walk::walk_statement(self, it);
             self.statements -= 1;
             self.depth -= 1;
+        }
+    }
+
+    fn visit_try_statement(&mut self, it: &TryStatement<'a>) {
+        let caught = it.handler.is_some();
+        self.guarded += usize::from(caught);
+        self.visit_block_statement(&it.block);
+        self.guarded -= usize::from(caught);
+        if let Some(handler) = &it.handler {
+            self.visit_catch_clause(handler);
+        }
+        if let Some(finalizer) = &it.finalizer {
+            self.visit_block_statement(finalizer);
         }
     }
 

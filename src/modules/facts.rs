@@ -97,6 +97,9 @@ pub struct Import {
     pub kind: ImportKind,
     /// `import type …`, `export type … from`, or an import whose every specifier is `type`-only: erased at run time.
     pub type_only: bool,
+    /// `import('x')` or `require('x')` inside a `try` block that has a `catch`: a failure is handled where it is
+    /// called and does not stop the module loading.
+    pub guarded: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,7 +12,7 @@ use crate::manifest::tools::ToolDecl;
 use crate::repo::checkout::{Checkout, Resolved};
 use crate::repo::fs::{self, Refusal};
 use crate::source::{FileId, SourceFile, Sources, Span};
-use facts::{ModuleFacts, SyntaxError};
+use facts::{ImportKind, ModuleFacts, SyntaxError};
 use oxc_allocator::Allocator;
 use rayon::prelude::*;
 use resolve::{Resolution, Resolver};
@@ -95,7 +95,7 @@ pub fn analyse_all(checkout: &Checkout, tools: &[ToolDecl], sources: &mut Source
                 .imports
                 .iter()
                 .map(|import| {
-                    let resolution = resolver.resolve(&path, &import.specifier);
+                    let resolution = resolver.resolve(&path, &import.specifier, import.kind == ImportKind::Require);
                     let erased = import.type_only && !matches!(resolution, Resolution::Harness(_));
                     if let (false, Resolution::File(target)) = (erased, &resolution)
                         && is_code(target)

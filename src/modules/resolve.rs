@@ -1,11 +1,21 @@
-//! Where a module's imports lead: relative files inside the repository, Node
-//! and Bun built-ins, and packages from `node_modules` beside or above the
-//! module, as the runtime resolves them. Reads nothing outside the root.
+//! Where a module's imports lead, as Bun resolves them: relative files inside
+//! the repository, Node and Bun built-ins, `#name` through `package.json`
+//! `imports`, aliases of `tsconfig.json`/`jsconfig.json` `paths`, and packages
+//! from `node_modules` beside or above the module (their `exports` enforced).
+//! Reads nothing outside the root.
+
+mod json;
+mod maps;
+mod tsconfig;
 
 use crate::catalog::{HARNESS_PACKAGES, MODULE_EXTENSIONS};
 use crate::repo::checkout::Checkout;
 use crate::repo::fs;
+use json::Json;
+use maps::Mapped;
 use std::collections::HashMap;
+use std::rc::Rc;
+use tsconfig::TsConfig;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Resolution {
@@ -16,7 +26,7 @@ pub enum Resolution {
     /// A harness package (or a subpath of one), whether or not it is installed.
     Harness(String),
     /// A package found in `<dir>/node_modules/<name>` (repo-relative folder of the package), with the file the
-    /// import loads when it could be told without following `exports`.
+    /// import loads.
     Package { name: String, folder: String, entry: Option<String> },
     /// A relative import that does not resolve; the reason.
     MissingFile(String),
@@ -26,6 +36,8 @@ pub enum Resolution {
     MissingPackage { name: String, declared_in: Option<String> },
     /// The package is installed in `folder`, but has no file for the specifier (a subpath, or a missing `main`).
     MissingEntry { specifier: String, folder: String },
+    /// The package's `exports` does not export `subpath` (`.` or `./x`); `manifest` is its `package.json`.
+    NotExported { subpath: String, manifest: String },
 }
 
 const NODE_BUILTINS: &[&str] = &[
@@ -73,19 +85,31 @@ const NODE_BUILTINS: &[&str] = &[
     "zlib",
 ];
 
-/// Resolves imports for many modules, remembering package.json files and folders it has read.
+/// Resolves imports for many modules, remembering the `package.json` and `tsconfig.json` files it has read.
 pub struct Resolver<'a> {
     checkout: &'a Checkout,
-    manifests: HashMap<String, Option<serde_json::Value>>,
+    manifests: HashMap<String, Option<Rc<Json>>>,
+    /// The config that applies in a folder (the nearest at or above it), by folder.
+    configs: HashMap<String, Option<Rc<TsConfig>>>,
+}
+
+/// Where a package provides a subpath.
+enum Entry {
+    File(String),
+    /// `exports` does not export the subpath.
+    NotExported,
+    /// Nothing provides it (no such file; `exports` maps it to a file that is not there).
+    Missing,
 }
 
 impl<'a> Resolver<'a> {
     pub fn new(checkout: &'a Checkout) -> Self {
-        Resolver { checkout, manifests: HashMap::new() }
+        Resolver { checkout, manifests: HashMap::new(), configs: HashMap::new() }
     }
 
-    /// Resolves `specifier`, imported by the module at repo-relative `module`.
-    pub fn resolve(&mut self, module: &str, specifier: &str) -> Resolution {
+    /// Resolves `specifier`, imported by the module at repo-relative `module` (with `require()` when `require`:
+    /// `exports` conditions differ).
+    pub fn resolve(&mut self, module: &str, specifier: &str, require: bool) -> Resolution {
         let dir = parent(module);
         if specifier.starts_with("./") || specifier.starts_with("../") || specifier == "." || specifier == ".." {
             return self.relative(dir, specifier);
@@ -96,6 +120,15 @@ impl<'a> Resolver<'a> {
         if specifier.starts_with("node:") || specifier == "bun" || specifier.starts_with("bun:") {
             return Resolution::Builtin;
         }
+        if specifier.starts_with('#') {
+            return self.hash_import(dir, specifier, require);
+        }
+        // `Some(why)`: an alias matched but maps to no file.
+        let alias = match self.alias(dir, specifier) {
+            Some(Ok(found)) => return found,
+            Some(Err(why)) => Some(why),
+            None => None,
+        };
         let name = package_name(specifier);
         if NODE_BUILTINS.contains(&name) {
             return Resolution::Builtin;
@@ -103,7 +136,20 @@ impl<'a> Resolver<'a> {
         if HARNESS_PACKAGES.contains(&name) {
             return Resolution::Harness(name.to_string());
         }
-        self.package(dir, specifier, name)
+        let config = self.config(dir).map(|c| c.path.clone());
+        if !is_package_name(name) {
+            let reason = match (alias, config) {
+                (Some(tried), _) => tried,
+                (None, Some(config)) => format!("it is not a package name, and no `paths` alias of `{config}` maps it"),
+                (None, None) => "it is not a package name, and no `tsconfig.json` or `jsconfig.json` maps it".into(),
+            };
+            return Resolution::MissingFile(reason);
+        }
+        match (self.package(dir, specifier, name, require), alias) {
+            // An alias that maps to no file falls back to `node_modules`; when that fails too, the alias is why.
+            (Resolution::MissingPackage { .. }, Some(tried)) => Resolution::MissingFile(tried),
+            (resolution, _) => resolution,
+        }
     }
 
     fn relative(&self, dir: &str, specifier: &str) -> Resolution {
@@ -111,32 +157,118 @@ impl<'a> Resolver<'a> {
         let Some(target) = fs::normalize(&joined) else {
             return Resolution::MissingFile("it leads outside the repository".into());
         };
-        for candidate in file_candidates(&target) {
+        match self.file(&target) {
+            Ok(Some(file)) => Resolution::File(file),
+            Err(reason) => Resolution::MissingFile(reason),
+            Ok(None) => match file_candidates(&target).find(|candidate| self.checkout.only_in_work_tree(candidate)) {
+                Some(unstaged) => Resolution::Unstaged(unstaged),
+                None => Resolution::MissingFile("no such file (tried the module extensions and `index.*`)".into()),
+            },
+        }
+    }
+
+    /// The file a repo-relative target means (itself, with an extension, `index.*`); `Err` when it leads out.
+    fn file(&self, target: &str) -> Result<Option<String>, String> {
+        for candidate in file_candidates(target) {
             match self.checkout.resolve(&candidate) {
-                Ok(_) => return Resolution::File(candidate),
+                Ok(_) => return Ok(Some(candidate)),
                 Err(fs::Refusal::OutsideRepository) => {
-                    return Resolution::MissingFile("it resolves through a symlink to outside the repository".into());
+                    return Err("it resolves through a symlink to outside the repository".into());
                 }
                 Err(_) => {}
             }
         }
-        match file_candidates(&target).find(|candidate| self.checkout.only_in_work_tree(candidate)) {
-            Some(unstaged) => Resolution::Unstaged(unstaged),
-            None => Resolution::MissingFile("no such file (tried the module extensions and `index.*`)".into()),
+        Ok(None)
+    }
+
+    /// `compilerOptions.paths` (or `baseUrl`) of the config that applies in `dir`: `Some(Ok)` for a file found,
+    /// `Some(Err(why))` for an alias that maps to no file, `None` when no alias matches.
+    fn alias(&mut self, dir: &str, specifier: &str) -> Option<Result<Resolution, String>> {
+        let config = self.config(dir)?;
+        if let Some((alias, targets)) = maps::match_alias(&config.paths, specifier) {
+            for target in targets.iter().filter_map(|t| fs::normalize(t)) {
+                if let Ok(Some(file)) = self.file(&target) {
+                    return Some(Ok(Resolution::File(file)));
+                }
+            }
+            let tried = targets.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ");
+            let why = format!("the alias `{alias}` of `{}` maps it to no file (tried {tried})", config.path);
+            return Some(Err(why));
+        }
+        let base = config.base_url.as_deref()?;
+        let target = fs::normalize(&join(base, specifier))?;
+        match self.file(&target) {
+            Ok(Some(file)) => Some(Ok(Resolution::File(file))),
+            _ => None,
         }
     }
 
-    fn package(&mut self, dir: &str, specifier: &str, name: &str) -> Resolution {
+    /// The `tsconfig.json` (else `jsconfig.json`) nearest at or above `dir`, read once per folder.
+    fn config(&mut self, dir: &str) -> Option<Rc<TsConfig>> {
+        if let Some(known) = self.configs.get(dir) {
+            return known.clone();
+        }
+        let found = ["tsconfig.json", "jsconfig.json"]
+            .iter()
+            .map(|name| join(dir, name))
+            .find(|path| self.checkout.is_file(path))
+            .and_then(|path| tsconfig::load(self.checkout, &path).map(Rc::new));
+        let found = match found {
+            Some(config) => Some(config),
+            None if dir.is_empty() => None,
+            None => self.config(parent(dir)),
+        };
+        self.configs.insert(dir.to_string(), found.clone());
+        found
+    }
+
+    /// `#name` through the `imports` of the nearest `package.json`.
+    fn hash_import(&mut self, dir: &str, specifier: &str, require: bool) -> Resolution {
+        let Some(folder) = ancestors(dir).find(|folder| self.manifest(folder).is_some()) else {
+            return Resolution::MissingFile(format!(
+                "no `package.json` beside or above the module defines `{specifier}`"
+            ));
+        };
+        let manifest_path = join(folder, "package.json");
+        let not_defined =
+            || Resolution::MissingFile(format!("`{specifier}` is not defined by \"imports\" in `{manifest_path}`"));
+        let Some(imports) = self.manifest(folder).and_then(|m| m.get("imports").cloned()) else {
+            return not_defined();
+        };
+        let target = match maps::lookup(&imports, specifier, &maps::conditions(require)) {
+            Mapped::Target(target) => target,
+            Mapped::NotDefined => return not_defined(),
+        };
+        if !target.starts_with("./") {
+            // `"#fmt": "some-package/fmt"`: a package, looked up from the package's folder.
+            return self.resolve(&join(folder, "package.json"), &target, require);
+        }
+        let file = fs::normalize(&join(folder, &target)).and_then(|t| self.file(&t).ok().flatten());
+        match file {
+            Some(file) => Resolution::File(file),
+            None => Resolution::MissingFile(format!(
+                "the alias `{specifier}` of `{manifest_path}` maps it to no file (tried `{}`)",
+                join(folder, target.trim_start_matches("./"))
+            )),
+        }
+    }
+
+    fn package(&mut self, dir: &str, specifier: &str, name: &str, require: bool) -> Resolution {
         let subpath = specifier[name.len()..].trim_start_matches('/');
         let (mut declared_in, mut installed) = (None, None);
         for folder in ancestors(dir) {
             let modules = join(folder, "node_modules");
             let package = join(&modules, name);
-            if let Some(entry) = self.package_entry(&package, subpath) {
-                return Resolution::Package { name: name.to_string(), folder: package, entry };
-            }
-            if installed.is_none() && self.checkout.is_dir(&package) {
-                installed = Some(package);
+            match self.package_entry(&package, subpath, require) {
+                Some(Entry::File(entry)) => {
+                    return Resolution::Package { name: name.to_string(), folder: package, entry: Some(entry) };
+                }
+                Some(Entry::NotExported) => {
+                    let subpath = if subpath.is_empty() { ".".to_string() } else { format!("./{subpath}") };
+                    return Resolution::NotExported { subpath, manifest: join(&package, "package.json") };
+                }
+                Some(Entry::Missing) => installed = installed.or(Some(package)),
+                None => {}
             }
             if declared_in.is_none() && self.declares(folder, name) {
                 declared_in = Some(join(folder, "package.json"));
@@ -148,36 +280,32 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    /// Where `package` (a repo-relative folder) provides `subpath` (empty for the package itself): `Some(Some(file))`
-    /// for the file found, `Some(None)` when `package.json` `exports` (or `module`) maps it (not followed),
-    /// `None` when the package does not provide it.
-    fn package_entry(&mut self, package: &str, subpath: &str) -> Option<Option<String>> {
+    /// Where the package installed in `package` (a repo-relative folder, `None` when there is none) provides
+    /// `subpath` (empty for the package itself): through `exports` when it has one, else as a file, or through
+    /// `module`/`main` (Bun reads both, `module` first), or `index.*`.
+    fn package_entry(&mut self, package: &str, subpath: &str, require: bool) -> Option<Entry> {
         let manifest = self.manifest(package);
         if manifest.is_none() && !self.checkout.is_dir(package) {
             return None;
         }
-        let field = |name: &str| manifest.as_ref().and_then(|m| m.get(name));
-        let found = |resolver: &Self, target: &str| {
-            let target = fs::normalize(target)?;
-            file_candidates(&target).find(|c| resolver.checkout.is_file(c))
-        };
+        let found = |resolver: &Self, target: &str| resolver.file(&fs::normalize(target)?).ok().flatten();
+        if let Some(exports) = manifest.as_ref().and_then(|m| m.get("exports")) {
+            let key = if subpath.is_empty() { ".".to_string() } else { format!("./{subpath}") };
+            return Some(match maps::lookup(exports, &key, &maps::conditions(require)) {
+                Mapped::Target(target) => found(self, &join(package, &target)).map_or(Entry::Missing, Entry::File),
+                Mapped::NotDefined => Entry::NotExported,
+            });
+        }
         if !subpath.is_empty() {
-            return match found(self, &join(package, subpath)) {
-                Some(file) => Some(Some(file)),
-                None => field("exports").map(|_| None),
-            };
+            return Some(found(self, &join(package, subpath)).map_or(Entry::Missing, Entry::File));
         }
-        let main = field("main").and_then(|m| m.as_str()).and_then(|main| found(self, &join(package, main)));
-        let index = || {
-            ["index.js", "index.ts", "index.mjs", "index.cjs", "index.json"]
-                .iter()
-                .map(|index| join(package, index))
-                .find(|index| self.checkout.is_file(index))
-        };
-        match main.or_else(index) {
-            Some(file) => Some(Some(file)),
-            None => (field("exports").is_some() || field("module").is_some()).then_some(None),
-        }
+        let field = |name: &str| manifest.as_ref().and_then(|m| m.get(name)).and_then(Json::as_str).map(str::to_string);
+        let entry = [field("module"), field("main")]
+            .into_iter()
+            .flatten()
+            .find_map(|main| found(self, &join(package, &main)))
+            .or_else(|| found(self, &join(package, "index")));
+        Some(entry.map_or(Entry::Missing, Entry::File))
     }
 
     /// Does the `package.json` in `folder` declare `name` in any dependency list?
@@ -191,17 +319,27 @@ impl<'a> Resolver<'a> {
     }
 
     /// The parsed `package.json` of a repo-relative folder, read once.
-    fn manifest(&mut self, folder: &str) -> Option<serde_json::Value> {
+    fn manifest(&mut self, folder: &str) -> Option<Rc<Json>> {
         if let Some(known) = self.manifests.get(folder) {
             return known.clone();
         }
-        let parsed = self
-            .checkout
-            .read(&join(folder, "package.json"))
-            .ok()
-            .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok());
+        let parsed = self.checkout.read(&join(folder, "package.json")).ok().and_then(|b| Json::parse(&b)).map(Rc::new);
         self.manifests.insert(folder.to_string(), parsed.clone());
         parsed
+    }
+}
+
+/// Could `name` (from [`package_name`]) name an npm package? Not `@/x`, `@scope` alone, `~/x`, an empty name,
+/// upper case, a leading `.` or `_`, or characters npm refuses: those are aliases or typos, never packages.
+fn is_package_name(name: &str) -> bool {
+    let valid = |part: &str| {
+        !part.is_empty()
+            && !part.starts_with(['.', '_'])
+            && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"-._~".contains(&b))
+    };
+    match name.strip_prefix('@') {
+        Some(scoped) => scoped.split_once('/').is_some_and(|(scope, name)| valid(scope) && valid(name)),
+        None => valid(name) && !name.starts_with('~'),
     }
 }
 
@@ -223,11 +361,11 @@ fn file_candidates(target: &str) -> impl Iterator<Item = String> + '_ {
         .chain(MODULE_EXTENSIONS.iter().map(move |ext| join(target, &format!("index.{ext}"))))
 }
 
-fn parent(path: &str) -> &str {
+pub(super) fn parent(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
-fn join(dir: &str, name: &str) -> String {
+pub(super) fn join(dir: &str, name: &str) -> String {
     if dir.is_empty() { name.to_string() } else { format!("{dir}/{name}") }
 }
 
@@ -272,33 +410,33 @@ mod tests {
         write("package.json", r#"{"dependencies":{"left-pad":"1"}}"#);
         let checkout = Checkout::work_tree(root.clone(), None, String::new());
         let mut resolver = Resolver::new(&checkout);
-        assert_eq!(resolver.resolve("tools/a.ts", "../lib/helper.js"), Resolution::File("lib/helper.ts".into()));
-        assert_eq!(resolver.resolve("tools/a.ts", "../lib/helper"), Resolution::File("lib/helper.ts".into()));
-        assert_eq!(resolver.resolve("tools/a.ts", "../lib/util"), Resolution::File("lib/util/index.ts".into()));
-        assert!(matches!(resolver.resolve("tools/a.ts", "./nope"), Resolution::MissingFile(_)));
-        assert!(matches!(resolver.resolve("tools/a.ts", "../../x"), Resolution::MissingFile(_)));
-        assert_eq!(resolver.resolve("tools/a.ts", "node:fs"), Resolution::Builtin);
-        assert_eq!(resolver.resolve("tools/a.ts", "fs/promises"), Resolution::Builtin);
-        assert_eq!(resolver.resolve("tools/a.ts", "bun:sqlite"), Resolution::Builtin);
+        assert_eq!(resolver.resolve("tools/a.ts", "../lib/helper.js", false), Resolution::File("lib/helper.ts".into()));
+        assert_eq!(resolver.resolve("tools/a.ts", "../lib/helper", false), Resolution::File("lib/helper.ts".into()));
+        assert_eq!(resolver.resolve("tools/a.ts", "../lib/util", false), Resolution::File("lib/util/index.ts".into()));
+        assert!(matches!(resolver.resolve("tools/a.ts", "./nope", false), Resolution::MissingFile(_)));
+        assert!(matches!(resolver.resolve("tools/a.ts", "../../x", false), Resolution::MissingFile(_)));
+        assert_eq!(resolver.resolve("tools/a.ts", "node:fs", false), Resolution::Builtin);
+        assert_eq!(resolver.resolve("tools/a.ts", "fs/promises", false), Resolution::Builtin);
+        assert_eq!(resolver.resolve("tools/a.ts", "bun:sqlite", false), Resolution::Builtin);
         assert_eq!(
-            resolver.resolve("tools/a.ts", "zod"),
+            resolver.resolve("tools/a.ts", "zod", false),
             Resolution::Package {
                 name: "zod".into(),
                 folder: "node_modules/zod".into(),
                 entry: Some("node_modules/zod/index.js".into())
             }
         );
-        assert!(matches!(resolver.resolve("tools/a.ts", "@s/p"), Resolution::Package { .. }));
+        assert!(matches!(resolver.resolve("tools/a.ts", "@s/p", false), Resolution::Package { .. }));
         assert_eq!(
-            resolver.resolve("tools/a.ts", "left-pad"),
+            resolver.resolve("tools/a.ts", "left-pad", false),
             Resolution::MissingPackage { name: "left-pad".into(), declared_in: Some("package.json".into()) }
         );
         assert_eq!(
-            resolver.resolve("tools/a.ts", "nothing"),
+            resolver.resolve("tools/a.ts", "nothing", false),
             Resolution::MissingPackage { name: "nothing".into(), declared_in: None }
         );
         assert_eq!(
-            resolver.resolve("tools/a.ts", "@opencode-ai/plugin/tool"),
+            resolver.resolve("tools/a.ts", "@opencode-ai/plugin/tool", false),
             Resolution::Harness("@opencode-ai/plugin".into())
         );
     }

@@ -4,7 +4,12 @@
 //! Every runtime import of a declared module or of a helper it loads (`import … from`, `export … from`,
 //! `import('…')`, `require('…')`) with a relative specifier resolves to a
 //! file inside the repository: as written, with a module extension added,
-//! `.js` → `.ts` (TypeScript's convention), or `index.*` of a folder.
+//! `.js` → `.ts` (TypeScript's convention), or `index.*` of a folder. The
+//! same for aliases: `compilerOptions.paths` of the nearest `tsconfig.json` or
+//! `jsconfig.json` (the finding names the alias and the targets tried), `#name`
+//! through `package.json` `imports`, and a specifier that cannot be a package
+//! name (`@/x`) that no alias maps. An `import()` or `require()` inside a
+//! `try` with a `catch` is a warning: it fails when called, not at load.
 //!
 //! ## Why
 //! An import that fails is a load failure: the module is skipped.
@@ -17,7 +22,7 @@
 //! ## Fix
 //! Correct the path, or add the file (and `git add` it).
 
-use super::site::in_module;
+use super::site::at_import;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
@@ -33,7 +38,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 continue;
             };
             let message = format!("`{}` imports `{}`: {reason}", module.path, import.specifier);
-            let diagnostic = in_module(project, RULE.id, RULE.severity, module, import.span, message);
+            let diagnostic = at_import(project, RULE.id, RULE.severity, module, import, message);
             out.push(diagnostic.help("a failed import skips the module at load: correct the path or add the file"));
         }
     }

@@ -4,7 +4,14 @@
 //! A bare import (`zod`, `@scope/name`, `name/sub`) resolves from a
 //! `node_modules` folder beside or above the module, inside the checkout
 //! (its `package.json` `main`/`exports`, or `index.*`). Node built-ins,
-//! `node:*`, `bun` and `bun:*` are fine. When a `package.json` declares the
+//! `node:*`, `bun` and `bun:*` are fine. A package's `exports` map is
+//! enforced with the conditions Bun matches (`bun`, `import` or `require`,
+//! `node`, `default`; the first matching key wins): a subpath it does not
+//! export is `Package subpath './x' is not defined by "exports" in …`, as the
+//! runtime says. A specifier that cannot be a package name (`@/x`) is never a
+//! missing package (see `module-import-missing`). An `import()` or `require()`
+//! inside a `try` with a `catch` is a warning: it fails when called, not at
+//! load. When a `package.json` declares the
 //! package, the finding is `module-package-not-installed` instead. An
 //! installed package without the imported file (a subpath it lacks, a
 //! missing `main`) is `Cannot find module 'name/sub'`, as the runtime says.
@@ -22,7 +29,7 @@
 //! Drop the dependency (for zod: print the JSON Schema once and paste it into
 //! `parameters`), or commit the package under `node_modules`.
 
-use super::site::in_module;
+use super::site::at_import;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
@@ -41,13 +48,17 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                         "the sandbox installs no packages for a tool: remove the import of `{name}`, or commit it under a tracked `node_modules` beside or above the module"
                     ),
                 ),
+                Some(Resolution::NotExported { subpath, manifest }) => (
+                    format!("Package subpath '{subpath}' is not defined by \"exports\" in {manifest}"),
+                    format!("import a subpath that `{manifest}` lists under \"exports\""),
+                ),
                 Some(Resolution::MissingEntry { specifier, folder }) => (
                     format!("Cannot find module '{specifier}'"),
                     format!("`{folder}` is installed but has no file for `{specifier}`: import a path the package has"),
                 ),
                 _ => continue,
             };
-            let diagnostic = in_module(project, RULE.id, RULE.severity, module, import.span, message);
+            let diagnostic = at_import(project, RULE.id, RULE.severity, module, import, message);
             out.push(diagnostic.help(help));
         }
     }

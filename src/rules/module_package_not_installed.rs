@@ -18,7 +18,7 @@
 //! ## Fix
 //! Drop the dependency, or commit the installed package.
 
-use super::site::in_module;
+use super::site::at_import;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
@@ -40,7 +40,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             let message = format!(
                 "package `{name}` is declared in `{manifest}` but not installed in this checkout: the sandbox installs no packages for a tool"
             );
-            let diagnostic = in_module(project, RULE.id, RULE.severity, module, import.span, message);
+            let diagnostic = at_import(project, RULE.id, RULE.severity, module, import, message);
             out.push(
                 diagnostic
                     .help(format!("Cannot find package '{name}' at run time: drop the import, or commit the package")),

@@ -17,7 +17,7 @@
 //! For zod: print the JSON Schema once and paste it into `parameters`.
 //! Otherwise drop the dependency or track the package.
 
-use super::site::in_module;
+use super::site::at_import;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
@@ -45,7 +45,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             let message = format!(
                 "package `{name}` resolves from `{folder}`, which git does not track: the sandbox installs no packages for a tool"
             );
-            let diagnostic = in_module(project, RULE.id, RULE.severity, module, import.span, message);
+            let diagnostic = at_import(project, RULE.id, RULE.severity, module, import, message);
             out.push(diagnostic.help(
                 "a config release holds only tracked files: drop the dependency (for a zod schema, print the JSON Schema once and paste it into `parameters`), or track the package",
             ));

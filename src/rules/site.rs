@@ -3,6 +3,7 @@
 
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::modules::Module;
+use crate::modules::facts::Import;
 use crate::project::Project;
 use crate::source::Span;
 
@@ -20,6 +21,23 @@ pub fn in_module(
 ) -> Diagnostic {
     let diagnostic = Diagnostic::new(rule, severity, Label::new(module.file, span), message);
     origins(project, module).into_iter().fold(diagnostic, Diagnostic::related)
+}
+
+/// A finding about `import`, whose resolution failed. An `import()` or `require()` in a `try` with a `catch`
+/// does not stop the load: its finding is a warning that says it fails when called.
+pub fn at_import(
+    project: &Project,
+    rule: &'static str,
+    severity: Severity,
+    module: &Module,
+    import: &Import,
+    message: String,
+) -> Diagnostic {
+    if !import.guarded {
+        return in_module(project, rule, severity, module, import.span, message);
+    }
+    let message = format!("{message}: it fails when called, not at load (a `catch` handles it)");
+    in_module(project, rule, severity.min(Severity::Warning), module, import.span, message)
 }
 
 /// Where a module comes from: the first `tools:` entry that declares it; for a helper, the import statement of
