@@ -82,6 +82,15 @@ pub struct CheckArgs {
     /// Print nothing when there is no finding
     #[arg(long, short)]
     pub quiet: bool,
+    /// Apply the safe fixes to the work tree, then report what remains
+    #[arg(long)]
+    pub fix: bool,
+    /// Also apply the unsafe fixes (implies --fix unless --diff is given)
+    #[arg(long)]
+    pub unsafe_fixes: bool,
+    /// Print the fixes as a unified diff and write nothing (exit 1 when there is something to fix)
+    #[arg(long)]
+    pub diff: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

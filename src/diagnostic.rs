@@ -54,10 +54,23 @@ pub struct Edit {
     pub content: String,
 }
 
+/// What applying a finding's fix changes: byte-range edits, and files to delete.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fix {
     pub safety: Safety,
     pub edits: Vec<Edit>,
+    /// Project-relative paths of files the fix deletes (a leftover copy git reports unmodified).
+    pub deletes: Vec<String>,
+}
+
+impl Fix {
+    pub fn new(safety: Safety, edits: Vec<Edit>) -> Fix {
+        Fix { safety, edits, deletes: Vec::new() }
+    }
+
+    pub fn delete(safety: Safety, path: String) -> Fix {
+        Fix { safety, edits: Vec::new(), deletes: vec![path] }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

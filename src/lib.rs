@@ -10,6 +10,7 @@ pub mod change;
 pub mod config;
 pub mod diagnostic;
 pub mod discover;
+pub mod fix;
 pub mod hook;
 pub mod listing;
 pub mod manifest;
@@ -88,10 +89,16 @@ pub struct Loaded {
 /// Discovers the repository that holds `options.path`, reads its config and builds the model (and, for a
 /// change-aware run, the base's facts). `Err` means the run cannot happen (exit 2).
 pub fn load(options: &CheckOptions) -> Result<Loaded, String> {
+    load_with(options, None)
+}
+
+/// [`load`], with the work tree seen through pending fixes.
+pub fn load_with(options: &CheckOptions, overlay: Option<Rc<repo::checkout::Overlay>>) -> Result<Loaded, String> {
     let found = discover::discover(&options.path, options.staged)?;
     let top = found.git.as_ref().map_or_else(|| found.root.clone(), |git| git.root().to_path_buf());
     let config = config::Config::load(&found.root, &top, options.config.as_deref())?;
-    let work = repo::checkout::Checkout::work_tree(found.root.clone(), found.git.map(Rc::new), found.git_prefix);
+    let mut work = repo::checkout::Checkout::work_tree(found.root.clone(), found.git.map(Rc::new), found.git_prefix);
+    work.overlay = overlay;
     let sides = if options.base.is_some() || options.staged {
         Some(change::sides(&work, options.base.as_deref(), options.staged)?)
     } else {
@@ -120,14 +127,20 @@ pub fn load(options: &CheckOptions) -> Result<Loaded, String> {
 
 /// Lints the repository that holds `options.path`.
 pub fn check(options: &CheckOptions) -> Result<Report, String> {
+    Ok(lint(options, None)?.0)
+}
+
+/// Lints the repository, its work tree seen through pending fixes; also gives the project root.
+pub fn lint(options: &CheckOptions, overlay: Option<Rc<repo::checkout::Overlay>>) -> Result<(Report, PathBuf), String> {
     if options.only_changed && options.base.is_none() && !options.staged {
         return Err("`--only-changed` needs a change to look at: add `--base REV` or `--staged`".into());
     }
-    let Loaded { project, config, sides } = load(options)?;
+    let Loaded { project, config, sides } = load_with(options, overlay)?;
     let mut diagnostics = suppress::apply(&project, &config, rules::check(&project));
     if let (true, Some(sides)) = (options.only_changed, &sides) {
         diagnostics = change::only_changed(&project, sides, diagnostics);
     }
     let files = project.sources.len();
-    Ok(Report { sources: project.sources, diagnostics, files })
+    let root = project.checkout.root.clone();
+    Ok((Report { sources: project.sources, diagnostics, files }, root))
 }

@@ -66,7 +66,25 @@ fn check_path(args: &CheckArgs, path: std::path::PathBuf) -> Result<u8, String> 
         staged: args.staged,
         only_changed: args.only_changed,
     };
-    let mut report = beeuni_lint::check(&options)?;
+    let fixing = args.fix || args.unsafe_fixes || args.diff;
+    if fixing && args.staged {
+        return Err(
+            "`--fix` edits the work tree, not the index: run `beeuni-lint --fix`, then `git add` the fixed files"
+                .into(),
+        );
+    }
+    let mut report = if fixing {
+        let outcome = beeuni_lint::fix::plan(&options, args.unsafe_fixes)?;
+        if args.diff {
+            print(&beeuni_lint::fix::diff(&outcome.changes))?;
+            return Ok(u8::from(!outcome.changes.is_empty()));
+        }
+        beeuni_lint::fix::write(&outcome.root, &outcome.changes)?;
+        eprint!("{}", beeuni_lint::fix::summary(&outcome));
+        outcome.report
+    } else {
+        beeuni_lint::check(&options)?
+    };
     let version = env!("CARGO_PKG_VERSION");
     if let Some(path) = &args.sarif_file {
         write_file(path, &render::sarif::render(&report, version))?;

@@ -37,6 +37,10 @@ pub struct Project {
     pub legacy_tools: Vec<(FileId, String)>,
     /// In a change-aware run: what the base version of the project loaded.
     pub base: Option<BaseFacts>,
+    /// `tools/<name>.<ext>` files beside a `<name>: beeuni:<name>` declaration: (declaration index, path).
+    pub ejected_copies: Vec<(usize, String)>,
+    /// Of those copies and the legacy folder's Beeuni copies, the ones git reports unmodified (a fix may delete).
+    unmodified: HashSet<String>,
 }
 
 pub struct ProjectInput<'a> {
@@ -70,6 +74,14 @@ impl Project {
             Vec::new()
         };
         let legacy_tools = legacy_tools(&input.checkout, &mut sources);
+        let ejected_copies = ejected_copies(&input.checkout, &tools);
+        let copies = ejected_copies.iter().map(|(_, path)| path.as_str()).chain(
+            legacy_tools
+                .iter()
+                .filter(|(_, stem)| catalog::is_beeuni(stem))
+                .map(|(file, _)| sources.get(*file).path.as_str()),
+        );
+        let unmodified = copies.filter(|path| input.checkout.is_unmodified(path)).map(String::from).collect();
         Project {
             checkout: input.checkout,
             sources,
@@ -84,6 +96,8 @@ impl Project {
             modules,
             legacy_tools,
             base: None,
+            ejected_copies,
+            unmodified,
         }
     }
 
@@ -156,6 +170,11 @@ impl Project {
             .collect()
     }
 
+    /// Does git report this project-relative file unmodified (only asked of the copies a fix may delete)?
+    pub fn is_unmodified(&self, path: &str) -> bool {
+        self.unmodified.contains(path)
+    }
+
     pub fn file(&self, id: FileId) -> &SourceFile {
         self.sources.get(id)
     }
@@ -165,6 +184,23 @@ impl Project {
 fn same_permission(named: &str, tool: &str) -> bool {
     (SHARED_WRITE_GROUP.contains(&named) && (SHARED_WRITE_GROUP.contains(&tool) || tool == "multiedit"))
         || (named == "bash" && PTY_TOOLS.contains(&tool))
+}
+
+/// `tools/<name>.<ext>` files that exist beside a `<name>: beeuni:<name>` declaration.
+fn ejected_copies(checkout: &Checkout, tools: &[ToolDecl]) -> Vec<(usize, String)> {
+    let mut copies = Vec::new();
+    for (index, decl) in tools.iter().enumerate() {
+        if !decl.is_beeuni_name() || decl.value != tools::ToolValue::Beeuni(decl.name.clone()) {
+            continue;
+        }
+        for ext in catalog::MODULE_EXTENSIONS {
+            let path = format!("tools/{}.{ext}", decl.name);
+            if checkout.is_file(&path) {
+                copies.push((index, path));
+            }
+        }
+    }
+    copies
 }
 
 /// The legacy folder's tool files, sorted by name (each read only if it stays inside the repository).

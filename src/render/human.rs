@@ -12,7 +12,7 @@ use miette::{
 };
 
 use crate::Report;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Safety, Severity};
 use crate::render::{Summary, file, short, summary_line};
 use crate::source::{SourceFile, Sources, Span};
 
@@ -39,7 +39,22 @@ pub fn render(report: &Report, color: bool) -> String {
     }
     out.push_str(&summary_line(&Summary::of(report)));
     out.push('\n');
+    let fixable =
+        |safety| report.diagnostics.iter().filter(|d| d.fix.as_ref().is_some_and(|f| f.safety == safety)).count();
+    let (safe, unsafe_) = (fixable(Safety::Safe), fixable(Safety::Unsafe));
+    if safe + unsafe_ > 0 {
+        out.push_str(&format!("{safe} fixable with `--fix`, {unsafe_} more with `--unsafe-fixes`\n"));
+    }
     out
+}
+
+/// `[*]` after the rule of a finding `--fix` fixes, `[*] unsafe` for one only `--unsafe-fixes` does (as ruff).
+fn fix_mark(d: &Diagnostic) -> &'static str {
+    match d.fix.as_ref().map(|f| f.safety) {
+        Some(Safety::Safe) => " [*]",
+        Some(Safety::Unsafe) => " [*] unsafe",
+        None => "",
+    }
 }
 
 /// One finding, or one related location in another file, as miette sees it.
@@ -80,7 +95,7 @@ impl<'a> Finding<'a> {
             }
         }
         Finding {
-            code: Some(format!("{}[{}]", d.severity.as_str(), d.rule)),
+            code: Some(format!("{}[{}]{}", d.severity.as_str(), d.rule, fix_mark(d))),
             message: &d.message,
             severity: match d.severity {
                 Severity::Error => miette::Severity::Error,
@@ -231,7 +246,8 @@ mod tests {
             "╰── this word",
             // A related label in the same file is drawn in the same snippet.
             "╰── tools follow",
-            "error[unknown-excluded-tool]",
+            // A finding `--fix` fixes is marked, as ruff marks it.
+            "error[unknown-excluded-tool] [*]",
             "× unknown tool `bsh` in `exclude`",
             "╭─[beeuni.yaml:3:13]",
             "╰── not a tool",
@@ -247,7 +263,12 @@ mod tests {
         }
         // The zero-width span still gets a mark, under the end of `model:`.
         assert!(out.contains("4 │ model:\n   ·       ▲\n"), "{out}");
-        assert!(out.ends_with("╰────\n\n1 error, 1 warning, 1 info in 2 files\n"), "{out}");
+        assert!(
+            out.ends_with(
+                "╰────\n\n1 error, 1 warning, 1 info in 2 files\n1 fixable with `--fix`, 0 more with `--unsafe-fixes`\n"
+            ),
+            "{out}"
+        );
         assert_eq!(out, render(&fixture::report(), false));
     }
 

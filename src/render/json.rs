@@ -58,6 +58,9 @@ struct JsonRelated<'a> {
 struct JsonFix<'a> {
     safety: Safety,
     edits: Vec<JsonEdit<'a>>,
+    /// Files the fix deletes (repo-relative paths).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    delete: Vec<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -126,7 +129,11 @@ fn diagnostic<'a>(report: &'a Report, d: &'a Diagnostic) -> JsonDiagnostic<'a> {
                 }
             })
             .collect(),
-        fix: d.fix.as_ref().filter(|fix| !fix.edits.is_empty()).map(|fix| self::fix(report, fix)),
+        fix: d
+            .fix
+            .as_ref()
+            .filter(|fix| !fix.edits.is_empty() || !fix.deletes.is_empty())
+            .map(|fix| self::fix(report, fix)),
     }
 }
 
@@ -143,6 +150,7 @@ fn fix<'a>(report: &'a Report, fix: &'a Fix) -> JsonFix<'a> {
                 content: &edit.content,
             })
             .collect(),
+        delete: fix.deletes.iter().map(String::as_str).collect(),
     }
 }
 

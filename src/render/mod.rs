@@ -129,7 +129,7 @@ pub(crate) mod fixture {
             )
             .help("did you mean `bash`?")
             .related(Label::with_message(module, span_of(MODULE, "bash"), "`bash` is defined here"))
-            .fix(Fix { safety: Safety::Safe, edits: vec![Edit { file: yaml, span: bsh, content: "bash".into() }] }),
+            .fix(Fix::new(Safety::Safe, vec![Edit { file: yaml, span: bsh, content: "bash".into() }])),
             // An empty value: a zero-width span right after `model:`.
             Diagnostic::new(
                 "empty-value",

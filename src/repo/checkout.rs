@@ -3,8 +3,13 @@
 
 use super::fs::{self, Refusal};
 use super::git::{EntryKind, GitRepo, GitSource};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::rc::Rc;
+
+/// Work-tree files as a fix would leave them, before anything is written: new bytes, or `None` for a deleted file.
+/// Keys are project-relative paths.
+pub type Overlay = HashMap<String, Option<Vec<u8>>>;
 
 /// A file found by [`Checkout::resolve`], ready to read.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -30,16 +35,32 @@ pub struct Checkout {
     /// The project root relative to the git work tree root (`""` when the same), with `/`.
     pub git_prefix: String,
     pub side: Side,
+    /// Pending fixes over the work tree (see [`Overlay`]); git sides ignore it.
+    pub overlay: Option<Rc<Overlay>>,
 }
 
 impl Checkout {
     pub fn work_tree(root: PathBuf, git: Option<Rc<GitRepo>>, git_prefix: String) -> Self {
-        Checkout { root, git, git_prefix, side: Side::WorkTree }
+        Checkout { root, git, git_prefix, side: Side::WorkTree, overlay: None }
     }
 
     /// The same project as another version of its files: a tree, the index, or nothing.
     pub fn at(&self, side: Side) -> Checkout {
-        Checkout { root: self.root.clone(), git: self.git.clone(), git_prefix: self.git_prefix.clone(), side }
+        Checkout {
+            root: self.root.clone(),
+            git: self.git.clone(),
+            git_prefix: self.git_prefix.clone(),
+            side,
+            overlay: self.overlay.clone(),
+        }
+    }
+
+    /// What the overlay says of a work-tree path: `Some(None)` deleted, `Some(Some(bytes))` rewritten.
+    fn overlaid(&self, rel: &str) -> Option<Option<&Vec<u8>>> {
+        if self.side != Side::WorkTree {
+            return None;
+        }
+        self.overlay.as_ref()?.get(rel).map(Option::as_ref)
     }
 
     /// Are these the index's files (`--staged`)? Then a file missing from them is not in the commit.
@@ -51,6 +72,7 @@ impl Checkout {
     pub fn resolve(&self, rel: &str) -> Result<Resolved, Refusal> {
         match (self.side, &self.git) {
             (Side::Git(source), Some(git)) => self.resolve_in_git(git, source, rel),
+            (Side::WorkTree, _) if self.overlaid(rel) == Some(None) => Err(Refusal::NotFound),
             (Side::WorkTree, _) => fs::resolve(&self.root, rel).map(Resolved::Path),
             _ => Err(Refusal::NotFound),
         }
@@ -92,7 +114,11 @@ impl Checkout {
     }
 
     pub fn read(&self, rel: &str) -> Result<Vec<u8>, Refusal> {
-        self.read_resolved(&self.resolve(rel)?)
+        let resolved = self.resolve(rel)?;
+        if let Some(Some(bytes)) = self.overlaid(rel) {
+            return Ok(bytes.clone());
+        }
+        self.read_resolved(&resolved)
     }
 
     /// Linting the index: is this file missing from it but present in the work tree (created, not staged)?
@@ -112,6 +138,8 @@ impl Checkout {
         };
         let known = match head {
             Side::Git(GitSource::Index) => git.entry(GitSource::Index, &path).map(|(head_id, _)| head_id),
+            // A file the overlay rewrote no longer has the bytes its stat data describes.
+            Side::WorkTree if self.overlay.as_ref().is_some_and(|o| o.contains_key(rel)) => None,
             Side::WorkTree => git.clean_index_id(&path, &self.root.join(rel)),
             _ => None,
         };
@@ -141,7 +169,12 @@ impl Checkout {
             return Vec::new();
         }
         let Ok(entries) = std::fs::read_dir(self.root.join(rel)) else { return Vec::new() };
-        let mut names: Vec<String> = entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect();
+        let deleted = |name: &str| {
+            let path = if rel.is_empty() { name.to_string() } else { format!("{rel}/{name}") };
+            self.overlaid(&path) == Some(None)
+        };
+        let mut names: Vec<String> =
+            entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).filter(|n| !deleted(n)).collect();
         names.sort();
         names
     }
@@ -162,6 +195,31 @@ impl Checkout {
 
     pub fn tracks_under(&self, rel_dir: &str) -> bool {
         self.git.as_ref().is_none_or(|git| git.tracks_under(&self.git_path(rel_dir)))
+    }
+
+    /// Does git report this work-tree file unmodified: tracked, and its bytes those of the index and of HEAD?
+    /// (`false` outside git, on other sides, and for a file a pending fix rewrote.)
+    pub fn is_unmodified(&self, rel: &str) -> bool {
+        let (Side::WorkTree, Some(git)) = (self.side, &self.git) else { return false };
+        if self.overlaid(rel).is_some() {
+            return false;
+        }
+        let path = self.git_path(rel);
+        let Some((index_id, EntryKind::File | EntryKind::Executable)) = git.entry(GitSource::Index, &path) else {
+            return false;
+        };
+        let head = match git.head_base() {
+            Ok(super::git::Base { source: Some(tree), .. }) => git.entry(tree, &path).map(|(id, _)| id),
+            _ => None,
+        };
+        if head != Some(index_id) {
+            return false;
+        }
+        if git.clean_index_id(&path, &self.root.join(rel)) == Some(index_id) {
+            return true;
+        }
+        let Ok(bytes) = fs::read(&self.root, rel) else { return false };
+        gix::objs::compute_hash(index_id.kind(), gix::objs::Kind::Blob, &bytes).is_ok_and(|hash| hash == index_id)
     }
 
     pub fn is_ignored(&self, rel: &str) -> bool {

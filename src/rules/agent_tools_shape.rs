@@ -20,7 +20,7 @@
 //! ```
 //!
 //! ## Fix
-//! Safe, for a case slip: `All` → `all`, `NONE` → `none`.
+//! Safe, for a case slip: `All` → `all`, `NONE` → `none`, and `'*'` → `all`.
 
 use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Safety, Severity};
 use crate::manifest::agents::ToolList;
@@ -46,7 +46,8 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         {
             continue;
         }
-        let report = diagnose(doc, agent.file, &agent.name, value).unwrap_or_else(|| Problem {
+        let text = &project.file(agent.file).text;
+        let report = diagnose(doc, text, agent.file, &agent.name, value).unwrap_or_else(|| Problem {
             at: value,
             message: format!("`tools` of agent `{}` must be {FORMS}", agent.name),
             help: None,
@@ -67,15 +68,19 @@ struct Problem {
     fix: Option<Fix>,
 }
 
-fn diagnose(doc: &Document, file: FileId, agent: &str, value: NodeId) -> Option<Problem> {
+fn diagnose(doc: &Document, source: &str, file: FileId, agent: &str, value: NodeId) -> Option<Problem> {
     let problem = |at, message: String, help: String| Some(Problem { at, message, help: Some(help), fix: None });
     match &doc.node(doc.resolve(value)).value {
         Value::Scalar { text, .. } => {
             let message = format!("`tools` of agent `{agent}` must be {FORMS}, not `{text}`");
-            let lower = text.to_ascii_lowercase();
+            let lower = if text == "*" { "all".to_string() } else { text.to_ascii_lowercase() };
             if lower == "all" || lower == "none" {
-                let edit = Edit { file, span: doc.node(value).span, content: lower.clone() };
-                let fix = Some(Fix { safety: Safety::Safe, edits: vec![edit] });
+                let span = doc.node(value).span;
+                let written = source.get(span.range()).unwrap_or_default();
+                // `'*'` becomes a plain `all`: quoted, the star was only there to survive YAML.
+                let content = if text == "*" { lower.clone() } else { crate::fix::edit::requote(written, &lower) };
+                let edit = Edit { file, span, content };
+                let fix = Some(Fix::new(Safety::Safe, vec![edit]));
                 return Some(Problem { at: value, message, help: Some(format!("did you mean `{lower}`?")), fix });
             }
             problem(value, message, format!("for a list of one tool write `[{text}]`"))

@@ -19,6 +19,7 @@
 //! Safe: set the value to `beeuni:<key>`.
 
 use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Safety, Severity};
+use crate::fix::edit::requote;
 use crate::manifest::tools::ToolValue;
 use crate::project::Project;
 use crate::rules::Rule;
@@ -39,10 +40,8 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let message = format!(
             "must be `beeuni:{name}` (the Beeuni tool) or a repo-relative path to a .ts or .js module (e.g. `tools/{name}.ts`) that replaces it."
         );
-        let fix = Fix {
-            safety: Safety::Safe,
-            edits: vec![Edit { file: decl.file, span: decl.value_span, content: format!("beeuni:{name}") }],
-        };
+        let content = requote(project.file(decl.file).slice(decl.value_span), &format!("beeuni:{name}"));
+        let fix = Fix::new(Safety::Safe, vec![Edit { file: decl.file, span: decl.value_span, content }]);
         let help = format!("write `{name}: beeuni:{name}` to keep the Beeuni tool");
         out.push(
             Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry), message).help(help).fix(fix),

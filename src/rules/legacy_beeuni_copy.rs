@@ -14,11 +14,11 @@
 //! `harnesses/opencode/tools/web_search.ts`
 //!
 //! ## Fix
-//! Unsafe: delete the file; the daemon provides the tools `beeuni.yaml` lists,
-//! on both harnesses.
+//! Unsafe: delete the file (offered only when git reports it unmodified); the
+//! daemon provides the tools `beeuni.yaml` lists, on both harnesses.
 
 use crate::catalog::is_beeuni;
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Fix, Label, Safety, Severity};
 use crate::project::Project;
 use crate::rules::Rule;
 
@@ -33,6 +33,10 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         );
         let help = format!("delete it: the daemon provides `{stem}` on both harnesses when `beeuni.yaml` lists it");
         let at = Label::new(*file, project.file(*file).line_span(0));
-        out.push(Diagnostic::new(RULE.id, RULE.severity, at, message).help(help));
+        let mut diagnostic = Diagnostic::new(RULE.id, RULE.severity, at, message).help(help);
+        if project.is_unmodified(path) {
+            diagnostic = diagnostic.fix(Fix::delete(Safety::Unsafe, path.clone()));
+        }
+        out.push(diagnostic);
     }
 }

@@ -16,9 +16,11 @@
 //!
 //! ## Fix
 //! Write `tools: {exclude: [bash, edit]}` (not when a key holds `*` or a
-//! value is `true`).
+//! value is `true`). Safe fix: the map becomes an exclude list in the same
+//! style (flow or block), keeping the keys as written and every comment.
 
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Fix, Label, Safety, Severity};
+use crate::fix::edit::map_to_exclude;
 use crate::manifest::agents::ToolList;
 use crate::project::Project;
 use crate::rules::Rule;
@@ -38,6 +40,12 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         } else {
             "write `exclude: [...]` with the tools to hide, or a list of the tools to give".into()
         };
-        out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, key), message).help(help));
+        let mut diagnostic = Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, key), message).help(help);
+        if convertible && let Some((_, value)) = agent.tools_key {
+            let doc = &project.graph.files[agent.graph_index].doc;
+            let edits = map_to_exclude(doc, &project.file(agent.file).text, agent.file, value);
+            diagnostic.fix = edits.map(|edits| Fix::new(Safety::Safe, edits));
+        }
+        out.push(diagnostic);
     }
 }

@@ -18,8 +18,10 @@
 //! ```
 //!
 //! ## Fix
-//! Add `<name>: beeuni:<name>` for each Beeuni tool to keep.
+//! Add `<name>: beeuni:<name>` for each Beeuni tool to keep. Unsafe fix: add
+//! the five lines under that `tools:` key (the removal may be wanted).
 
+use crate::catalog::BEEUNI_TOOLS;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::project::Project;
 use crate::rules::Rule;
@@ -36,5 +38,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     }
     let message = "Sessions of this project get no Beeuni tool (web_search, image_search, scrape_webpage, memory, show). Add `<name>: beeuni:<name>` to keep one.";
     let help = "e.g. `web_search: beeuni:web_search` under `tools:`";
-    out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(first.file, first.key), message).help(help));
+    let mut diagnostic = Diagnostic::new(RULE.id, RULE.severity, Label::new(first.file, first.key), message).help(help);
+    diagnostic.fix = super::fixes::add_beeuni_lines(project, first, &BEEUNI_TOOLS);
+    out.push(diagnostic);
 }

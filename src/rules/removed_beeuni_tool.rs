@@ -24,7 +24,7 @@
 //!
 //! ## Fix
 //! Add `<name>: beeuni:<name>` under `tools:` for each tool to keep (when the
-//! removal is not wanted).
+//! removal is not wanted). Unsafe fix: add those lines.
 
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::project::Project;
@@ -40,6 +40,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let key = declared_in
             .and_then(|path| project.tools_keys.iter().find(|k| project.file(k.file).path == path))
             .or(project.tools_keys.first());
+        let fix = key.and_then(|key| super::fixes::add_beeuni_lines(project, key, &[name]));
         let at = match (key, project.root_file()) {
             (Some(key), _) => Label::new(key.file, key.key),
             (None, Some(root)) => Label::new(root, project.file(root).line_span(0)),
@@ -49,6 +50,8 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             "this change removes the Beeuni tool `{name}`: every agent of the project loses it, on both harnesses, in every session that starts after the change merges. Add `{name}: beeuni:{name}` under `tools:` to keep it."
         );
         let help = format!("compared with {}", base.description);
-        out.push(Diagnostic::new(RULE.id, RULE.severity, at, message).help(help));
+        let mut diagnostic = Diagnostic::new(RULE.id, RULE.severity, at, message).help(help);
+        diagnostic.fix = fix;
+        out.push(diagnostic);
     }
 }

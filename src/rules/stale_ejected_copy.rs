@@ -17,12 +17,10 @@
 //! ```
 //!
 //! ## Fix
-//! Delete the file (`beeuni-lint restore <name>` does it when git reports the
-//! file unmodified).
+//! Unsafe: delete the file, offered only when git reports it unmodified
+//! (`beeuni-lint restore <name>` does the same).
 
-use crate::catalog::MODULE_EXTENSIONS;
-use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::manifest::tools::ToolValue;
+use crate::diagnostic::{Diagnostic, Fix, Label, Safety, Severity};
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
 use crate::rules::Rule;
@@ -31,23 +29,23 @@ pub static RULE: Rule =
     Rule::new("stale-ejected-copy", Severity::Info, include_str!("stale_ejected_copy.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    for decl in project.tools.iter().filter(|d| d.is_beeuni_name()) {
-        if decl.value != ToolValue::Beeuni(decl.name.clone()) {
+    for (index, copy) in &project.ejected_copies {
+        let decl = &project.tools[*index];
+        let declared = project.tools.iter().any(|d| d.module_path() == Some(copy.as_str()));
+        let imported = project
+            .modules
+            .iter()
+            .any(|m| m.resolutions.iter().any(|r| matches!(r, Some(Resolution::File(path)) if path == copy)));
+        if declared || imported {
             continue;
         }
-        for ext in MODULE_EXTENSIONS {
-            let copy = format!("tools/{}.{ext}", decl.name);
-            let declared = project.tools.iter().any(|d| d.module_path() == Some(copy.as_str()));
-            let imported = project
-                .modules
-                .iter()
-                .any(|m| m.resolutions.iter().any(|r| matches!(r, Some(Resolution::File(path)) if *path == copy)));
-            if declared || imported || !project.checkout.is_file(&copy) {
-                continue;
-            }
-            let message = format!("`{copy}` is a leftover copy: `{}` points back at `beeuni:{}`", decl.name, decl.name);
-            let help = format!("restoring a tool means setting the line back and deleting the file: delete `{copy}`");
-            out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry), message).help(help));
+        let message = format!("`{copy}` is a leftover copy: `{}` points back at `beeuni:{}`", decl.name, decl.name);
+        let help = format!("restoring a tool means setting the line back and deleting the file: delete `{copy}`");
+        let mut diagnostic =
+            Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry), message).help(help);
+        if project.is_unmodified(copy) {
+            diagnostic = diagnostic.fix(Fix::delete(Safety::Unsafe, copy.clone()));
         }
+        out.push(diagnostic);
     }
 }

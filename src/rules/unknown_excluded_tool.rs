@@ -48,6 +48,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 ),
             };
             out.push(with_suggestion(
+                project,
                 Diagnostic::new(RULE.id, RULE.severity, at(agent, tool), message),
                 agent,
                 tool,

@@ -39,6 +39,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             let message =
                 format!("agent `{}` lists `{}`, which is not a known tool: it is ignored", agent.name, tool.name);
             out.push(with_suggestion(
+                project,
                 Diagnostic::new(RULE.id, RULE.severity, at(agent, tool), message),
                 agent,
                 tool,
@@ -53,7 +54,13 @@ pub fn at(agent: &AgentDecl, tool: &ToolRef) -> Label {
 }
 
 /// Adds "did you mean" help, and an unsafe fix when exactly one known name is near.
-pub fn with_suggestion(diagnostic: Diagnostic, agent: &AgentDecl, tool: &ToolRef, known: &[&str]) -> Diagnostic {
+pub fn with_suggestion(
+    project: &Project,
+    diagnostic: Diagnostic,
+    agent: &AgentDecl,
+    tool: &ToolRef,
+    known: &[&str],
+) -> Diagnostic {
     let near = near_matches(&tool.name, known.iter().copied());
     let Some(first) = near.first() else {
         return diagnostic.help(
@@ -62,8 +69,10 @@ pub fn with_suggestion(diagnostic: Diagnostic, agent: &AgentDecl, tool: &ToolRef
     };
     let diagnostic = diagnostic.help(format!("did you mean `{first}`?"));
     if near.len() == 1 {
-        let edit = Edit { file: agent.file, span: tool.span, content: first.to_string() };
-        return diagnostic.fix(Fix { safety: Safety::Unsafe, edits: vec![edit] });
+        let written = project.file(agent.file).slice(tool.span);
+        let content = crate::fix::edit::requote(written, first);
+        let edit = Edit { file: agent.file, span: tool.span, content };
+        return diagnostic.fix(Fix::new(Safety::Unsafe, vec![edit]));
     }
     diagnostic
 }

@@ -19,10 +19,16 @@
 //!
 //! ## Fix
 //! Load it under the top-level `tools` (`show: beeuni:show`), or remove it
-//! from the agent's list.
+//! from the agent's list. In an exclude list or as `show: false` the entry
+//! hides nothing: the safe fix deletes it. In a list, the unsafe fix adds
+//! `show: beeuni:show` under the `tools:` key of the root file (or of the first
+//! file that has one): every agent whose list is `all`, omitted or an exclude
+//! form gains it.
 
 use crate::catalog::is_beeuni;
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Fix, Label, Safety, Severity};
+use crate::fix::edit::{remove_entry, remove_item};
+use crate::manifest::agents::{AgentDecl, ToolList, ToolRef};
 use crate::project::Project;
 use crate::rules::Rule;
 
@@ -39,7 +45,30 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             let message = format!(
                 "\"{name}\" is a Beeuni tool this project does not load: add `{name}: beeuni:{name}` under the top-level `tools`, or remove it here."
             );
-            out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, tool.item), message));
+            let mut diagnostic = Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, tool.item), message);
+            diagnostic.fix = fix(project, agent, tool);
+            out.push(diagnostic);
         }
     }
+}
+
+/// In an exclude list or as `name: false` the entry hides nothing: delete it (safe). In a list (or as
+/// `name: true`) the agent wants the tool: load it under the first `tools:` key (unsafe).
+fn fix(project: &Project, agent: &AgentDecl, tool: &ToolRef) -> Option<Fix> {
+    let doc = &project.graph.files[agent.graph_index].doc;
+    let text = &project.file(agent.file).text;
+    let (key, value) = agent.tools_key?;
+    let edits = match &agent.tools {
+        ToolList::Exclude(_) => {
+            let exclude = doc.get(value, "exclude")?;
+            let item = *doc.items(exclude.value)?.iter().find(|&&i| doc.node(i).span == tool.span)?;
+            remove_item(doc, text, agent.file, doc.node(exclude.key).span, exclude.value, item)?
+        }
+        ToolList::Map(entries) if entries.iter().any(|(t, on)| t.span == tool.span && !on) => {
+            let index = entries.iter().position(|(t, _)| t.span == tool.span)?;
+            remove_entry(doc, text, agent.file, key, value, index, "all")?
+        }
+        _ => return super::fixes::add_beeuni_lines(project, project.tools_keys.first()?, &[&tool.name]),
+    };
+    Some(Fix::new(Safety::Safe, edits))
 }

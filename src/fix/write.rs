@@ -1,0 +1,83 @@
+//! Writing a plan: each changed file atomically (a temporary file in its own folder, renamed over it, with its
+//! permissions), never through a symlink that leaves the repository and never outside it; and `--diff`.
+
+use super::Change;
+use crate::repo::fs::{self, Refusal};
+use std::io::Write;
+use std::path::Path;
+
+/// Writes every change under `root` (the project root). Stops at the first file that cannot be written.
+pub fn write(root: &Path, changes: &[Change]) -> Result<(), String> {
+    for change in changes {
+        match &change.after {
+            Some(bytes) => replace(root, &change.path, bytes),
+            None => delete(root, &change.path),
+        }
+        .map_err(|why| format!("cannot fix {}: {why}", change.shown))?;
+    }
+    Ok(())
+}
+
+/// Where a project-relative path really is: inside the root, through symlinks that stay inside.
+fn real_path(root: &Path, rel: &str) -> Result<std::path::PathBuf, String> {
+    fs::resolve(root, rel).map_err(|refusal| match refusal {
+        Refusal::OutsideRepository => "it resolves through a symlink to outside the repository".to_string(),
+        other => format!("it {}", other.describe()),
+    })
+}
+
+fn replace(root: &Path, rel: &str, bytes: &[u8]) -> Result<(), String> {
+    let real = real_path(root, rel)?;
+    let folder = real.parent().ok_or("it has no folder")?;
+    let permissions = std::fs::metadata(&real).map_err(|e| e.to_string())?.permissions();
+    let mut temp = tempfile_in(folder)?;
+    let result = temp
+        .1
+        .write_all(bytes)
+        .and_then(|()| temp.1.sync_all())
+        .and_then(|()| std::fs::set_permissions(&temp.0, permissions))
+        .and_then(|()| std::fs::rename(&temp.0, &real));
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&temp.0);
+        return Err(e.to_string());
+    }
+    Ok(())
+}
+
+/// A new file beside the target, named so no other file is taken.
+fn tempfile_in(folder: &Path) -> Result<(std::path::PathBuf, std::fs::File), String> {
+    for attempt in 0..100u32 {
+        let path = folder.join(format!(".beeuni-lint-fix.{}.{attempt}.tmp", std::process::id()));
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(file) => return Ok((path, file)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(format!("cannot create a temporary file in {}: {e}", folder.display())),
+        }
+    }
+    Err(format!("cannot create a temporary file in {}", folder.display()))
+}
+
+/// Deletes the file itself (a symlink is removed, its target kept), once its folder is known to be inside.
+fn delete(root: &Path, rel: &str) -> Result<(), String> {
+    real_path(root, rel)?;
+    let path = root.join(rel);
+    let folder = path.parent().and_then(|f| std::fs::canonicalize(f).ok()).ok_or("its folder cannot be read")?;
+    if !folder.starts_with(root) {
+        return Err("its folder is outside the repository".into());
+    }
+    std::fs::remove_file(folder.join(path.file_name().ok_or("it has no name")?)).map_err(|e| e.to_string())
+}
+
+/// The plan as a unified diff (`a/` and `b/` paths, three lines of context); line breaks are kept as they are.
+pub fn diff(changes: &[Change]) -> String {
+    let mut out = String::new();
+    for change in changes {
+        let before = String::from_utf8_lossy(&change.before);
+        let after = change.after.as_deref().map(String::from_utf8_lossy).unwrap_or_default();
+        let old = format!("a/{}", change.shown);
+        let new = if change.after.is_some() { format!("b/{}", change.shown) } else { "/dev/null".to_string() };
+        let text = similar::TextDiff::from_lines(before.as_ref(), after.as_ref());
+        out.push_str(&text.unified_diff().context_radius(3).header(&old, &new).missing_newline_hint(true).to_string());
+    }
+    out
+}

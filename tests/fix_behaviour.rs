@@ -1,0 +1,184 @@
+//! How `--fix`, `--unsafe-fixes` and `--diff` behave around the fixes: what they print, exit codes, the
+//! refusal with `--staged`, atomic writes that keep permissions and symlinks, and the file deletions that
+//! need git to report the file unmodified.
+
+mod fix_support;
+
+use fix_support::common::{git, project, run_in};
+use fix_support::{diff, files, fix_and_check, lint};
+
+const TYPO: &str =
+    "tools:\n  web_search: beeuni:image_search\n  show: beeuni:show\nagents:\n  a:\n    tools: [read, grpe]\n";
+
+#[test]
+fn report_marks_fixable_findings_and_counts_them() {
+    let dir = project(&[("beeuni.yaml", TYPO)]);
+    let run = run_in(dir.path(), &["--color", "never", "."]);
+    assert!(run.stdout.contains("error[beeuni-ref] [*]"), "{}", run.stdout);
+    assert!(run.stdout.contains("warning[unknown-tool] [*] unsafe"), "{}", run.stdout);
+    assert!(run.stdout.ends_with("1 fixable with `--fix`, 1 more with `--unsafe-fixes`\n"), "{}", run.stdout);
+    let report = lint(dir.path());
+    let fix = &report["diagnostics"][0]["fix"];
+    assert_eq!(fix["safety"], "safe");
+    assert_eq!(fix["edits"][0]["content"], "beeuni:web_search");
+}
+
+#[test]
+fn fix_applies_safe_fixes_reports_them_and_exits_by_what_remains() {
+    let dir = project(&[("beeuni.yaml", TYPO)]);
+    let run = run_in(dir.path(), &["--fix", "--color", "never", "."]);
+    let text = std::fs::read_to_string(dir.path().join("beeuni.yaml")).unwrap();
+    assert_eq!(text, TYPO.replace("beeuni:image_search", "beeuni:web_search"));
+    assert!(
+        run.stderr.starts_with("fixed beeuni.yaml:2: safe[beeuni-ref] must be `beeuni:web_search`"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.ends_with("Fixed 1 finding in 1 file; 1 finding remains.\n"), "{}", run.stderr);
+    // The unknown tool (a warning) remains, with its unsafe fix: exit 1 at the default --fail-on warning.
+    assert_eq!(run.code, 1);
+    assert!(run.stdout.contains("0 fixable with `--fix`, 1 more with `--unsafe-fixes`"), "{}", run.stdout);
+    let run = run_in(dir.path(), &["--unsafe-fixes", "."]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("fixed beeuni.yaml:6: unsafe[unknown-tool]"), "{}", run.stderr);
+    assert!(std::fs::read_to_string(dir.path().join("beeuni.yaml")).unwrap().ends_with("tools: [read, grep]\n"));
+}
+
+#[test]
+fn diff_writes_nothing_and_exits_one_when_there_is_something_to_fix() {
+    let dir = project(&[("beeuni.yaml", TYPO)]);
+    let before = files(dir.path());
+    let run = run_in(dir.path(), &["--diff", "."]);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stdout,
+        "--- a/beeuni.yaml\n+++ b/beeuni.yaml\n@@ -1,5 +1,5 @@\n tools:\n-  web_search: beeuni:image_search\n+  web_search: beeuni:web_search\n   show: beeuni:show\n agents:\n   a:\n"
+    );
+    assert_eq!(files(dir.path()), before);
+    let clean = project(&[("beeuni.yaml", "agents:\n  a:\n    tools: [read]\n")]);
+    let run = run_in(clean.path(), &["--diff", "."]);
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""));
+}
+
+#[test]
+fn fix_with_staged_is_refused() {
+    let dir = project(&[("beeuni.yaml", TYPO)]);
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "-A"]);
+    for flag in ["--fix", "--diff", "--unsafe-fixes"] {
+        let run = run_in(dir.path(), &[flag, "--staged", "."]);
+        assert_eq!(run.code, 2);
+        assert_eq!(
+            run.stderr,
+            "beeuni-lint: `--fix` edits the work tree, not the index: run `beeuni-lint --fix`, then `git add` the fixed files\n"
+        );
+    }
+    assert_eq!(std::fs::read_to_string(dir.path().join("beeuni.yaml")).unwrap(), TYPO);
+}
+
+#[cfg(unix)]
+#[test]
+fn writes_keep_permissions_and_symlinks_and_leave_no_temporary_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = project(&[("config/real.yaml", TYPO)]);
+    std::os::unix::fs::symlink("config/real.yaml", dir.path().join("beeuni.yaml")).unwrap();
+    let real = dir.path().join("config/real.yaml");
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).unwrap();
+    run_in(dir.path(), &["--fix", "."]);
+    assert!(std::fs::symlink_metadata(dir.path().join("beeuni.yaml")).unwrap().file_type().is_symlink());
+    assert!(std::fs::read_to_string(&real).unwrap().contains("beeuni:web_search"));
+    assert_eq!(std::fs::metadata(&real).unwrap().permissions().mode() & 0o777, 0o640);
+    let names: Vec<String> = files(dir.path()).into_iter().map(|(p, _)| p).collect();
+    assert_eq!(names, ["beeuni.yaml", "config/real.yaml"]);
+}
+
+#[test]
+fn an_imported_file_is_fixed_where_the_finding_is() {
+    let dir = project(&[
+        ("beeuni.yaml", "imports:\n  - agents.yaml\ntools:\n  web_search: beeuni:web_search\n"),
+        ("agents.yaml", "agents:\n  a:\n    tools: {exclude: [show, bash]}\n"),
+    ]);
+    let diff = fix_and_check(dir.path());
+    assert!(diff.starts_with("--- a/agents.yaml\n+++ b/agents.yaml\n"), "{diff}");
+    assert!(std::fs::read_to_string(dir.path().join("agents.yaml")).unwrap().contains("{exclude: [bash]}"));
+}
+
+/// A repository with one commit of `files`.
+fn committed(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = project(files);
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-q", "-m", "base"]);
+    dir
+}
+
+#[test]
+fn copies_are_deleted_only_when_git_reports_them_unmodified() {
+    let module = fix_support::common::MODULE;
+    let manifest = "tools:\n  web_search: beeuni:web_search\n";
+    let dir = committed(&[
+        ("beeuni.yaml", manifest),
+        ("tools/web_search.ts", module),
+        ("harnesses/opencode/tools/memory.ts", module),
+    ]);
+    let report = lint(dir.path());
+    let mut deletes: Vec<&str> =
+        report["diagnostics"].as_array().unwrap().iter().filter_map(|d| d["fix"]["delete"][0].as_str()).collect();
+    deletes.sort();
+    assert_eq!(deletes, ["harnesses/opencode/tools/memory.ts", "tools/web_search.ts"]);
+    // Only with --unsafe-fixes.
+    assert_eq!(diff(dir.path()).matches("+++ /dev/null").count(), 2);
+    run_in(dir.path(), &["--fix", "."]);
+    assert!(dir.path().join("tools/web_search.ts").exists());
+    fix_and_check(dir.path());
+    assert!(!dir.path().join("tools/web_search.ts").exists());
+    assert!(!dir.path().join("harnesses/opencode/tools/memory.ts").exists());
+
+    // Modified in the work tree, or staged but not committed: kept, and no fix offered.
+    let dir = committed(&[
+        ("beeuni.yaml", manifest),
+        ("tools/web_search.ts", module),
+        ("harnesses/opencode/tools/memory.ts", module),
+    ]);
+    std::fs::write(dir.path().join("tools/web_search.ts"), format!("{module}// mine\n")).unwrap();
+    std::fs::write(dir.path().join("harnesses/opencode/tools/memory.ts"), format!("{module}// mine\n")).unwrap();
+    git(dir.path(), &["add", "harnesses"]);
+    let report = lint(dir.path());
+    assert!(report["diagnostics"].as_array().unwrap().iter().all(|d| d["fix"].is_null()), "{report:#}");
+    run_in(dir.path(), &["--unsafe-fixes", "."]);
+    assert!(dir.path().join("tools/web_search.ts").exists());
+    assert!(dir.path().join("harnesses/opencode/tools/memory.ts").exists());
+}
+
+#[test]
+fn removed_beeuni_tools_come_back_with_unsafe_fixes() {
+    let dir = committed(&[("beeuni.yaml", "agents: {}\n")]);
+    git(dir.path(), &["checkout", "-q", "-b", "feature"]);
+    std::fs::write(dir.path().join("beeuni.yaml"), "agents: {}\ntools:\n  web_search: beeuni:web_search\n").unwrap();
+    let run = run_in(dir.path(), &["--base", "main", "--diff", "--unsafe-fixes", "."]);
+    assert_eq!(run.code, 1);
+    for name in ["image_search", "scrape_webpage", "memory", "show"] {
+        assert!(run.stdout.contains(&format!("\n+  {name}: beeuni:{name}\n")), "{}", run.stdout);
+    }
+    run_in(dir.path(), &["--base", "main", "--unsafe-fixes", "."]);
+    let (_, report) = fix_support::common::json_in(dir.path(), &["--base", "main"]);
+    assert!(
+        !report["diagnostics"].as_array().unwrap().iter().any(|d| d["rule"] == "removed-beeuni-tool"),
+        "{report:#}"
+    );
+    let text = std::fs::read_to_string(dir.path().join("beeuni.yaml")).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[3..].sort();
+    assert_eq!(
+        lines,
+        [
+            "agents: {}",
+            "tools:",
+            "  web_search: beeuni:web_search",
+            "  image_search: beeuni:image_search",
+            "  memory: beeuni:memory",
+            "  scrape_webpage: beeuni:scrape_webpage",
+            "  show: beeuni:show"
+        ]
+    );
+}
