@@ -30,6 +30,12 @@ fn main() -> ExitCode {
 }
 
 fn check(args: &CheckArgs) -> Result<u8, String> {
+    if (args.fix || args.unsafe_fixes || args.diff) && args.staged {
+        return Err(
+            "`--fix` edits the work tree, not the index: run `beeuni-lint --fix`, then `git add` the fixed files"
+                .into(),
+        );
+    }
     match &args.path {
         None if args.staged => hook(args),
         path => check_path(args, path.clone().unwrap_or_else(|| ".".into())),
@@ -66,14 +72,7 @@ fn check_path(args: &CheckArgs, path: std::path::PathBuf) -> Result<u8, String> 
         staged: args.staged,
         only_changed: args.only_changed,
     };
-    let fixing = args.fix || args.unsafe_fixes || args.diff;
-    if fixing && args.staged {
-        return Err(
-            "`--fix` edits the work tree, not the index: run `beeuni-lint --fix`, then `git add` the fixed files"
-                .into(),
-        );
-    }
-    let mut report = if fixing {
+    let mut report = if args.fix || args.unsafe_fixes || args.diff {
         let outcome = beeuni_lint::fix::plan(&options, args.unsafe_fixes)?;
         if args.diff {
             print(&beeuni_lint::fix::diff(&outcome.changes))?;
