@@ -35,6 +35,26 @@ pub enum Command {
         #[arg(default_value = ".")]
         path: PathBuf,
     },
+    /// Give the project its own copy of a Beeuni tool: tools/NAME.ts, and NAME's line pointed at it
+    Eject {
+        /// The Beeuni tool: web_search, image_search, scrape_webpage, memory or show
+        name: String,
+        /// The tool's source (what `beeuni tools eject NAME` writes), copied to tools/NAME.ts
+        #[arg(long, value_name = "FILE", conflicts_with = "template")]
+        from: Option<PathBuf>,
+        /// Write a starter to fill in (reported by `ejected-template` until it is)
+        #[arg(long)]
+        template: bool,
+        /// Overwrite tools/NAME.ts, or eject a tool that points to another module (never a file with
+        /// uncommitted changes)
+        #[arg(long)]
+        force: bool,
+    },
+    /// Set NAME's line back to `NAME: beeuni:NAME`, and delete the ejected copy when that is safe
+    Restore {
+        /// The Beeuni tool
+        name: String,
+    },
     /// List every rule with its id, severity and summary
     Rules,
     /// Print a JSON Schema (draft 2020-12) of beeuni.yaml, for editors

@@ -16,6 +16,19 @@ fn main() -> ExitCode {
         Some(Command::Check(args)) => check(&args),
         Some(Command::Ls { json, path }) => ls(json, path),
         Some(Command::Agents { json, path }) => agents(json, path),
+        Some(Command::Eject { name, from, template, force }) => {
+            let source = match (from, template) {
+                (Some(file), _) => Some(beeuni_lint::fix::eject::Source::From(file)),
+                (None, true) => Some(beeuni_lint::fix::eject::Source::Template),
+                (None, false) => None,
+            };
+            beeuni_lint::fix::eject::eject(std::path::Path::new("."), &name, source, force)
+                .and_then(|out| print(&out))
+                .map(|()| 0)
+        }
+        Some(Command::Restore { name }) => {
+            beeuni_lint::fix::restore::restore(std::path::Path::new("."), &name).and_then(|out| print(&out)).map(|()| 0)
+        }
         Some(Command::Rules) => print(&rules_table()).map(|()| 0),
         Some(Command::Schema) => print(&schema_text()).map(|()| 0),
         Some(Command::Explain { rule }) => explain(&rule),

@@ -8,6 +8,9 @@
 //! so `--diff` and a dropped fix never touch a file; [`write`] then writes each changed file atomically.
 
 pub mod edit;
+pub mod eject;
+mod manifest;
+pub mod restore;
 mod write;
 
 pub use write::{diff, write};

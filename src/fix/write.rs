@@ -26,17 +26,48 @@ fn real_path(root: &Path, rel: &str) -> Result<std::path::PathBuf, String> {
     })
 }
 
-fn replace(root: &Path, rel: &str, bytes: &[u8]) -> Result<(), String> {
+/// Replaces an existing file (its real path, inside the root) with `bytes`, keeping its permissions.
+pub(super) fn replace(root: &Path, rel: &str, bytes: &[u8]) -> Result<(), String> {
     let real = real_path(root, rel)?;
-    let folder = real.parent().ok_or("it has no folder")?;
     let permissions = std::fs::metadata(&real).map_err(|e| e.to_string())?.permissions();
+    rename_into(&real, bytes, Some(permissions))
+}
+
+/// Writes `bytes` at `rel`: over the file when it exists, else as a new file, creating its folders (each one
+/// checked to stay inside the root).
+pub(super) fn create(root: &Path, rel: &str, bytes: &[u8]) -> Result<(), String> {
+    if real_path(root, rel).is_ok() {
+        return replace(root, rel, bytes);
+    }
+    let mut folder = root.to_path_buf();
+    let parts: Vec<&str> = rel.split('/').collect();
+    for part in &parts[..parts.len() - 1] {
+        folder.push(part);
+        if !folder.exists() {
+            std::fs::create_dir(&folder).map_err(|e| e.to_string())?;
+        }
+        folder = std::fs::canonicalize(&folder).map_err(|e| e.to_string())?;
+        if !folder.starts_with(root) {
+            return Err("its folder resolves through a symlink to outside the repository".into());
+        }
+    }
+    let target = folder.join(parts[parts.len() - 1]);
+    if std::fs::symlink_metadata(&target).is_ok() {
+        return Err("it exists but is not a regular file inside the repository".into());
+    }
+    rename_into(&target, bytes, None)
+}
+
+/// Writes a temporary file beside `target` and renames it over `target`.
+fn rename_into(target: &Path, bytes: &[u8], permissions: Option<std::fs::Permissions>) -> Result<(), String> {
+    let folder = target.parent().ok_or("it has no folder")?;
     let mut temp = tempfile_in(folder)?;
     let result = temp
         .1
         .write_all(bytes)
         .and_then(|()| temp.1.sync_all())
-        .and_then(|()| std::fs::set_permissions(&temp.0, permissions))
-        .and_then(|()| std::fs::rename(&temp.0, &real));
+        .and_then(|()| permissions.map_or(Ok(()), |p| std::fs::set_permissions(&temp.0, p)))
+        .and_then(|()| std::fs::rename(&temp.0, target));
     if let Err(e) = result {
         let _ = std::fs::remove_file(&temp.0);
         return Err(e.to_string());

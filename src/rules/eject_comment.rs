@@ -39,10 +39,13 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 continue;
             };
             let line = source.line_index(comment.span.start);
-            let on_line =
-                project.tools.iter().find(|d| d.file == manifest.file && source.line_index(d.name_span.start) == line);
-            let Some(decl) = on_line else { continue };
-            if decl.name == named {
+            let mut on_line = project
+                .tools
+                .iter()
+                .filter(|d| d.file == manifest.file && source.line_index(d.name_span.start) == line);
+            // A flow mapping holds several entries on one line: the comment is right when one of them is `<x>`.
+            let Some(decl) = on_line.clone().next() else { continue };
+            if on_line.any(|d| d.name == named) {
                 continue;
             }
             let message = format!("this line declares `{}` but says it was ejected from `beeuni:{named}`", decl.name);

@@ -11,7 +11,7 @@ mod connector_in_tools;
 mod duplicate_agent;
 mod duplicate_key;
 mod duplicate_tool;
-mod eject_comment;
+pub mod eject_comment;
 mod ejected_template;
 mod empty_tool_list;
 mod file_untracked;

@@ -1,0 +1,162 @@
+//! `beeuni-lint eject NAME (--from FILE | --template) [--force]` (RULES.md §8): gives the project its own copy
+//! of a Beeuni tool and points the tool's line at it, in the file that declares it, keeping every other byte.
+
+use super::edit::{add_entries, line_break, requote};
+use super::manifest::{Target, load_for_edit, module_state, trailing_comment, write_new, write_text};
+use crate::catalog::{BEEUNI_TOOLS, is_beeuni, ui_arguments};
+use crate::diagnostic::Edit;
+use crate::manifest::tools::ToolValue;
+use crate::project::TEMPLATE_MARKER;
+use crate::source::Span;
+use std::path::{Path, PathBuf};
+
+/// Where the module's bytes come from.
+pub enum Source {
+    /// A file the user got from `beeuni tools eject NAME`.
+    From(PathBuf),
+    /// The starter that `ejected-template` reports until it is filled in.
+    Template,
+}
+
+/// Ejects `name` in the project that holds `path`; returns what to print. `Err`: refused (exit 2).
+pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Result<String, String> {
+    if !is_beeuni(name) {
+        return Err(format!("`{name}` is not a Beeuni tool: eject takes one of {}", BEEUNI_TOOLS.join(", ")));
+    }
+    let Some(source) = source else {
+        return Err(format!(
+            "eject needs the tool's source, which is not available offline: `beeuni tools eject {name}` gives it \
+             (pass that file with `--from FILE`), or `--template` writes a starter to fill in"
+        ));
+    };
+    let module = format!("tools/{name}.ts");
+    let bytes = match &source {
+        Source::From(file) => std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?,
+        Source::Template => template(name).into_bytes(),
+    };
+    let project = load_for_edit(path)?;
+    let decl = project.tools.iter().find(|d| d.name == name);
+    if let Some(ToolValue::Module { path: Ok(other), .. }) = decl.map(|d| &d.value)
+        && *other != module
+        && !force
+    {
+        return Err(format!("`{name}` already points to another module, `{other}`: pass `--force` to eject anyway"));
+    }
+    match module_state(&project, &module) {
+        Target::Absent => {}
+        Target::Clean if force => {}
+        Target::Clean => return Err(format!("`{module}` exists: pass `--force` to overwrite it")),
+        Target::Changed(why) => {
+            let force_note = if force { " (`--force` never overwrites uncommitted changes)" } else { "" };
+            return Err(format!("`{module}` exists and {why}: commit or move it first{force_note}"));
+        }
+    }
+    let comment = format!("# ejected from beeuni:{name}");
+    let (file, edits) = match decl {
+        Some(decl) => {
+            let source = project.file(decl.file);
+            let value = requote(source.slice(decl.value_span), &module);
+            let mut edits = vec![Edit { file: decl.file, span: decl.value_span, content: value }];
+            edits.push(match trailing_comment(&project, decl.file, decl.value_span.end) {
+                Some(old) => Edit { file: decl.file, span: old, content: comment.clone() },
+                None => Edit {
+                    file: decl.file,
+                    span: Span::empty(eol_of(&source.text, decl)),
+                    content: format!("  {comment}"),
+                },
+            });
+            (decl.file, edits)
+        }
+        None => add_line(&project, name, &module, &comment)?,
+    };
+    let written = write_text(&project, file, &edits)?;
+    write_new(&project, &module, &bytes)?;
+    let shown = project.file(file).path.clone();
+    let (what, first) = match source {
+        Source::From(file) => {
+            (format!("the source from {}, now the project's to change", file.display()), format!("Edit {module}."))
+        }
+        Source::Template => (
+            "a starter to fill in: `execute` throws until you do".to_string(),
+            format!("Fill in {module}, then delete its `{TEMPLATE_MARKER}` comment."),
+        ),
+    };
+    let mut out = format!("  ✓  Ejected {name}\n  wrote   {module} ({what})\n  set     {shown}: {written}\n\nNext:\n");
+    out.push_str(&format!(
+        "  1. {first} Keep the default export: {{ description, parameters, execute(args, context) }}.\n  \
+         2. beeuni-lint\n  \
+         3. git add {module} {shown} && git commit -m \"Own the {name} tool\"\n  \
+         4. Open a change request: git push origin HEAD && beeuni cr open --title \"Own the {name} tool\"\n\
+         Sessions load the copy after the change request merges.\n"
+    ));
+    Ok(out)
+}
+
+/// The end of the declaration's line (before its line break): where a new trailing comment goes.
+fn eol_of(text: &str, decl: &crate::manifest::tools::ToolDecl) -> usize {
+    let from = decl.value_span.end;
+    let end = text[from..].find('\n').map_or(text.len(), |i| from + i);
+    if end > from && text.as_bytes()[end - 1] == b'\r' { end - 1 } else { end }
+}
+
+/// A tool with no line gets one under the root file's `tools:` key; without any `tools:` key in the graph,
+/// the root file gets one that also lists the other four, so that ejecting removes nothing.
+fn add_line(
+    project: &crate::project::Project,
+    name: &str,
+    module: &str,
+    comment: &str,
+) -> Result<(crate::source::FileId, Vec<Edit>), String> {
+    let root = project.root_file().ok_or("no beeuni.yaml to edit")?;
+    let doc = &project.graph.files[0].doc;
+    let text = &project.file(root).text;
+    let line = format!("{name}: {module}  {comment}");
+    if let Some(key) = project.tools_keys.iter().find(|k| k.file == root) {
+        let flow = doc.node(key.value).flow;
+        // A comment cannot stand inside a flow mapping: there the entry goes in without it.
+        let line = if flow { format!("{name}: {module}") } else { line };
+        let edit = add_entries(doc, text, root, key.key, key.value, &[line]).ok_or_else(|| {
+            format!("cannot add `{name}` to the `tools:` key of {}: write it by hand", project.file(root).path)
+        })?;
+        return Ok((root, vec![edit]));
+    }
+    let mut lines = vec![line];
+    if project.tools_keys.is_empty() {
+        lines.extend(BEEUNI_TOOLS.iter().filter(|t| **t != name).map(|t| format!("{t}: beeuni:{t}")));
+    }
+    if doc.root.is_some_and(|top| doc.node(top).flow || doc.entries(top).is_none()) {
+        return Err(format!("{} is not a block mapping: add the `tools:` key by hand", project.file(root).path));
+    }
+    let eol = line_break(text);
+    let lead = if text.is_empty() || text.ends_with('\n') { "" } else { eol };
+    let block: String = lines.iter().map(|l| format!("  {l}{eol}")).collect();
+    Ok((root, vec![Edit { file: root, span: Span::empty(text.len()), content: format!("{lead}tools:{eol}{block}") }]))
+}
+
+/// The starter `--template` writes: a plain tool object that satisfies section 4, keeps the arguments the web
+/// UI reads for `show` and `memory`, and throws in `execute` until it is filled in.
+pub fn template(name: &str) -> String {
+    let properties: String = ui_arguments(name)
+        .iter()
+        .map(|arg| {
+            format!("      {arg}: {{ type: 'string', description: 'TODO: describe `{arg}` (the web UI reads it)' }},\n")
+        })
+        .collect();
+    format!(
+        "// {TEMPLATE_MARKER}: fill in this module, then delete this line\n\
+         // A starter for the Beeuni tool `{name}`, written by `beeuni-lint eject {name} --template`: the Beeuni\n\
+         // source is not available offline (`beeuni tools eject {name}` gives it). Every agent calls this module\n\
+         // in place of the hosted tool once the change merges.\n\
+         export default {{\n  \
+           description: 'TODO: say what {name} does and when the model should call it.',\n  \
+           parameters: {{\n    \
+             type: 'object',\n    \
+             properties: {{\n{properties}    }},\n    \
+             required: [],\n  \
+           }},\n  \
+           async execute(args, context) {{\n    \
+             throw new Error('tools/{name}.ts is the starter `beeuni-lint eject --template` wrote: fill it in')\n  \
+           }},\n\
+         }}\n"
+    )
+}

@@ -1,0 +1,85 @@
+//! What `eject` and `restore` share: loading a project they may edit, the trailing comment of a line, the
+//! state of a module file, and writing (atomically, re-parsed first).
+
+use super::splice;
+use super::write::{create, replace};
+use crate::diagnostic::Edit;
+use crate::manifest::load::ProblemKind;
+use crate::project::Project;
+use crate::source::{FileId, Span};
+use crate::{CheckOptions, load};
+use std::path::Path;
+
+/// The project that holds `path`, when its manifest graph reads cleanly (an edit of a file that does not parse
+/// could not keep what the user wrote).
+pub fn load_for_edit(path: &Path) -> Result<Project, String> {
+    let project = load(&CheckOptions::new(path.to_path_buf()))?.project;
+    if project.misnamed_manifest.is_some() {
+        return Err("no beeuni.yaml at the project root (run `beeuni-lint check` for details)".into());
+    }
+    if let Some(problem) = project.graph.problems.iter().find(|p| p.kind == ProblemKind::Syntax) {
+        let file = project.file(problem.at.file);
+        let line = file.position(problem.at.span.start).line;
+        return Err(format!("{}:{line} is not valid YAML ({}): fix it first", file.path, problem.message));
+    }
+    Ok(project)
+}
+
+/// The comment at the end of the line that holds `after` (from its `#`), in a file of the graph.
+pub fn trailing_comment(project: &Project, file: FileId, after: usize) -> Option<Span> {
+    let manifest = project.graph.files.iter().find(|m| m.file == file)?;
+    let source = project.file(file);
+    let line = source.line_index(after);
+    let comment =
+        manifest.doc.comments.iter().find(|c| c.span.start >= after && source.line_index(c.span.start) == line)?;
+    let hash = source.text[..comment.span.start + 1].rfind('#')?;
+    Some(Span::new(hash, comment.span.end.max(hash + 1)))
+}
+
+/// A module file's state, for an edit that would overwrite or delete it.
+pub enum Target {
+    Absent,
+    /// Git reports it unmodified (or there is no git to ask).
+    Clean,
+    /// It has changes git does not hold, or is not a file inside the repository: why.
+    Changed(String),
+}
+
+pub fn module_state(project: &Project, rel: &str) -> Target {
+    let checkout = &project.checkout;
+    if !checkout.is_file(rel) {
+        return match std::fs::symlink_metadata(checkout.root.join(rel)) {
+            Err(_) => Target::Absent,
+            Ok(_) => Target::Changed("is not a regular file inside the repository".into()),
+        };
+    }
+    if !checkout.in_git() || checkout.is_unmodified(rel) {
+        return Target::Clean;
+    }
+    Target::Changed(if checkout.is_tracked(rel) {
+        "has changes git has not committed".into()
+    } else {
+        "is not committed".into()
+    })
+}
+
+/// Applies `edits` to a manifest file, checks the result still parses, and writes it atomically. Returns the
+/// first edited line as it now reads (for the report).
+pub fn write_text(project: &Project, file: FileId, edits: &[Edit]) -> Result<String, String> {
+    let source = project.file(file);
+    let pairs: Vec<(Span, &str)> = edits.iter().map(|e| (e.span, e.content.as_str())).collect();
+    let text = splice(&source.text, &pairs).ok_or("the edits overlap")?;
+    crate::yaml::parse(&text)
+        .map_err(|e| format!("the edit would make {} invalid YAML ({}): nothing written", source.path, e.message))?;
+    replace(&project.checkout.root, &source.path, text.as_bytes())
+        .map_err(|why| format!("cannot write {}: {why}", source.path))?;
+    let at = edits.iter().map(|e| e.span.start).min().unwrap_or(0);
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    Ok(text[start..end].trim_start_matches('\u{feff}').trim().trim_end_matches('\r').to_string())
+}
+
+/// Writes a module file (atomically), creating its folder inside the project when needed.
+pub fn write_new(project: &Project, rel: &str, bytes: &[u8]) -> Result<(), String> {
+    create(&project.checkout.root, rel, bytes).map_err(|why| format!("cannot write {rel}: {why}"))
+}

@@ -1,0 +1,120 @@
+//! `beeuni-lint restore NAME` (RULES.md §8): sets the tool's line back to `NAME: beeuni:NAME` (dropping the
+//! eject comment) and deletes the ejected module only when that is certainly safe; otherwise keeps it and
+//! says why.
+
+use super::edit::{add_entries, requote};
+use super::manifest::{Target, load_for_edit, module_state, trailing_comment, write_text};
+use crate::catalog::{BEEUNI_TOOLS, MODULE_EXTENSIONS, is_beeuni};
+use crate::diagnostic::Edit;
+use crate::manifest::tools::ToolValue;
+use crate::modules::resolve::Resolution;
+use crate::project::Project;
+use crate::rules::eject_comment::ejected_from;
+use crate::source::Span;
+use std::path::Path;
+
+/// Restores `name` in the project that holds `path`; returns what to print. `Err`: refused (exit 2).
+pub fn restore(path: &Path, name: &str) -> Result<String, String> {
+    if !is_beeuni(name) {
+        return Err(format!("`{name}` is not a Beeuni tool: restore takes one of {}", BEEUNI_TOOLS.join(", ")));
+    }
+    let project = load_for_edit(path)?;
+    let line = format!("{name}: beeuni:{name}");
+    let Some(decl) = project.tools.iter().find(|d| d.name == name) else {
+        let Some(key) = project.tools_keys.first() else {
+            return Ok(format!("{name} is already the Beeuni tool: with no `tools:` key, sessions get all five\n"));
+        };
+        let doc = &project.graph.files[key.graph_index].doc;
+        let edit =
+            add_entries(doc, &project.file(key.file).text, key.file, key.key, key.value, &[line]).ok_or_else(|| {
+                format!("cannot add `{name}` to the `tools:` key of {}: write it by hand", project.file(key.file).path)
+            })?;
+        let written = write_text(&project, key.file, &[edit])?;
+        return Ok(report(&project, name, key.file, &written, None, None));
+    };
+    if decl.value == ToolValue::Beeuni(name.to_string()) {
+        return Ok(format!("{name} is already the Beeuni tool (`{line}`): nothing to restore\n"));
+    }
+    let source = project.file(decl.file);
+    let mut edits = vec![Edit {
+        file: decl.file,
+        span: decl.value_span,
+        content: requote(source.slice(decl.value_span), &format!("beeuni:{name}")),
+    }];
+    let comment = trailing_comment(&project, decl.file, decl.value_span.end);
+    let ejected = comment.is_some_and(|c| ejected_from(&source.text[c.start + 1..c.end]) == Some(name));
+    if let (true, Some(comment)) = (ejected, comment) {
+        // The comment and the blanks before it go: the line reads as it did before the eject.
+        let start = source.text[..comment.start].trim_end_matches([' ', '\t']).len();
+        edits.push(Edit {
+            file: decl.file,
+            span: Span::new(start.max(decl.value_span.end), comment.end),
+            content: String::new(),
+        });
+    }
+    let module = decl.module_path().map(str::to_string);
+    let verdict = module.as_deref().map(|m| deletion(&project, name, m, ejected));
+    let written = write_text(&project, decl.file, &edits)?;
+    let mut deleted = None;
+    if let (Some(module), Some(Ok(()))) = (&module, &verdict) {
+        std::fs::remove_file(project.checkout.root.join(module)).map_err(|e| format!("cannot delete {module}: {e}"))?;
+        deleted = Some(module.as_str());
+    }
+    let kept = match (&module, verdict) {
+        (Some(module), Some(Err(why))) => Some(format!("{module}: {why}")),
+        _ => None,
+    };
+    Ok(report(&project, name, decl.file, &written, deleted, kept))
+}
+
+/// May restore delete the module? Only when the line carried `# ejected from beeuni:NAME`, the module is
+/// `tools/NAME.<ext>`, nothing else declares or imports it, and git reports it unmodified.
+fn deletion(project: &Project, name: &str, module: &str, ejected: bool) -> Result<(), String> {
+    if !ejected {
+        return Err(format!("the line did not say `# ejected from beeuni:{name}`, so the module may be your own"));
+    }
+    if !MODULE_EXTENSIONS.iter().any(|ext| module == format!("tools/{name}.{ext}")) {
+        return Err(format!("it is not `tools/{name}.<ext>`, where eject writes"));
+    }
+    if let Some(other) = project.tools.iter().find(|d| d.name != name && d.module_path() == Some(module)) {
+        return Err(format!("`{}` still uses it", other.name));
+    }
+    let imported = project.modules.iter().find(|m| {
+        m.path != module && m.resolutions.iter().any(|r| matches!(r, Some(Resolution::File(p)) if p == module))
+    });
+    if let Some(importer) = imported {
+        return Err(format!("`{}` imports it", importer.path));
+    }
+    match module_state(project, module) {
+        Target::Clean if project.checkout.in_git() => Ok(()),
+        Target::Clean => Err("there is no git to tell whether it holds changes of yours".into()),
+        Target::Absent => Err("it does not exist".into()),
+        Target::Changed(why) => Err(format!("it {why}")),
+    }
+}
+
+fn report(
+    project: &Project,
+    name: &str,
+    file: crate::source::FileId,
+    written: &str,
+    deleted: Option<&str>,
+    kept: Option<String>,
+) -> String {
+    let shown = &project.file(file).path;
+    let mut out = format!("  ✓  Restored {name}\n  set     {shown}: {written}\n");
+    if let Some(kept) = kept {
+        out.push_str(&format!("  kept    {kept}\n"));
+    }
+    let mut add = shown.clone();
+    if let Some(module) = deleted {
+        out.push_str(&format!("  deleted {module}\n"));
+        add = format!("-A {shown} {module}");
+    }
+    out.push_str(&format!(
+        "\nNext:\n  1. beeuni-lint\n  2. git add {add} && git commit -m \"Use the Beeuni {name} tool again\"\n  \
+         3. Open a change request: git push origin HEAD && beeuni cr open --title \"Use the Beeuni {name} tool again\"\n\
+         Sessions get the Beeuni tool after the change request merges.\n"
+    ));
+    out
+}
