@@ -53,7 +53,7 @@ pub const PTY_TOOLS: [&str; 5] = ["pty_spawn", "pty_write", "pty_read", "pty_lis
 
 /// Tools whose hiding `task-escalation` watches.
 pub fn is_sensitive(tool: &str) -> bool {
-    matches!(tool, "bash" | "write" | "edit" | "apply_patch") || tool.starts_with("pty_")
+    matches!(tool, "bash" | "write" | "edit" | "apply_patch") || PTY_TOOLS.contains(&tool)
 }
 
 /// Keys under an agent's `permission:` that are not tools.

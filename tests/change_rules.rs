@@ -10,18 +10,28 @@ use change_support::*;
 use common::{assert_clean, assert_finding, assert_findings, diagnostics, of_rule};
 use serde_json::Value;
 
-/// The messages of the `removed-beeuni-tool` findings, sorted.
+/// The tools the one `removed-beeuni-tool` finding names (one change, one finding: RULES.md §7, revision 2),
+/// checked against the exact message and help, in canonical order.
 fn removed(report: &Value) -> Vec<String> {
-    let mut found: Vec<String> =
-        of_rule(report, "removed-beeuni-tool").iter().map(|d| d["message"].as_str().unwrap().to_owned()).collect();
-    found.sort();
-    found
+    let found = of_rule(report, "removed-beeuni-tool");
+    assert_eq!(found.len(), 1, "one finding per change:\n{report:#}");
+    let message = found[0]["message"].as_str().unwrap();
+    let help = found[0]["help"].as_str().unwrap();
+    let names: Vec<String> =
+        message.split(':').next().unwrap().split('`').skip(1).step_by(2).map(String::from).collect();
+    if let [name] = names.as_slice() {
+        assert_eq!(message, removal(name));
+    } else {
+        let all: Vec<&str> = names.iter().map(String::as_str).collect();
+        assert_eq!(message, removals(&all));
+        let lines: Vec<String> = names.iter().map(|n| format!("{n}: beeuni:{n}")).collect();
+        assert_eq!(help, lines.join("\n"), "the help is the block to paste");
+    }
+    names
 }
 
 fn sorted(names: &[&str]) -> Vec<String> {
-    let mut all: Vec<String> = names.iter().map(|n| removal(n)).collect();
-    all.sort();
-    all
+    BEEUNI.iter().filter(|b| names.contains(b)).map(|n| n.to_string()).collect()
 }
 
 /// Every finding of `rule` points at `path:line:column`.
@@ -70,13 +80,13 @@ fn a_deleted_line_in_an_imported_file_points_at_that_files_tools_key() {
 }
 
 #[test]
-fn several_deleted_lines_give_one_finding_each() {
+fn several_deleted_lines_give_one_finding() {
     let base = "tools:\n  web_search: beeuni:web_search\n  image_search: beeuni:image_search\n  scrape_webpage: beeuni:scrape_webpage\n  memory: beeuni:memory\n";
     let head = "tools:\n  image_search: beeuni:image_search\n";
     let repo = change(&[("beeuni.yaml", base)], &[("beeuni.yaml", head)]);
     let (_, report) = three_ways(&repo);
     assert_eq!(removed(&report), sorted(&["web_search", "scrape_webpage", "memory"]), "{report:#}");
-    assert_eq!(diagnostics(&report).len(), 3, "{report:#}");
+    assert_eq!(diagnostics(&report).len(), 1, "{report:#}");
     all_at(&report, "removed-beeuni-tool", "beeuni.yaml", 1, 1);
 }
 
@@ -107,7 +117,7 @@ fn the_first_tools_key_with_only_a_project_tool_removes_all_five() {
     assert_eq!(removed(&report), sorted(&BEEUNI), "{report:#}");
     all_at(&report, "removed-beeuni-tool", "beeuni.yaml", 4, 1);
     let found = diagnostics(&report);
-    assert_eq!(found.len(), 6, "five removals and no-beeuni-tools:\n{report:#}");
+    assert_eq!(found.len(), 2, "one removal of five and no-beeuni-tools:\n{report:#}");
     // Sorted by path, line, column, rule: `no-beeuni-tools` first.
     assert_finding(&found[0], &("no-beeuni-tools", "warning", "beeuni.yaml", 4, 1, NO_BEEUNI_TOOLS));
     // Same place, same rule: INTERFACE.md leaves the order open, but it must be the same from run to run.
@@ -126,7 +136,7 @@ fn the_first_tools_key_in_an_imported_file_removes_what_it_does_not_list() {
     let (code, report) = three_ways(&repo);
     assert_eq!(code, 1);
     assert_eq!(removed(&report), sorted(&["web_search", "image_search", "scrape_webpage", "show"]), "{report:#}");
-    assert_eq!(diagnostics(&report).len(), 4, "memory is listed: no no-beeuni-tools\n{report:#}");
+    assert_eq!(diagnostics(&report).len(), 1, "memory is listed: no no-beeuni-tools\n{report:#}");
     all_at(&report, "removed-beeuni-tool", "config/agents.yaml", 5, 1);
 }
 
@@ -146,7 +156,7 @@ fn a_new_import_that_brings_the_first_tools_key_removes_all_five() {
         of_rule(&report, "no-beeuni-tools")[0],
         &("no-beeuni-tools", "warning", "tools.yaml", 2, 1, NO_BEEUNI_TOOLS),
     );
-    assert_eq!(diagnostics(&report).len(), 6, "{report:#}");
+    assert_eq!(diagnostics(&report).len(), 2, "{report:#}");
 }
 
 #[test]
@@ -185,7 +195,7 @@ fn removing_an_import_while_the_root_keeps_a_shorter_tools_key_removes_the_impor
     let (code, report) = three_ways(&repo);
     assert_eq!(code, 1);
     assert_eq!(removed(&report), sorted(&["image_search", "memory"]), "{report:#}");
-    assert_eq!(diagnostics(&report).len(), 2, "{report:#}");
+    assert_eq!(diagnostics(&report).len(), 1, "{report:#}");
     // The file that declared them is gone: the head's (only) `tools:` key.
     all_at(&report, "removed-beeuni-tool", "beeuni.yaml", 2, 1);
 }

@@ -57,17 +57,16 @@ fn fix_mark(d: &Diagnostic) -> &'static str {
     }
 }
 
-/// One finding, or one related location in another file, as miette sees it.
+/// One finding as miette sees it.
 #[derive(Debug)]
 struct Finding<'a> {
-    /// `severity[rule-id]`; `None` for a related location.
+    /// `severity[rule-id]`.
     code: Option<String>,
     message: &'a str,
     severity: miette::Severity,
     source: Option<FileSource<'a>>,
     labels: Vec<LabeledSpan>,
-    help: Option<&'a str>,
-    related: Vec<Finding<'a>>,
+    help: Option<String>,
 }
 
 impl<'a> Finding<'a> {
@@ -75,22 +74,19 @@ impl<'a> Finding<'a> {
         let primary = file(sources, d.primary.file);
         let mut labels: Vec<LabeledSpan> =
             primary.map(|f| label(f, d.primary.span, d.primary.message.clone(), true)).into_iter().collect();
-        let mut related = Vec::new();
+        // A place in another file is one line under the help (`see apps/a/beeuni.yaml:7:3: declared here`), not a
+        // second snippet: module findings all carry their `tools:` entry, and a snippet each would repeat it.
+        let mut help: Vec<String> = d.help.iter().filter(|help| !help.is_empty()).cloned().collect();
         for extra in &d.related {
             match file(sources, extra.file) {
                 Some(f) if primary.is_some() && extra.file == d.primary.file => {
                     labels.push(label(f, extra.span, extra.message.clone(), false))
                 }
-                Some(f) => related.push(Finding {
-                    code: None,
-                    message: extra.message.as_deref().unwrap_or("related location"),
-                    severity: miette::Severity::Advice,
-                    source: Some(FileSource(f)),
-                    // The message is the text above; the snippet only marks the place.
-                    labels: vec![label(f, extra.span, None, true)],
-                    help: None,
-                    related: Vec::new(),
-                }),
+                Some(f) => {
+                    let at = f.position(extra.span.start);
+                    let what = extra.message.as_deref().unwrap_or("related location");
+                    help.push(format!("see {}:{}:{}: {what}", f.shown, at.line, at.column));
+                }
                 None => {}
             }
         }
@@ -104,8 +100,7 @@ impl<'a> Finding<'a> {
             },
             source: primary.map(FileSource),
             labels,
-            help: d.help.as_deref().filter(|help| !help.is_empty()),
-            related,
+            help: (!help.is_empty()).then(|| help.join("\n")),
         }
     }
 }
@@ -164,7 +159,7 @@ impl miette::Diagnostic for Finding<'_> {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.help.map(|help| Box::new(help) as Box<dyn fmt::Display + 'b>)
+        self.help.as_ref().map(|help| Box::new(help) as Box<dyn fmt::Display + 'b>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
@@ -173,13 +168,6 @@ impl miette::Diagnostic for Finding<'_> {
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         (!self.labels.is_empty()).then(|| Box::new(self.labels.iter().cloned()) as Box<dyn Iterator<Item = _>>)
-    }
-
-    fn related<'b>(&'b self) -> Option<Box<dyn Iterator<Item = &'b dyn miette::Diagnostic> + 'b>> {
-        (!self.related.is_empty()).then(|| {
-            Box::new(self.related.iter().map(|r| r as &dyn miette::Diagnostic))
-                as Box<dyn Iterator<Item = &'b dyn miette::Diagnostic> + 'b>
-        })
     }
 }
 
@@ -252,10 +240,8 @@ mod tests {
             "╭─[beeuni.yaml:3:13]",
             "╰── not a tool",
             "help: did you mean `bash`?",
-            // A related label in another file gets that file's snippet.
-            "☞ `bash` is defined here",
-            "╭─[tools/bash.ts:1:14]",
-            "1 │ export const bash = tool({",
+            // A related label in another file is one line under the help, not a second snippet.
+            "help: did you mean `bash`?\n        see tools/bash.ts:1:14: `bash` is defined here\n",
             "info[empty-value]",
             "╭─[beeuni.yaml:4:7]",
         ] {

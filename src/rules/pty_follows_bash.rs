@@ -20,6 +20,7 @@
 //! ## Fix
 //! Name `bash` the same way (or drop the `pty_*` name).
 
+use crate::catalog::PTY_TOOLS;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::manifest::agents::ToolList;
 use crate::project::Project;
@@ -32,13 +33,13 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for agent in &project.agents {
         let (pty, bash, verb) = match &agent.tools {
             ToolList::List(items) => {
-                (items.iter().find(|t| t.name.starts_with("pty_")), items.iter().any(|t| t.name == "bash"), "gives")
+                (items.iter().find(|t| is_pty(&t.name)), items.iter().any(|t| t.name == "bash"), "gives")
             }
             ToolList::Exclude(items) => {
-                (items.iter().find(|t| t.name.starts_with("pty_")), items.iter().any(|t| t.name == "bash"), "hides")
+                (items.iter().find(|t| is_pty(&t.name)), items.iter().any(|t| t.name == "bash"), "hides")
             }
             ToolList::Map(items) => (
-                items.iter().find(|(t, on)| !on && t.name.starts_with("pty_")).map(|(t, _)| t),
+                items.iter().find(|(t, on)| !on && is_pty(&t.name)).map(|(t, _)| t),
                 items.iter().any(|(t, on)| !on && t.name == "bash"),
                 "hides",
             ),
@@ -58,4 +59,9 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             format!("name `bash` the same way to {} the terminal tools", if verb == "gives" { "give" } else { "hide" });
         out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, pty.item), message).help(help));
     }
+}
+
+/// A terminal tool the harness table knows: an unknown `pty_…` name gets its `unknown-tool` finding only.
+fn is_pty(name: &str) -> bool {
+    PTY_TOOLS.contains(&name)
 }

@@ -22,9 +22,14 @@
 //!   lookup_order: tools/lookup_order.ts   # added: image_search, … are gone
 //! ```
 //!
+//! One change gives one finding, whatever it removes: with several tools
+//! the message names them all ("this change removes the Beeuni tools
+//! `image_search`, `memory`: …") and the help is the block of lines to paste.
+//!
 //! ## Fix
 //! Add `<name>: beeuni:<name>` under `tools:` for each tool to keep (when the
-//! removal is not wanted). Unsafe fix: add those lines.
+//! removal is not wanted): the unsafe fix does it. When the removal is wanted,
+//! name the tools in `removed-beeuni-tools = [...]` of `beeuni-lint.toml`.
 
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::project::Project;
@@ -35,23 +40,36 @@ pub static RULE: Rule =
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let Some(base) = &project.base else { return };
-    for name in base.loaded_beeuni.iter().filter(|name| !project.is_loaded_beeuni(name)) {
-        let declared_in = base.beeuni_declared_in.iter().find(|(n, _)| n == name).map(|(_, path)| path.as_str());
-        let key = declared_in
-            .and_then(|path| project.tools_keys.iter().find(|k| project.file(k.file).path == path))
-            .or(project.tools_keys.first());
-        let fix = key.and_then(|key| super::fixes::add_beeuni_lines(project, key, &[name]));
-        let at = match (key, project.root_file()) {
-            (Some(key), _) => Label::new(key.file, key.key),
-            (None, Some(root)) => Label::new(root, project.file(root).line_span(0)),
-            (None, None) => continue,
-        };
-        let message = format!(
-            "this change removes the Beeuni tool `{name}`: every agent of the project loses it, on both harnesses, in every session that starts after the change merges. Add `{name}: beeuni:{name}` under `tools:` to keep it."
-        );
-        let help = format!("compared with {}", base.description);
-        let mut diagnostic = Diagnostic::new(RULE.id, RULE.severity, at, message).help(help);
-        diagnostic.fix = fix;
-        out.push(diagnostic);
-    }
+    let removed: Vec<&str> =
+        base.loaded_beeuni.iter().copied().filter(|name| !project.is_loaded_beeuni(name)).collect();
+    let Some(first) = removed.first() else { return };
+    // The `tools:` key of the file that declared the first removed tool at the base, when it still has one.
+    let declared_in = base.beeuni_declared_in.iter().find(|(n, _)| n == first).map(|(_, path)| path.as_str());
+    let key = declared_in
+        .and_then(|path| project.tools_keys.iter().find(|k| project.file(k.file).path == path))
+        .or(project.tools_keys.first());
+    let at = match (key, project.root_file()) {
+        (Some(key), _) => Label::new(key.file, key.key),
+        (None, Some(root)) => Label::new(root, project.file(root).line_span(0)),
+        (None, None) => return,
+    };
+    let (message, help) = match removed.as_slice() {
+        [name] => (
+            format!(
+                "this change removes the Beeuni tool `{name}`: every agent of the project loses it, on both harnesses, in every session that starts after the change merges. Add `{name}: beeuni:{name}` under `tools:` to keep it."
+            ),
+            format!("compared with {}", base.description),
+        ),
+        names => (
+            format!(
+                "this change removes the Beeuni tools {}: every agent of the project loses them, on both harnesses, in every session that starts after the change merges. Add the lines below under `tools:` to keep them.",
+                names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+            ),
+            names.iter().map(|n| format!("{n}: beeuni:{n}")).collect::<Vec<_>>().join("\n"),
+        ),
+    };
+    let mut diagnostic = Diagnostic::new(RULE.id, RULE.severity, at, message).help(help);
+    // Unsafe: the removal may be wanted (say so in `removed-beeuni-tools` of beeuni-lint.toml instead).
+    diagnostic.fix = key.and_then(|key| super::fixes::add_beeuni_lines(project, key, &removed));
+    out.push(diagnostic);
 }

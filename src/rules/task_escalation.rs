@@ -38,11 +38,14 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         if !project.can_call(a, "task") {
             continue;
         }
+        let mut seen: Vec<&str> = Vec::new();
         for (tool, _) in a.named() {
             let t = tool.name.as_str();
-            if !is_sensitive(t) || !a.hides_explicitly(t) || project.can_call(a, t) {
+            // Once per agent and tool, however often the list names it.
+            if seen.contains(&t) || !is_sensitive(t) || !a.hides_explicitly(t) || project.can_call(a, t) {
                 continue;
             }
+            seen.push(t);
             let others: Vec<&AgentDecl> =
                 project.agents.iter().filter(|b| b.name != a.name && project.can_call(b, t)).collect();
             let Some(b) = others.first() else { continue };

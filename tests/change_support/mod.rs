@@ -24,6 +24,15 @@ pub fn removal(name: &str) -> String {
     )
 }
 
+/// The exact message of `removed-beeuni-tool` when one change removes several tools.
+pub fn removals(names: &[&str]) -> String {
+    let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    format!(
+        "this change removes the Beeuni tools {}: every agent of the project loses them, on both harnesses, in every session that starts after the change merges. Add the lines below under `tools:` to keep them.",
+        names.join(", ")
+    )
+}
+
 /// The exact message of `removed-tool-in-use`.
 pub fn in_use(tool: &str, agent: &str) -> String {
     format!("this change removes the tool `{tool}`, but agent `{agent}` still names it")
@@ -214,14 +223,17 @@ pub fn three_ways(repo: &Repo) -> (i32, Value) {
         (&committed, format!("merge base {head} of main and HEAD")),
     ] {
         for finding in crate::common::diagnostics(report).iter().filter(|d| change_aware(d)) {
+            // The help names the base, but for several removed tools, where it is the block to paste.
             let help = finding["help"].as_str().unwrap_or_default();
-            assert!(help.contains(&format!("compared with {base}")), "help should name the base `{base}`: {finding:#}");
+            let block = help.lines().all(|line| line.contains(": beeuni:"));
+            assert!(block || help.contains(&format!("compared with {base}")), "help should name `{base}`: {finding:#}");
         }
     }
     let strip = |report: &Value| {
         let mut found = crate::common::diagnostics(report).clone();
         for finding in &mut found {
-            finding.as_object_mut().unwrap().remove("help");
+            let finding = finding.as_object_mut().unwrap();
+            finding.remove("help");
         }
         found
     };
