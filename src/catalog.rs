@@ -2,6 +2,11 @@
 //! their tiers and permission groups), harness packages and xcsh built-ins.
 //! Source: `HARNESS_TOOLS.md` and the Beeuni "Tools" page.
 
+/// The documented keys: at the top of a manifest file, in an agent, in an agent's `tools` mapping.
+pub const TOP_KEYS: &[&str] = &["tools", "imports", "agents"];
+pub const AGENT_KEYS: &[&str] = &["tools", "secrets", "connectors", "permission"];
+pub const AGENT_TOOLS_KEYS: &[&str] = &["exclude"];
+
 /// The hosted Beeuni tools, in the docs' canonical order.
 pub const BEEUNI_TOOLS: [&str; 5] = ["web_search", "image_search", "scrape_webpage", "memory", "show"];
 

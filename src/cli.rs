@@ -57,6 +57,8 @@ pub enum Command {
     },
     /// List every rule with its id, severity and summary
     Rules,
+    /// Run the language server on standard input and output (for editors: see the README)
+    Lsp,
     /// Print a JSON Schema (draft 2020-12) of beeuni.yaml, for editors
     Schema,
     /// Print one rule's documentation

@@ -13,6 +13,7 @@ pub mod discover;
 pub mod fix;
 pub mod hook;
 pub mod listing;
+pub mod lsp;
 pub mod manifest;
 pub mod modules;
 pub mod project;
@@ -94,6 +95,16 @@ pub fn load(options: &CheckOptions) -> Result<Loaded, String> {
 
 /// [`load`], with the work tree seen through pending fixes.
 pub fn load_with(options: &CheckOptions, overlay: Option<Rc<repo::checkout::Overlay>>) -> Result<Loaded, String> {
+    load_over(options, overlay, &manifest::load::Parsed::default())
+}
+
+/// [`load_with`], reusing what `parsed` (an earlier run) holds for every file whose text is the same: the
+/// language server's run, with its unsaved buffers as the overlay.
+pub fn load_over(
+    options: &CheckOptions,
+    overlay: Option<Rc<repo::checkout::Overlay>>,
+    parsed: &manifest::load::Parsed,
+) -> Result<Loaded, String> {
     let found = discover::discover(&options.path, options.staged)?;
     let top = found.git.as_ref().map_or_else(|| found.root.clone(), |git| git.root().to_path_buf());
     let config = config::Config::load(&found.root, &top, options.config.as_deref())?;
@@ -119,7 +130,7 @@ pub fn load_with(options: &CheckOptions, overlay: Option<Rc<repo::checkout::Over
         manifest,
         harness_tools: config.harness_tools.clone(),
         analyse_modules: true,
-        parsed: &manifest::load::Parsed::default(),
+        parsed,
     });
     project.base = sides.as_ref().map(|sides| change::base_facts(&project, sides));
     Ok(Loaded { project, config, sides })

@@ -30,6 +30,7 @@ fn main() -> ExitCode {
             beeuni_lint::fix::restore::restore(std::path::Path::new("."), &name).and_then(|out| print(&out)).map(|()| 0)
         }
         Some(Command::Rules) => print(&rules_table()).map(|()| 0),
+        Some(Command::Lsp) => beeuni_lint::lsp::run(),
         Some(Command::Schema) => print(&schema_text()).map(|()| 0),
         Some(Command::Explain { rule }) => explain(&rule),
     };

@@ -69,7 +69,7 @@ impl Project {
         let agents = agents::collect(&graph, &sources);
         let loaded_beeuni = tools::loaded_beeuni(&tools_keys, &tools);
         let modules = if input.analyse_modules {
-            modules::analyse_all(&input.checkout, &tools, &mut sources)
+            modules::analyse_all(&input.checkout, &tools, &mut sources, input.parsed)
         } else {
             Vec::new()
         };

@@ -2,6 +2,8 @@
 //! depth-first, each read once, with cycles detected and never followed.
 
 use crate::diagnostic::Label;
+use crate::modules::Module;
+use crate::modules::facts::ModuleFacts;
 use crate::repo::checkout::{Checkout, Resolved, Side};
 use crate::repo::fs::{self, Refusal};
 use crate::source::{FileId, SourceFile, Sources, Span};
@@ -63,12 +65,15 @@ struct Frame {
 }
 
 /// The files of one version of the project as parsed, by path: loading another version from git reuses each
-/// whose blob is the same instead of parsing it again (a change touches a file or two of a large graph).
+/// whose blob is the same instead of parsing it again (a change touches a file or two of a large graph); the
+/// language server's next run reuses each YAML file and module whose text is the same.
 #[derive(Default)]
 pub struct Parsed<'a> {
     files: HashMap<&'a str, (&'a str, Rc<Document>)>,
     /// Which side the files were read from.
     side: Option<Side>,
+    /// Module texts and their facts, by path.
+    modules: HashMap<&'a str, (&'a str, &'a ModuleFacts)>,
 }
 
 impl<'a> Parsed<'a> {
@@ -85,13 +90,32 @@ impl<'a> Parsed<'a> {
                 (source.path.as_str(), (source.text.as_str(), f.doc.clone()))
             })
             .collect();
-        Parsed { files, side: Some(side) }
+        Parsed { files, side: Some(side), modules: HashMap::new() }
     }
 
-    /// The parsed file at `rel`, when `checkout` holds the same bytes there.
+    /// Also the facts of these analysed modules (their text is in `sources`).
+    pub fn with_modules(mut self, modules: &'a [Module], sources: &'a Sources) -> Self {
+        self.modules =
+            modules.iter().map(|m| (m.path.as_str(), (sources.get(m.file).text.as_str(), &m.facts))).collect();
+        self
+    }
+
+    /// The text a module had and the facts learnt from it.
+    pub fn module(&self, path: &str) -> Option<(&'a str, &'a ModuleFacts)> {
+        self.modules.get(path).copied()
+    }
+
+    /// The parsed file at `rel`, when `checkout` holds the same bytes there (two work-tree runs: when it reads the
+    /// same text there).
     fn reuse(&self, checkout: &Checkout, rel: &str) -> Option<(&'a str, Rc<Document>)> {
         let (text, doc) = self.files.get(rel)?;
-        checkout.holds(rel, text.as_bytes(), self.side?).then(|| (*text, doc.clone()))
+        let side = self.side?;
+        let same = if side == Side::WorkTree && checkout.side == Side::WorkTree {
+            checkout.read(rel).is_ok_and(|bytes| bytes == text.as_bytes())
+        } else {
+            checkout.holds(rel, text.as_bytes(), side)
+        };
+        same.then(|| (*text, doc.clone()))
     }
 }
 

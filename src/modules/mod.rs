@@ -8,6 +8,7 @@ pub mod analyse;
 pub mod facts;
 pub mod resolve;
 
+use crate::manifest::load::Parsed;
 use crate::manifest::tools::ToolDecl;
 use crate::repo::checkout::{Checkout, Resolved};
 use crate::repo::fs::{self, Refusal};
@@ -63,7 +64,8 @@ struct Pending {
 
 /// Reads, parses and resolves every module the declarations point at, and every file they import relatively,
 /// transitively (the runtime loads that whole closure): each file once, each level of the closure in parallel.
-pub fn analyse_all(checkout: &Checkout, tools: &[ToolDecl], sources: &mut Sources) -> Vec<Module> {
+/// A file whose text is what `parsed` holds for its path keeps those facts instead of being parsed again.
+pub fn analyse_all(checkout: &Checkout, tools: &[ToolDecl], sources: &mut Sources, parsed: &Parsed) -> Vec<Module> {
     let mut index_of: HashMap<String, usize> = HashMap::new();
     let mut batch: Vec<Pending> = Vec::new();
     for (index, decl) in tools.iter().enumerate() {
@@ -75,7 +77,7 @@ pub fn analyse_all(checkout: &Checkout, tools: &[ToolDecl], sources: &mut Source
                 batch.push(Pending {
                     path: path.to_string(),
                     declared_by: vec![index],
-                    read: read(checkout, resolved),
+                    read: read(checkout, path, resolved),
                 });
             }
         }
@@ -87,9 +89,10 @@ pub fn analyse_all(checkout: &Checkout, tools: &[ToolDecl], sources: &mut Source
     while !batch.is_empty() {
         let (paths, reads): (Vec<(String, Vec<usize>)>, Vec<Read>) =
             batch.into_iter().map(|p| ((p.path, p.declared_by), p.read)).unzip();
-        let parsed = parse_in_parallel(paths.iter().map(|(path, _)| path.as_str()).zip(reads).collect());
+        let work = paths.iter().zip(reads).map(|((path, _), read)| (path.as_str(), (read, parsed.module(path))));
+        let analysed = parse_in_parallel(work.collect());
         let mut next = Vec::new();
-        for ((path, declared_by), (text, facts)) in paths.into_iter().zip(parsed) {
+        for ((path, declared_by), (text, facts)) in paths.into_iter().zip(analysed) {
             let mut loads = Vec::new();
             let resolutions = facts
                 .imports
@@ -102,8 +105,9 @@ pub fn analyse_all(checkout: &Checkout, tools: &[ToolDecl], sources: &mut Source
                     {
                         let scheduled = index_of.len();
                         let at = *index_of.entry(target.clone()).or_insert_with(|| {
-                            let read =
-                                checkout.resolve(target).map_or_else(|e| Read::Done(Err(e)), |r| read(checkout, &r));
+                            let read = checkout
+                                .resolve(target)
+                                .map_or_else(|e| Read::Done(Err(e)), |r| read(checkout, target, &r));
                             next.push(Pending { path: target.clone(), declared_by: Vec::new(), read });
                             scheduled
                         });
@@ -148,11 +152,13 @@ fn is_code(path: &str) -> bool {
     path.rsplit_once('.').is_some_and(|(_, ext)| HELPER_EXTENSIONS.contains(&ext))
 }
 
-fn read(checkout: &Checkout, resolved: &Resolved) -> Read {
-    match resolved {
+fn read(checkout: &Checkout, path: &str, resolved: &Resolved) -> Read {
+    match (resolved, checkout.overlaid(path)) {
+        // An overlay's bytes (pending fixes, unsaved editor buffers) instead of the file's.
+        (_, Some(Some(bytes))) => Read::Done(Ok(bytes.clone())),
         // Work-tree files are read on the analysis threads; git blobs here (gix is not `Sync`).
-        Resolved::Path(real) => Read::Later(real.clone()),
-        blob => Read::Done(checkout.read_resolved(blob)),
+        (Resolved::Path(real), _) => Read::Later(real.clone()),
+        (blob, _) => Read::Done(checkout.read_resolved(blob)),
     }
 }
 
@@ -162,17 +168,21 @@ enum Read {
     Done(Result<Vec<u8>, Refusal>),
 }
 
-type Work<'a> = (&'a str, Read);
+/// A file's path, its bytes, and the text and facts an earlier run had for it.
+type Work<'a> = (&'a str, (Read, Option<(&'a str, &'a ModuleFacts)>));
 
 fn parse_in_parallel(work: Vec<Work>) -> Vec<(String, ModuleFacts)> {
     let pool = rayon::ThreadPoolBuilder::new().stack_size(ANALYSIS_STACK).build();
     match pool {
-        Ok(pool) => pool.install(|| work.into_par_iter().map(|(path, bytes)| analyse_bytes(path, bytes)).collect()),
+        Ok(pool) => pool
+            .install(|| work.into_par_iter().map(|(path, (read, known))| analyse_bytes(path, read, known)).collect()),
         // Without a pool of our own, analyse on one big-stack thread rather than risk the default stack.
         Err(_) => std::thread::scope(|scope| {
             std::thread::Builder::new()
                 .stack_size(ANALYSIS_STACK)
-                .spawn_scoped(scope, || work.into_iter().map(|(path, bytes)| analyse_bytes(path, bytes)).collect())
+                .spawn_scoped(scope, || {
+                    work.into_iter().map(|(path, (read, known))| analyse_bytes(path, read, known)).collect()
+                })
                 .ok()
                 .and_then(|handle| handle.join().ok())
                 .unwrap_or_default()
@@ -180,7 +190,7 @@ fn parse_in_parallel(work: Vec<Work>) -> Vec<(String, ModuleFacts)> {
     }
 }
 
-fn analyse_bytes(path: &str, read: Read) -> (String, ModuleFacts) {
+fn analyse_bytes(path: &str, read: Read, known: Option<(&str, &ModuleFacts)>) -> (String, ModuleFacts) {
     let bytes = match read {
         Read::Later(real) => fs::read_resolved(&real),
         Read::Done(bytes) => bytes,
@@ -192,6 +202,9 @@ fn analyse_bytes(path: &str, read: Read) -> (String, ModuleFacts) {
             return (String::new(), ModuleFacts { syntax_errors: vec![error], ..Default::default() });
         }
     };
+    if let Some((text, facts)) = known.filter(|(text, _)| text.as_bytes() == bytes) {
+        return (text.to_string(), facts.clone());
+    }
     match String::from_utf8(bytes) {
         Ok(text) => {
             let facts = ALLOCATOR.with(|allocator| analyse::analyse(path, &text, &mut allocator.borrow_mut()));

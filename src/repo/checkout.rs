@@ -56,7 +56,7 @@ impl Checkout {
     }
 
     /// What the overlay says of a work-tree path: `Some(None)` deleted, `Some(Some(bytes))` rewritten.
-    fn overlaid(&self, rel: &str) -> Option<Option<&Vec<u8>>> {
+    pub fn overlaid(&self, rel: &str) -> Option<Option<&Vec<u8>>> {
         if self.side != Side::WorkTree {
             return None;
         }

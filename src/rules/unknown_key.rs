@@ -32,9 +32,7 @@ use crate::yaml::{Document, NodeId};
 
 pub static RULE: Rule = Rule::new("unknown-key", Severity::Warning, include_str!("unknown_key.rs"), Some(check));
 
-const TOP: &[&str] = &["tools", "imports", "agents"];
-const AGENT: &[&str] = &["tools", "secrets", "connectors", "permission"];
-const AGENT_TOOLS: &[&str] = &["exclude"];
+use crate::catalog::{AGENT_KEYS as AGENT, AGENT_TOOLS_KEYS as AGENT_TOOLS, TOP_KEYS as TOP};
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for manifest in &project.graph.files {

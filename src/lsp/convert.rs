@@ -1,0 +1,168 @@
+//! Between the linter's byte spans and repo paths and the protocol's UTF-16 positions and `file:` URIs.
+
+use crate::diagnostic::{self, Severity};
+use crate::render::sarif::INFORMATION_URI;
+use crate::rules;
+use crate::source::{SourceFile, Span};
+use lsp_types::{
+    CodeDescription, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Position, Range, Uri,
+};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+/// The absolute path a `file:` URI names (percent-decoded), or `None` for another scheme.
+pub fn uri_to_path(uri: &Uri) -> Option<PathBuf> {
+    let rest = uri.as_str().strip_prefix("file://")?;
+    // `file:///a` and `file://localhost/a`; a Windows drive comes as `/C:/a`.
+    let path = rest.strip_prefix("localhost").unwrap_or(rest);
+    let path = path.split(['?', '#']).next().unwrap_or(path);
+    let bytes = path.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (bytes[i], bytes.get(i + 1).copied().and_then(hex), bytes.get(i + 2).copied().and_then(hex)) {
+            (b'%', Some(high), Some(low)) => {
+                decoded.push((high * 16 + low) as u8);
+                i += 3;
+            }
+            (byte, ..) => {
+                decoded.push(byte);
+                i += 1;
+            }
+        }
+    }
+    let path = String::from_utf8(decoded).ok()?;
+    path.starts_with('/').then(|| PathBuf::from(path))
+}
+
+/// The `file:` URI of an absolute path, with every byte but the unreserved ones and `/` percent-encoded.
+pub fn path_to_uri(path: &Path) -> Option<Uri> {
+    let mut uri = String::from("file://");
+    for byte in path.to_str()?.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'/' | b'-' | b'.' | b'_' | b'~') {
+            uri.push(byte as char);
+        } else {
+            uri.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    Uri::from_str(&uri).ok()
+}
+
+/// The protocol position (0-based line, UTF-16 column) of a byte offset.
+pub fn position(file: &SourceFile, offset: usize) -> Position {
+    let at = file.position(offset);
+    Position { line: (at.line - 1) as u32, character: (at.column - 1) as u32 }
+}
+
+/// [`position`] in a text without a line index (a buffer).
+pub fn position_in(text: &str, offset: usize) -> Position {
+    let before = &text[..offset];
+    let line_start = before.rfind('\n').map_or(0, |at| at + 1);
+    let mut character = before[line_start..].encode_utf16().count();
+    if line_start == 0 && before.starts_with('\u{feff}') {
+        character -= 1;
+    }
+    Position { line: before.matches('\n').count() as u32, character: character as u32 }
+}
+
+pub fn range(file: &SourceFile, span: Span) -> Range {
+    Range { start: position(file, span.start), end: position(file, span.end) }
+}
+
+/// The byte offset of a protocol position in `text` (clamped to the line's end and to the text).
+pub fn offset(text: &str, position: Position) -> usize {
+    let mut line_start = 0;
+    for _ in 0..position.line {
+        match text[line_start..].find('\n') {
+            Some(at) => line_start += at + 1,
+            None => return text.len(),
+        }
+    }
+    let line = &text[line_start..];
+    let line = &line[..line.find('\n').unwrap_or(line.len())];
+    // A byte-order mark is not a column (see `SourceFile::position`).
+    let skip = if line_start == 0 && line.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
+    let mut units = 0;
+    for (at, ch) in line[skip..].char_indices() {
+        if units >= position.character as usize || ch == '\r' {
+            return line_start + skip + at;
+        }
+        units += ch.len_utf16();
+    }
+    line_start + line.len()
+}
+
+fn severity(severity: Severity) -> DiagnosticSeverity {
+    match severity {
+        Severity::Error => DiagnosticSeverity::ERROR,
+        Severity::Warning => DiagnosticSeverity::WARNING,
+        Severity::Info => DiagnosticSeverity::INFORMATION,
+    }
+}
+
+/// The rule's page (the same link SARIF gives as `helpUri`), for rules the registry knows.
+pub fn rule_page(rule: &str) -> Option<Uri> {
+    rules::find(rule).and_then(|rule| Uri::from_str(&format!("{INFORMATION_URI}#{}", rule.id)).ok())
+}
+
+/// A finding as the protocol shows it. `file` is its primary file; `locate` gives a related label's file and URI.
+pub fn diagnostic<'a>(
+    file: &SourceFile,
+    finding: &diagnostic::Diagnostic,
+    locate: impl Fn(usize) -> Option<(&'a SourceFile, Uri)>,
+) -> lsp_types::Diagnostic {
+    let related: Vec<DiagnosticRelatedInformation> = finding
+        .related
+        .iter()
+        .filter_map(|label| {
+            let (file, uri) = locate(label.file)?;
+            let message = label.message.clone().unwrap_or_else(|| "related location".into());
+            Some(DiagnosticRelatedInformation { location: Location { uri, range: range(file, label.span) }, message })
+        })
+        .collect();
+    let message = match &finding.help {
+        Some(help) => format!("{}\nhelp: {help}", finding.message),
+        None => finding.message.clone(),
+    };
+    lsp_types::Diagnostic {
+        range: range(file, finding.primary.span),
+        severity: Some(severity(finding.severity)),
+        code: Some(NumberOrString::String(finding.rule.to_string())),
+        code_description: rule_page(finding.rule).map(|href| CodeDescription { href }),
+        source: Some("beeuni-lint".into()),
+        message,
+        related_information: (!related.is_empty()).then_some(related),
+        tags: None,
+        data: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris_round_trip_with_escapes() {
+        let path = Path::new("/tmp/a b/ü#1.yaml");
+        let uri = path_to_uri(path).unwrap();
+        assert_eq!(uri.as_str(), "file:///tmp/a%20b/%C3%BC%231.yaml");
+        assert_eq!(uri_to_path(&uri).unwrap(), path);
+        let vscode = Uri::from_str("file:///tmp/x%3Ay/beeuni.yaml").unwrap();
+        assert_eq!(uri_to_path(&vscode).unwrap(), Path::new("/tmp/x:y/beeuni.yaml"));
+        assert_eq!(uri_to_path(&Uri::from_str("untitled:Untitled-1").unwrap()), None);
+    }
+
+    #[test]
+    fn offsets_count_utf16_units() {
+        let text = "a: 1\n😀 x: bsh\r\nz";
+        let x = text.find('x').unwrap();
+        // The emoji is two UTF-16 units, and a space follows it.
+        assert_eq!(offset(text, Position { line: 1, character: 3 }), x);
+        let file = SourceFile::new("f".into(), text.into());
+        assert_eq!(position(&file, x), Position { line: 1, character: 3 });
+        // Past the line's end: the end, before `\r\n`.
+        assert_eq!(offset(text, Position { line: 1, character: 99 }), text.find('\r').unwrap());
+        assert_eq!(offset(text, Position { line: 9, character: 0 }), text.len());
+    }
+}
