@@ -133,6 +133,7 @@ pub fn load_over(
         parsed,
     });
     project.base = sides.as_ref().map(|sides| change::base_facts(&project, sides));
+    project.removed_on_purpose = config.removed_beeuni_tools.iter().map(|(name, _)| name.clone()).collect();
     Ok(Loaded { project, config, sides })
 }
 
@@ -146,12 +147,20 @@ pub fn lint(options: &CheckOptions, overlay: Option<Rc<repo::checkout::Overlay>>
     if options.only_changed && options.base.is_none() && !options.staged {
         return Err("`--only-changed` needs a change to look at: add `--base REV` or `--staged`".into());
     }
-    let Loaded { project, config, sides } = load_with(options, overlay)?;
-    let mut diagnostics = suppress::apply(&project, &config, rules::check(&project));
+    let Loaded { mut project, mut config, sides } = load_with(options, overlay)?;
+    let found = rules::check(&project);
+    let files = project.sources.len();
+    // The config joins the sources only when a finding points into it.
+    let config_file = match config.file.take() {
+        Some(file) if config.removed_beeuni_tools.iter().any(|(name, _)| project.is_loaded_beeuni(name)) => {
+            Some(project.sources.add_shown(file))
+        }
+        _ => None,
+    };
+    let mut diagnostics = suppress::apply(&project, &config, config_file, found);
     if let (true, Some(sides)) = (options.only_changed, &sides) {
         diagnostics = change::only_changed(&project, sides, diagnostics);
     }
-    let files = project.sources.len();
     let root = project.checkout.root.clone();
     Ok((Report { sources: project.sources, diagnostics, files }, root))
 }

@@ -41,6 +41,8 @@ pub struct Project {
     pub ejected_copies: Vec<(usize, String)>,
     /// Of those copies and the legacy folder's Beeuni copies, the ones git reports unmodified (a fix may delete).
     unmodified: HashSet<String>,
+    /// Beeuni tools the project leaves out on purpose (`removed-beeuni-tools` of the config).
+    pub removed_on_purpose: Vec<String>,
 }
 
 pub struct ProjectInput<'a> {
@@ -96,6 +98,7 @@ impl Project {
             modules,
             legacy_tools,
             base: None,
+            removed_on_purpose: Vec::new(),
             ejected_copies,
             unmodified,
         }

@@ -131,6 +131,12 @@ impl Sources {
         if self.prefix.is_empty() { path.to_string() } else { format!("{}/{path}", self.prefix) }
     }
 
+    /// A file outside the project's folders (a config above the project root): shown as its `path` says.
+    pub fn add_shown(&mut self, file: SourceFile) -> FileId {
+        self.files.push(file);
+        self.files.len() - 1
+    }
+
     pub fn add(&mut self, mut file: SourceFile) -> FileId {
         file.shown = self.shown(&file.path);
         self.files.push(file);

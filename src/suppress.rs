@@ -1,74 +1,161 @@
 //! What the user asked not to see: config levels and path excludes, and
 //! inline `beeuni-lint: ignore[...]` comments, with `unused-ignore` for a
 //! comment that suppresses nothing.
+//!
+//! Ignores work in every file a finding points at (RULES.md §10, revision 2): the manifest graph and the
+//! modules through their parsed comments, any other file (the legacy folder's copies, a misnamed manifest)
+//! through its `#` or `//` comments line by line. A finding about a whole file (on line 1) is also suppressed by
+//! an ignore alone on any line before the file's first statement. An ignore that names no rule, and a
+//! `removed-beeuni-tools` entry of the config that the project loads again, are `unused-ignore`.
 
 use crate::config::{Config, Level};
 use crate::diagnostic::{Diagnostic, Label};
 use crate::project::Project;
 use crate::rules::{self, unused_ignore};
-use crate::source::{FileId, Span};
+use crate::source::{FileId, SourceFile, Span};
+use std::collections::HashSet;
 
-const MARKER: &str = "beeuni-lint: ignore[";
+const MARKER: &str = "beeuni-lint: ignore";
 
-/// One rule id of one ignore comment.
+/// One rule id of one ignore comment (an empty id: the comment names no rule).
 struct Ignore {
     file: FileId,
     /// 0-based line the comment applies to.
     line: usize,
+    /// Alone on a line before the file's first statement: it also speaks for the whole file (line 1).
+    whole_file: bool,
     rule: String,
     comment: Span,
     used: bool,
 }
 
-/// Parses `beeuni-lint: ignore[a, b] -- reason` out of a comment's text (after `#` or `//`).
+/// Parses `beeuni-lint: ignore[a, b] -- reason` out of a comment's text (after `#` or `//`): the rule ids, an
+/// empty list for a comment that names none (`beeuni-lint: ignore`, `ignore[]`), `None` for any other comment.
 pub fn parse_ignore(comment: &str) -> Option<Vec<String>> {
     let rest = comment.trim_start().strip_prefix(MARKER)?;
-    let (ids, _) = rest.split_once(']')?;
+    let Some(list) = rest.strip_prefix('[') else {
+        // Bare: the marker alone, or followed by a reason.
+        let bare = rest.trim().is_empty() || rest.starts_with(' ') || rest.starts_with('\t');
+        return bare.then(Vec::new);
+    };
+    let (ids, _) = list.split_once(']')?;
     Some(ids.split(',').map(|id| id.trim().to_string()).filter(|id| !id.is_empty()).collect())
 }
 
-fn collect_ignores(project: &Project) -> Vec<Ignore> {
+/// The 0-based line of the file's first statement: the first line that is neither blank nor only a comment.
+fn first_statement(source: &SourceFile, yaml: bool) -> usize {
+    let mut in_block = false;
+    for line in 0..source.line_count() {
+        let text = source.slice(source.line_span(line)).trim();
+        if in_block {
+            in_block = !text.contains("*/");
+            continue;
+        }
+        let comment = if yaml {
+            text.starts_with('#') || text == "---"
+        } else if text.starts_with("/*") {
+            in_block = !text.contains("*/");
+            true
+        } else {
+            text.starts_with("//") || (line == 0 && text.starts_with("#!"))
+        };
+        if !(text.is_empty() || comment) {
+            return line;
+        }
+    }
+    source.line_count()
+}
+
+fn push_ignores(
+    out: &mut Vec<Ignore>,
+    source: &SourceFile,
+    file: FileId,
+    first: usize,
+    comment: Span,
+    ids: Vec<String>,
+) {
+    let line = source.line_index(comment.start);
+    let before = &source.text[source.line_start(line)..comment.start];
+    // Alone on its line, a comment speaks for the line below.
+    let alone = before.trim().is_empty();
+    let target = if alone { line + 1 } else { line };
+    let whole_file = alone && line < first;
+    let ids = if ids.is_empty() { vec![String::new()] } else { ids };
+    for rule in ids {
+        out.push(Ignore { file, line: target, whole_file, rule, comment, used: false });
+    }
+}
+
+/// The ignore comments of a file without parsed comments: `#` or `//` comments, found line by line.
+fn scan_text(out: &mut Vec<Ignore>, source: &SourceFile, file: FileId) {
+    let yaml = source.path.ends_with(".yaml") || source.path.ends_with(".yml");
+    let first = first_statement(source, yaml);
+    for line in 0..source.line_count() {
+        let span = source.line_span(line);
+        let text = source.slice(span);
+        let Some(at) = text.find(MARKER) else { continue };
+        let head = text[..at].trim_end();
+        let opener = ["//", "/*", "#"].into_iter().find(|o| head.ends_with(o));
+        let Some(opener) = opener else { continue };
+        let start = span.start + head.len() - opener.len();
+        let body = text[at..].trim_end().trim_end_matches("*/");
+        if let Some(ids) = parse_ignore(body) {
+            push_ignores(out, source, file, first, Span::new(start, span.end), ids);
+        }
+    }
+}
+
+fn collect_ignores(project: &Project, found: &[Diagnostic]) -> Vec<Ignore> {
     let mut ignores = Vec::new();
+    let mut parsed: HashSet<FileId> = HashSet::new();
     for manifest in &project.graph.files {
         let source = project.file(manifest.file);
+        let first = first_statement(source, true);
+        parsed.insert(manifest.file);
         for comment in &manifest.doc.comments {
-            let Some(ids) = parse_ignore(&comment.text) else {
-                continue;
-            };
-            let line = source.line_index(comment.span.start);
-            let before = &source.text[source.line_start(line)..comment.span.start];
-            // Alone on its line, a comment speaks for the line below.
-            let target = if before.trim().is_empty() { line + 1 } else { line };
-            for rule in ids {
-                ignores.push(Ignore { file: manifest.file, line: target, rule, comment: comment.span, used: false });
+            if let Some(ids) = parse_ignore(&comment.text) {
+                push_ignores(&mut ignores, source, manifest.file, first, comment.span, ids);
             }
         }
     }
     for module in &project.modules {
         let source = project.file(module.file);
+        let first = first_statement(source, false);
+        parsed.insert(module.file);
         for (span, text) in &module.facts.comments {
-            let Some(ids) = parse_ignore(text) else { continue };
-            let line = source.line_index(span.start);
-            let before = &source.text[source.line_start(line)..span.start];
-            let target = if before.trim().is_empty() { line + 1 } else { line };
-            for rule in ids {
-                ignores.push(Ignore { file: module.file, line: target, rule, comment: *span, used: false });
+            if let Some(ids) = parse_ignore(text) {
+                push_ignores(&mut ignores, source, module.file, first, *span, ids);
             }
         }
+    }
+    // Every other file a finding points at.
+    let others: HashSet<FileId> =
+        found.iter().map(|d| d.primary.file).filter(|f| !parsed.contains(f) && *f < project.sources.len()).collect();
+    let mut others: Vec<FileId> = others.into_iter().collect();
+    others.sort_unstable();
+    for file in others {
+        scan_text(&mut ignores, project.file(file), file);
     }
     ignores
 }
 
-/// Applies ignores, excludes and levels; adds `unused-ignore` findings; sorts.
-pub fn apply(project: &Project, config: &Config, found: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    let mut ignores = collect_ignores(project);
+/// Applies ignores, excludes and levels; adds `unused-ignore` findings; sorts. `config_file` is the config's
+/// place among the project's sources, when it was added there (its `removed-beeuni-tools` entries may be unused).
+pub fn apply(
+    project: &Project,
+    config: &Config,
+    config_file: Option<FileId>,
+    found: Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
+    let mut ignores = collect_ignores(project, &found);
     let mut kept = Vec::with_capacity(found.len());
     for diagnostic in found {
         let file = project.file(diagnostic.primary.file);
         let line = file.line_index(diagnostic.primary.span.start);
         let mut ignored = false;
         for ignore in ignores.iter_mut() {
-            if ignore.file == diagnostic.primary.file && ignore.line == line && ignore.rule == diagnostic.rule {
+            let on_line = ignore.line == line || (ignore.whole_file && line == 0);
+            if ignore.file == diagnostic.primary.file && on_line && ignore.rule == diagnostic.rule {
                 ignore.used = true;
                 ignored = true;
             }
@@ -80,19 +167,41 @@ pub fn apply(project: &Project, config: &Config, found: Vec<Diagnostic>) -> Vec<
     // Without a base the change-aware rules do not run: their ignores wait for a run that has one.
     let unused = ignores.iter().filter(|i| !i.used && (project.base.is_some() || !rules::is_change_aware(&i.rule)));
     for ignore in unused {
-        let message = match rules::find(&ignore.rule) {
-            Some(_) => format!("this ignore comment suppresses no `{}` finding", ignore.rule),
-            None => format!("this ignore comment names `{}`, which is not a rule", ignore.rule),
+        let (message, help) = if ignore.rule.is_empty() {
+            (
+                "this ignore comment names no rule, so it suppresses nothing".to_string(),
+                "name the rule it is for: `beeuni-lint: ignore[rule-id]` (`beeuni-lint rules` lists them)".to_string(),
+            )
+        } else if rules::find(&ignore.rule).is_some() {
+            (
+                format!("this ignore comment suppresses no `{}` finding", ignore.rule),
+                "remove it, or the rule id from it".to_string(),
+            )
+        } else {
+            let ids = rules::RULES.iter().map(|r| r.id);
+            let help = match rules::names::did_you_mean(&ignore.rule, ids) {
+                Some(hint) => hint,
+                None => "remove it, or the rule id from it (`beeuni-lint rules` lists them)".to_string(),
+            };
+            (format!("this ignore comment names `{}`, which is not a rule", ignore.rule), help)
         };
         let label = Label::new(ignore.file, ignore.comment);
-        kept.push(
-            Diagnostic::new(unused_ignore::RULE.id, unused_ignore::RULE.severity, label, message)
-                .help("remove it, or the rule id from it"),
-        );
+        kept.push(Diagnostic::new(unused_ignore::RULE.id, unused_ignore::RULE.severity, label, message).help(help));
+    }
+    if let Some(file) = config_file {
+        for (name, span) in config.removed_beeuni_tools.iter().filter(|(name, _)| project.is_loaded_beeuni(name)) {
+            let message = format!(
+                "`removed-beeuni-tools` names `{name}`, but the project loads it: the entry accepts no removal"
+            );
+            let help =
+                format!("remove `{name}` from `removed-beeuni-tools`, or remove `{name}: beeuni:{name}` from `tools:`");
+            let label = Label::new(file, *span);
+            kept.push(Diagnostic::new(unused_ignore::RULE.id, unused_ignore::RULE.severity, label, message).help(help));
+        }
     }
     let mut out: Vec<Diagnostic> = kept
         .into_iter()
-        .filter(|d| !config.is_excluded(&project.file(d.primary.file).path))
+        .filter(|d| Some(d.primary.file) == config_file || !config.is_excluded(&project.file(d.primary.file).path))
         .filter_map(|mut d| match config.levels.get(d.rule) {
             Some(Level::Off) => None,
             Some(Level::On(severity)) => {
@@ -111,7 +220,7 @@ fn sort(project: &Project, diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by_cached_key(|d| {
         let file = project.file(d.primary.file);
         let position = file.position(d.primary.span.start);
-        (file.path.clone(), position.line, position.column, d.rule, d.message.clone())
+        (file.shown.clone(), position.line, position.column, d.rule, d.message.clone())
     });
 }
 
@@ -127,5 +236,17 @@ mod tests {
         );
         assert_eq!(parse_ignore(" ejected from beeuni:web_search"), None);
         assert_eq!(parse_ignore(" beeuni-lint: ignore[x"), None);
+        assert_eq!(parse_ignore(" beeuni-lint: ignore"), Some(Vec::new()));
+        assert_eq!(parse_ignore(" beeuni-lint: ignore -- legacy"), Some(Vec::new()));
+        assert_eq!(parse_ignore(" beeuni-lint: ignore[]"), Some(Vec::new()));
+        assert_eq!(parse_ignore(" beeuni-lint: ignored"), None);
+    }
+
+    #[test]
+    fn the_first_statement_skips_comments_and_blank_lines() {
+        let ts = SourceFile::new("a.ts".into(), "#!/usr/bin/env bun\n// a\n/* b\n c */\n\nexport default {}\n".into());
+        assert_eq!(first_statement(&ts, false), 5);
+        let yaml = SourceFile::new("a.yaml".into(), "# a\n\ntools:\n".into());
+        assert_eq!(first_statement(&yaml, true), 2);
     }
 }

@@ -95,7 +95,7 @@ impl Workspace {
         match loaded {
             Ok(loaded) => {
                 self.errors.remove(root);
-                let diagnostics = suppress::apply(&loaded.project, &loaded.config, rules::check(&loaded.project));
+                let diagnostics = suppress::apply(&loaded.project, &loaded.config, None, rules::check(&loaded.project));
                 self.projects.insert(root.to_path_buf(), Linted { project: loaded.project, diagnostics });
             }
             Err(message) => {

@@ -33,12 +33,15 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let Some(first) = project.tools_keys.first() else {
         return;
     };
-    if !project.loaded_beeuni.is_empty() {
+    // Left out on purpose (`removed-beeuni-tools`): only the others are missing.
+    let missing: Vec<&str> =
+        BEEUNI_TOOLS.iter().copied().filter(|name| !project.removed_on_purpose.iter().any(|r| r == name)).collect();
+    if !project.loaded_beeuni.is_empty() || missing.is_empty() {
         return;
     }
     let message = "Sessions of this project get no Beeuni tool (web_search, image_search, scrape_webpage, memory, show). Add `<name>: beeuni:<name>` to keep one.";
     let help = "e.g. `web_search: beeuni:web_search` under `tools:`";
     let mut diagnostic = Diagnostic::new(RULE.id, RULE.severity, Label::new(first.file, first.key), message).help(help);
-    diagnostic.fix = super::fixes::add_beeuni_lines(project, first, &BEEUNI_TOOLS);
+    diagnostic.fix = super::fixes::add_beeuni_lines(project, first, &missing);
     out.push(diagnostic);
 }

@@ -40,8 +40,13 @@ pub static RULE: Rule =
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let Some(base) = &project.base else { return };
-    let removed: Vec<&str> =
-        base.loaded_beeuni.iter().copied().filter(|name| !project.is_loaded_beeuni(name)).collect();
+    // A removal the config accepts (`removed-beeuni-tools`) is not reported.
+    let removed: Vec<&str> = base
+        .loaded_beeuni
+        .iter()
+        .copied()
+        .filter(|name| !project.is_loaded_beeuni(name) && !project.removed_on_purpose.iter().any(|r| r == name))
+        .collect();
     let Some(first) = removed.first() else { return };
     // The `tools:` key of the file that declared the first removed tool at the base, when it still has one.
     let declared_in = base.beeuni_declared_in.iter().find(|(n, _)| n == first).map(|(_, path)| path.as_str());
