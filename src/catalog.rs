@@ -1,5 +1,5 @@
 //! The platform's names, in one place: Beeuni tools, harness tools (with
-//! their tiers and permission groups), harness packages and xcsh built-ins.
+//! their tiers and permission groups), harness packages, xcsh built-ins and tool folders.
 //! Source: `HARNESS_TOOLS.md` and the Beeuni "Tools" page.
 
 /// The documented keys: at the top of a manifest file, in an agent, in an agent's `tools` mapping.
@@ -124,3 +124,57 @@ impl HarnessTable {
         HARNESS_TIER1.iter().copied().chain(self.extra.iter().map(String::as_str)).chain(HARNESS_TIER2.iter().copied())
     }
 }
+
+/// Where xcsh discovers project-level custom tools (its native, Claude and Codex providers), in its order.
+pub const XCSH_TOOL_FOLDERS: [&str; 3] = [".xcsh/tools", ".claude/tools", ".codex/tools"];
+
+/// Module extensions the xcsh loader imports (Bun, which also runs JSX).
+pub const XCSH_MODULE_EXTENSIONS: [&str; 8] = ["ts", "js", "mts", "mjs", "cts", "cjs", "tsx", "jsx"];
+
+/// xcsh's built-in tools, hidden ones included: a custom tool may not take one of these names.
+pub const XCSH_BUILTIN_TOOLS: &[&str] = &[
+    "ast_grep",
+    "ast_edit",
+    "render_mermaid",
+    "ask",
+    "bash",
+    "debug",
+    "python",
+    "calc",
+    "ssh",
+    "edit",
+    "gh_repo_view",
+    "gh_issue_view",
+    "gh_pr_view",
+    "gh_pr_diff",
+    "gh_pr_checkout",
+    "gh_pr_push",
+    "gh_run_watch",
+    "gh_search_issues",
+    "gh_search_prs",
+    "find",
+    "grep",
+    "lsp",
+    "notebook",
+    "read",
+    "inspect_image",
+    "browser",
+    "checkpoint",
+    "rewind",
+    "task",
+    "cancel_job",
+    "poll",
+    "todo_write",
+    "web_search",
+    "search_tool_bm25",
+    "write",
+    "api_services",
+    "api_discover",
+    "api_describe",
+    "api_call",
+    "submit_result",
+    "report_finding",
+    "report_tool_issue",
+    "exit_plan_mode",
+    "resolve",
+];

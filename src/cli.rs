@@ -113,6 +113,10 @@ pub struct CheckArgs {
     /// Print the fixes as a unified diff and write nothing (exit 1 when there is something to fix)
     #[arg(long)]
     pub diff: bool,
+    /// Also check the xcsh custom tools in folder PATH (repeatable; `.xcsh/tools`, `.claude/tools` and
+    /// `.codex/tools` are always checked)
+    #[arg(long, value_name = "PATH")]
+    pub xcsh: Vec<PathBuf>,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

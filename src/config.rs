@@ -1,5 +1,5 @@
-//! `beeuni-lint.toml`: rule severities, path excludes, extra harness tool names and the Beeuni tools a project
-//! leaves out on purpose.
+//! `beeuni-lint.toml`: rule severities, path excludes, extra harness tool names, the Beeuni tools a project
+//! leaves out on purpose, and more xcsh tool folders.
 //!
 //! The file is found at the project root or, failing that, in the nearest folder above it up to the git work
 //! tree root (a monorepo may keep one config for every project). Every mistake in it is reported in one run,
@@ -17,7 +17,7 @@ use toml::de::{DeTable, DeValue};
 
 pub const FILE_NAME: &str = "beeuni-lint.toml";
 
-const KEYS: [&str; 4] = ["harness-tools", "removed-beeuni-tools", "rules", "paths"];
+const KEYS: [&str; 5] = ["harness-tools", "removed-beeuni-tools", "xcsh-paths", "rules", "paths"];
 const PATHS_KEYS: [&str; 1] = ["exclude"];
 const LEVELS: [&str; 4] = ["error", "warning", "info", "off"];
 
@@ -39,6 +39,8 @@ pub struct Config {
     pub removed_beeuni_tools: Vec<(String, Span)>,
     /// The config as read, named relative to the git work tree root (findings may point into it).
     pub file: Option<SourceFile>,
+    /// `xcsh-paths` (RULES.md §6): folders relative to the config's folder, normalised.
+    xcsh_paths: Vec<(String, Span)>,
 }
 
 /// Where the config of a project is, and how to name it.
@@ -82,6 +84,7 @@ impl Config {
             match key.get_ref().as_ref() {
                 "harness-tools" => config.harness_tools = strings(value, "harness-tools", &mut errors),
                 "removed-beeuni-tools" => config.removed_beeuni_tools = removed(value, &mut errors),
+                "xcsh-paths" => config.xcsh_paths = xcsh_paths(value, &mut errors),
                 "rules" => config.levels = levels(value, &mut errors),
                 "paths" => globs = excludes(value, &mut errors),
                 other => errors.unknown(at, &format!("unknown key `{other}`"), other, &KEYS),
@@ -107,6 +110,21 @@ impl Config {
         }
         config.file = Some(source);
         Ok(config)
+    }
+
+    /// The `xcsh-paths` folders inside the project, relative to its root (a config shared by the projects of a
+    /// monorepo may name folders of another project: those are not this project's).
+    pub fn xcsh_folders(&self) -> Vec<String> {
+        let prefix = &self.exclude_prefix;
+        self.xcsh_paths
+            .iter()
+            .filter_map(|(folder, _)| match folder.strip_prefix(prefix.as_str()) {
+                _ if prefix.is_empty() => Some(folder.clone()),
+                Some("") => Some(String::new()),
+                Some(rest) => rest.strip_prefix('/').map(str::to_string),
+                None => None,
+            })
+            .collect()
     }
 
     /// Is this project-relative path excluded by `[paths] exclude`?
@@ -177,6 +195,19 @@ fn kind(value: &DeValue) -> &'static str {
 }
 
 /// A list of strings, each with its span; a wrong type is an error.
+fn xcsh_paths(value: &Spanned<DeValue>, errors: &mut Errors) -> Vec<(String, Span)> {
+    let mut folders = Vec::new();
+    for (folder, at) in spanned_strings(value, "xcsh-paths", errors) {
+        match crate::repo::fs::normalize(&folder) {
+            Some(normal) => folders.push((normal, at)),
+            None => {
+                errors.add(at.start, format!("xcsh-paths: `{folder}` leaves the repository: give a folder inside it"))
+            }
+        }
+    }
+    folders
+}
+
 fn spanned_strings(value: &Spanned<DeValue>, key: &str, errors: &mut Errors) -> Vec<(String, Span)> {
     let DeValue::Array(items) = value.get_ref() else {
         errors.add(value.span().start, format!("`{key}` must be a list of strings, not {}", kind(value.get_ref())));
@@ -287,6 +318,12 @@ mod tests {
         assert_eq!(config.levels["task-escalation"], Level::Off);
         assert_eq!(config.removed_beeuni_tools[0].0, "show");
         assert!(config.is_excluded("examples/a/beeuni.yaml"));
+        let mut config = Config::parse("xcsh-paths = [\"./agent/tools/\", \"apps/b/tools\"]\n", "x").unwrap();
+        assert_eq!(config.xcsh_folders(), ["agent/tools", "apps/b/tools"]);
+        config.exclude_prefix = "apps/b".into();
+        assert_eq!(config.xcsh_folders(), ["tools"]);
+        let err = Config::parse("xcsh-paths = [\"../tools\"]\n", "beeuni-lint.toml").unwrap_err();
+        assert_eq!(err, "beeuni-lint.toml:1:15: xcsh-paths: `../tools` leaves the repository: give a folder inside it");
         assert!(!config.is_excluded("beeuni.yaml"));
     }
 

@@ -23,6 +23,7 @@ pub mod rules;
 pub mod schema;
 pub mod source;
 pub mod suppress;
+pub mod xcsh;
 pub mod yaml;
 
 use diagnostic::{Diagnostic, Severity};
@@ -72,11 +73,13 @@ pub struct CheckOptions {
     pub staged: bool,
     /// `--only-changed`: keep findings on lines the change adds or modifies.
     pub only_changed: bool,
+    /// `--xcsh PATH`: more xcsh tool folders (relative to the current folder).
+    pub xcsh: Vec<PathBuf>,
 }
 
 impl CheckOptions {
     pub fn new(path: PathBuf) -> Self {
-        CheckOptions { path, config: None, base: None, staged: false, only_changed: false }
+        CheckOptions { path, config: None, base: None, staged: false, only_changed: false, xcsh: Vec::new() }
     }
 }
 
@@ -119,15 +122,33 @@ pub fn load_over(
         Some(sides) => work.at(sides.head),
         None => work,
     };
-    let manifest = discover::manifest(&checkout).map_err(|message| match checkout.side {
-        repo::checkout::Side::WorkTree if message.starts_with("no ") => {
-            format!("{message}: {}", discover::missing_help(&found.start, &checkout))
+    let mut xcsh_paths = xcsh_folders(&checkout.root, &options.xcsh)?;
+    for folder in config.xcsh_folders() {
+        if !checkout.is_dir(&folder) && !folder.is_empty() {
+            let shown = config.file.as_ref().map_or(config::FILE_NAME, |f| f.path.as_str());
+            return Err(format!("{shown}: xcsh-paths: `{folder}` is not a folder of the project"));
         }
-        _ => message,
-    })?;
+        if !xcsh_paths.contains(&folder) {
+            xcsh_paths.push(folder);
+        }
+    }
+    // A project of xcsh tools needs no manifest (RULES.md §6).
+    let manifest = match discover::manifest(&checkout) {
+        Ok(found) => Some(found),
+        Err(_) if xcsh::has_tool_folders(&checkout, &xcsh_paths) => None,
+        Err(message) => {
+            return Err(match checkout.side {
+                repo::checkout::Side::WorkTree if message.starts_with("no ") => {
+                    format!("{message}: {}", discover::missing_help(&found.start, &checkout))
+                }
+                _ => message,
+            });
+        }
+    };
     let mut project = project::Project::build(project::ProjectInput {
         checkout,
         manifest,
+        xcsh_paths,
         harness_tools: config.harness_tools.clone(),
         analyse_modules: true,
         parsed,
@@ -135,6 +156,27 @@ pub fn load_over(
     project.base = sides.as_ref().map(|sides| change::base_facts(&project, sides));
     project.removed_on_purpose = config.removed_beeuni_tools.iter().map(|(name, _)| name.clone()).collect();
     Ok(Loaded { project, config, sides })
+}
+
+/// The `--xcsh` folders, relative to the project root (each must be a folder inside it).
+fn xcsh_folders(root: &std::path::Path, given: &[PathBuf]) -> Result<Vec<String>, String> {
+    given
+        .iter()
+        .map(|path| {
+            let real = std::fs::canonicalize(path).map_err(|e| format!("--xcsh `{}`: {e}", path.display()))?;
+            if !real.is_dir() {
+                return Err(format!("--xcsh `{}` is not a folder", path.display()));
+            }
+            let rel = real.strip_prefix(root).map_err(|_| {
+                format!(
+                    "--xcsh `{}` is outside the project at {}: beeuni-lint reads nothing outside it",
+                    path.display(),
+                    root.display()
+                )
+            })?;
+            Ok(rel.components().filter_map(|c| c.as_os_str().to_str()).collect::<Vec<_>>().join("/"))
+        })
+        .collect()
 }
 
 /// Lints the repository that holds `options.path`.

@@ -1,6 +1,6 @@
-//! `beeuni-lint ls`: every tool a session gets, like the docs' `beeuni tools ls`.
+//! `beeuni-lint ls`: every tool a session gets, like the docs' `beeuni tools ls`, then the xcsh custom tools.
 
-use crate::catalog::{BEEUNI_TOOLS, HarnessTier};
+use crate::catalog::{BEEUNI_TOOLS, HarnessTier, XCSH_BUILTIN_TOOLS};
 use crate::diagnostic::Diagnostic;
 use crate::manifest::tools::ToolValue;
 use crate::project::Project;
@@ -14,12 +14,22 @@ pub struct Listed {
     pub source: String,
 }
 
+/// An xcsh custom tool the loader registers (RULES.md §6).
+#[derive(Serialize, Debug, PartialEq, Eq)]
+pub struct XcshListed {
+    pub name: String,
+    pub path: String,
+}
+
 #[derive(Serialize, Debug)]
 pub struct Listing {
-    pub manifest: String,
+    /// `None` in a project of xcsh tools only (no `beeuni.yaml`).
+    pub manifest: Option<String>,
     pub tools_key: bool,
     pub tools: Vec<Listed>,
     pub removed: Vec<&'static str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub xcsh: Vec<XcshListed>,
 }
 
 /// The findings that keep `ls` and `agents` from answering (RULES.md §10, revision 2): a file of the graph that
@@ -36,6 +46,10 @@ pub fn unreadable(project: &Project) -> Vec<Diagnostic> {
 }
 
 pub fn listing(project: &Project) -> Listing {
+    let xcsh = xcsh_tools(project);
+    let Some(root) = project.root_file() else {
+        return Listing { manifest: None, tools_key: false, tools: Vec::new(), removed: Vec::new(), xcsh };
+    };
     let mut tools = Vec::new();
     for name in &project.loaded_beeuni {
         let overridden =
@@ -56,12 +70,40 @@ pub fn listing(project: &Project) -> Listing {
         tools.push(Listed { name: decl.name.clone(), kind: "project", source: path.clone() });
     }
     let removed = BEEUNI_TOOLS.iter().copied().filter(|name| !project.is_loaded_beeuni(name)).collect();
-    let manifest = project.root_file().map(|f| project.file(f).shown.clone()).unwrap_or_default();
-    Listing { manifest, tools_key: !project.tools_keys.is_empty(), tools, removed }
+    let manifest = Some(project.file(root).shown.clone());
+    Listing { manifest, tools_key: !project.tools_keys.is_empty(), tools, removed, xcsh }
+}
+
+/// The xcsh tools the loader registers: valid names, not a built-in's, the first of a name.
+fn xcsh_tools(project: &Project) -> Vec<XcshListed> {
+    let mut listed: Vec<XcshListed> = Vec::new();
+    for (name, module, _) in project.xcsh.named_tools() {
+        if XCSH_BUILTIN_TOOLS.contains(&name) || listed.iter().any(|t| t.name == name) {
+            continue;
+        }
+        listed.push(XcshListed { name: name.to_string(), path: project.file(module.file).shown.clone() });
+    }
+    listed
 }
 
 /// The docs' table: each column as wide as its longest cell plus two.
 pub fn render_text(listing: &Listing) -> String {
+    let mut out = if listing.manifest.is_some() { beeuni_table(listing) } else { String::new() };
+    if !listing.xcsh.is_empty() {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str("xcsh custom tools:\n");
+        let width = listing.xcsh.iter().map(|t| t.name.chars().count()).max().unwrap_or(0).max(4) + 2;
+        out.push_str(&format!("{:<width$}FILE\n", "NAME"));
+        for tool in &listing.xcsh {
+            out.push_str(&format!("{:<width$}{}\n", tool.name, tool.path));
+        }
+    }
+    out
+}
+
+fn beeuni_table(listing: &Listing) -> String {
     let rows: Vec<[&str; 3]> = std::iter::once(["NAME", "KIND", "SOURCE"])
         .chain(listing.tools.iter().map(|t| [t.name.as_str(), t.kind, t.source.as_str()]))
         .collect();

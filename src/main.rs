@@ -85,6 +85,7 @@ fn check_path(args: &CheckArgs, path: std::path::PathBuf) -> Result<u8, String> 
         base: args.base.clone(),
         staged: args.staged,
         only_changed: args.only_changed,
+        xcsh: args.xcsh.clone(),
     };
     let mut report = if args.fix || args.unsafe_fixes || args.diff {
         let outcome = beeuni_lint::fix::plan(&options, args.unsafe_fixes)?;

@@ -9,6 +9,7 @@ use crate::manifest::tools::{self, ToolDecl, ToolsKey};
 use crate::modules::{self, Module};
 use crate::repo::checkout::Checkout;
 use crate::source::{FileId, SourceFile, Sources};
+use crate::xcsh::{self, Xcsh};
 use std::collections::HashSet;
 
 /// The comment `eject --template` puts in a starter module; `ejected-template` reports it until it is removed.
@@ -43,12 +44,17 @@ pub struct Project {
     unmodified: HashSet<String>,
     /// Beeuni tools the project leaves out on purpose (`removed-beeuni-tools` of the config).
     pub removed_on_purpose: Vec<String>,
+    /// The xcsh custom tools (RULES.md §6).
+    pub xcsh: Xcsh,
 }
 
 pub struct ProjectInput<'a> {
     pub checkout: Checkout,
-    /// `beeuni.yaml`, or `Err` with the misnamed manifest's repo-relative path.
-    pub manifest: Result<String, String>,
+    /// `beeuni.yaml`, or `Err` with the misnamed manifest's repo-relative path; `None` when there is neither (a
+    /// project of xcsh tools only).
+    pub manifest: Option<Result<String, String>>,
+    /// More xcsh tool folders (`--xcsh`, `xcsh-paths`), project-relative.
+    pub xcsh_paths: Vec<String>,
     pub harness_tools: Vec<String>,
     /// Resolve and analyse the declared modules (the base of a change-aware run needs only the manifest graph).
     pub analyse_modules: bool,
@@ -60,8 +66,9 @@ impl Project {
     pub fn build(input: ProjectInput) -> Project {
         let mut sources = Sources::with_prefix(&input.checkout.git_prefix);
         let (graph, misnamed_manifest) = match &input.manifest {
-            Ok(manifest) => (load::load(&input.checkout, manifest, &mut sources, input.parsed), None),
-            Err(misnamed) => {
+            Some(Ok(manifest)) => (load::load(&input.checkout, manifest, &mut sources, input.parsed), None),
+            None => (Graph::default(), None),
+            Some(Err(misnamed)) => {
                 let text = input.checkout.read(misnamed).unwrap_or_default();
                 let file = SourceFile::new(misnamed.clone(), String::from_utf8_lossy(&text).into_owned());
                 (Graph::default(), Some(sources.add(file)))
@@ -70,10 +77,12 @@ impl Project {
         let (tools_keys, tools) = tools::collect(&graph, input.analyse_modules.then_some(&input.checkout));
         let agents = agents::collect(&graph, &sources);
         let loaded_beeuni = tools::loaded_beeuni(&tools_keys, &tools);
-        let modules = if input.analyse_modules {
-            modules::analyse_all(&input.checkout, &tools, &mut sources, input.parsed)
+        let (modules, found) = if input.analyse_modules {
+            let found = xcsh::discover(&input.checkout, &input.xcsh_paths, &mut sources);
+            let roots = found.files.iter().map(|(path, resolved, _)| (path.clone(), resolved.clone())).collect();
+            (modules::analyse_all(&input.checkout, &tools, roots, &mut sources, input.parsed), found)
         } else {
-            Vec::new()
+            (Vec::new(), xcsh::Found::default())
         };
         let legacy_tools = legacy_tools(&input.checkout, &mut sources);
         let ejected_copies = ejected_copies(&input.checkout, &tools);
@@ -84,6 +93,7 @@ impl Project {
                 .map(|(file, _)| sources.get(*file).path.as_str()),
         );
         let unmodified = copies.filter(|path| input.checkout.is_unmodified(path)).map(String::from).collect();
+        let xcsh = xcsh::collect(found, &modules, &sources);
         Project {
             checkout: input.checkout,
             sources,
@@ -101,6 +111,7 @@ impl Project {
             removed_on_purpose: Vec::new(),
             ejected_copies,
             unmodified,
+            xcsh,
         }
     }
 

@@ -35,6 +35,8 @@ pub struct Module {
     /// loads it, as an index into the modules, with the import statement in that module through which it does.
     /// Empty for a declared module.
     pub loaded_by: Vec<(usize, Span)>,
+    /// An xcsh custom tool (RULES.md §6): a root of the closure that the xcsh loader finds in a tool folder.
+    pub xcsh: bool,
     pub facts: ModuleFacts,
     /// The resolution of each import of `facts.imports`, by index (type-only imports of non-harness packages
     /// are not resolved: they are erased at run time).
@@ -46,6 +48,11 @@ impl Module {
     pub fn is_declared(&self) -> bool {
         !self.declared_by.is_empty()
     }
+
+    /// Loaded for itself (a declared module or an xcsh tool), not only as a helper?
+    pub fn is_root(&self) -> bool {
+        self.is_declared() || self.xcsh
+    }
 }
 
 thread_local! {
@@ -55,17 +62,28 @@ thread_local! {
 /// Extensions of the helpers analysed as code: the module extensions and the JSX ones Bun loads as well.
 const HELPER_EXTENSIONS: [&str; 8] = ["ts", "js", "mts", "mjs", "cts", "cjs", "tsx", "jsx"];
 
+/// A file's path, the declarations that name it, and whether it is an xcsh tool.
+type Origin = (String, Vec<usize>, bool);
+
 /// A file waiting to be analysed.
 struct Pending {
     path: String,
     declared_by: Vec<usize>,
+    xcsh: bool,
     read: Read,
 }
 
-/// Reads, parses and resolves every module the declarations point at, and every file they import relatively,
-/// transitively (the runtime loads that whole closure): each file once, each level of the closure in parallel.
+/// Reads, parses and resolves every module the declarations point at, and the xcsh tools found in the tool
+/// folders (RULES.md §6), and every file they import relatively, transitively (the runtime loads that whole
+/// closure): each file once, each level of the closure in parallel.
 /// A file whose text is what `parsed` holds for its path keeps those facts instead of being parsed again.
-pub fn analyse_all(checkout: &Checkout, tools: &[ToolDecl], sources: &mut Sources, parsed: &Parsed) -> Vec<Module> {
+pub fn analyse_all(
+    checkout: &Checkout,
+    tools: &[ToolDecl],
+    xcsh: Vec<(String, Result<Resolved, Refusal>)>,
+    sources: &mut Sources,
+    parsed: &Parsed,
+) -> Vec<Module> {
     let mut index_of: HashMap<String, usize> = HashMap::new();
     let mut batch: Vec<Pending> = Vec::new();
     for (index, decl) in tools.iter().enumerate() {
@@ -77,8 +95,19 @@ pub fn analyse_all(checkout: &Checkout, tools: &[ToolDecl], sources: &mut Source
                 batch.push(Pending {
                     path: path.to_string(),
                     declared_by: vec![index],
+                    xcsh: false,
                     read: read(checkout, path, resolved),
                 });
+            }
+        }
+    }
+    for (path, resolved) in xcsh {
+        match index_of.get(&path) {
+            Some(&at) => batch[at].xcsh = true,
+            None => {
+                index_of.insert(path.clone(), batch.len());
+                let read = resolved.map_or_else(|e| Read::Done(Err(e)), |r| read(checkout, &path, &r));
+                batch.push(Pending { path, declared_by: Vec::new(), xcsh: true, read });
             }
         }
     }
@@ -87,12 +116,12 @@ pub fn analyse_all(checkout: &Checkout, tools: &[ToolDecl], sources: &mut Source
     // Per module: the modules its imports load, with the import's span.
     let mut edges: Vec<Vec<(usize, Span)>> = Vec::new();
     while !batch.is_empty() {
-        let (paths, reads): (Vec<(String, Vec<usize>)>, Vec<Read>) =
-            batch.into_iter().map(|p| ((p.path, p.declared_by), p.read)).unzip();
-        let work = paths.iter().zip(reads).map(|((path, _), read)| (path.as_str(), (read, parsed.module(path))));
+        let (paths, reads): (Vec<Origin>, Vec<Read>) =
+            batch.into_iter().map(|p| ((p.path, p.declared_by, p.xcsh), p.read)).unzip();
+        let work = paths.iter().zip(reads).map(|((path, ..), read)| (path.as_str(), (read, parsed.module(path))));
         let analysed = parse_in_parallel(work.collect());
         let mut next = Vec::new();
-        for ((path, declared_by), (text, facts)) in paths.into_iter().zip(analysed) {
+        for ((path, declared_by, xcsh), (text, facts)) in paths.into_iter().zip(analysed) {
             let mut loads = Vec::new();
             let resolutions = facts
                 .imports
@@ -108,7 +137,7 @@ pub fn analyse_all(checkout: &Checkout, tools: &[ToolDecl], sources: &mut Source
                             let read = checkout
                                 .resolve(target)
                                 .map_or_else(|e| Read::Done(Err(e)), |r| read(checkout, target, &r));
-                            next.push(Pending { path: target.clone(), declared_by: Vec::new(), read });
+                            next.push(Pending { path: target.clone(), declared_by: Vec::new(), xcsh: false, read });
                             scheduled
                         });
                         loads.push((at, import.span));
@@ -118,7 +147,7 @@ pub fn analyse_all(checkout: &Checkout, tools: &[ToolDecl], sources: &mut Source
                 .collect();
             let file = sources.add(SourceFile::new(path.clone(), text));
             edges.push(loads);
-            modules.push(Module { path, file, declared_by, loaded_by: Vec::new(), facts, resolutions });
+            modules.push(Module { path, file, declared_by, loaded_by: Vec::new(), xcsh, facts, resolutions });
         }
         batch = next;
     }
@@ -126,11 +155,11 @@ pub fn analyse_all(checkout: &Checkout, tools: &[ToolDecl], sources: &mut Source
     modules
 }
 
-/// Fills `loaded_by` of every helper: a walk of the import graph from each declared module, remembering the
-/// import of the declared module each file was first reached through.
+/// Fills `loaded_by` of every helper: a walk of the import graph from each root (a declared module or an xcsh
+/// tool), remembering the import of the root each file was first reached through.
 fn mark_loaders(modules: &mut [Module], edges: &[Vec<(usize, Span)>]) {
     let mut seen_from = vec![usize::MAX; modules.len()];
-    let roots: Vec<usize> = (0..modules.len()).filter(|&m| modules[m].is_declared()).collect();
+    let roots: Vec<usize> = (0..modules.len()).filter(|&m| modules[m].is_root()).collect();
     for root in roots {
         seen_from[root] = root;
         let mut stack: Vec<(usize, Span)> = edges[root].iter().rev().copied().collect();
@@ -139,7 +168,7 @@ fn mark_loaders(modules: &mut [Module], edges: &[Vec<(usize, Span)>]) {
                 continue;
             }
             seen_from[at] = root;
-            if !modules[at].is_declared() {
+            if !modules[at].is_root() {
                 modules[at].loaded_by.push((root, via));
             }
             stack.extend(edges[at].iter().rev().map(|&(next, _)| (next, via)));

@@ -1,8 +1,9 @@
 //! A file of the graph, or a declared module, is not in the git index.
 //!
 //! ## What it checks
-//! Every file of the manifest graph, every declared module that exists, and
-//! every file a module imports relatively must be tracked by git. Error when
+//! Every file of the manifest graph, every declared module that exists, every
+//! xcsh custom tool, and every file a module imports relatively must be
+//! tracked by git. Error when
 //! git ignores the file (a plain `git add` will never add it) or when linting
 //! the index (`--staged`: the commit will not contain it); info when it is
 //! merely not added yet. The finding points at the entry that references the
@@ -54,6 +55,13 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         };
         if !checkout.is_tracked(path) {
             out.push(untracked(project, path, Label::new(decl.file, decl.entry), "module"));
+        }
+    }
+    for module in project.xcsh.modules.iter().filter(|m| !m.declared) {
+        let path = &module.path;
+        if !checkout.is_tracked(path) {
+            let at = Label::new(module.file, project.file(module.file).line_span(0));
+            out.push(untracked(project, path, at, "xcsh tool"));
         }
     }
     for module in &project.modules {

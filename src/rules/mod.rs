@@ -67,6 +67,18 @@ mod removed_tool_in_use;
 mod secret_not_granted;
 mod site;
 mod ui_view_contract;
+mod xcsh_execute_signature;
+mod xcsh_export;
+mod xcsh_factory_return;
+mod xcsh_metadata_file;
+mod xcsh_name;
+mod xcsh_name_conflict;
+mod xcsh_parameters;
+mod xcsh_signal;
+mod xcsh_site;
+mod xcsh_tool_shape;
+mod xcsh_ui_guard;
+mod xcsh_unanalyzable;
 
 pub mod names;
 
@@ -162,6 +174,17 @@ pub static RULES: &[&Rule] = &[
     &module_unanalyzable::RULE,
     &legacy_beeuni_copy::RULE,
     &legacy_harness_tool::RULE,
+    &xcsh_export::RULE,
+    &xcsh_factory_return::RULE,
+    &xcsh_tool_shape::RULE,
+    &xcsh_name::RULE,
+    &xcsh_name_conflict::RULE,
+    &xcsh_parameters::RULE,
+    &xcsh_execute_signature::RULE,
+    &xcsh_signal::RULE,
+    &xcsh_ui_guard::RULE,
+    &xcsh_metadata_file::RULE,
+    &xcsh_unanalyzable::RULE,
     &removed_beeuni_tool::RULE,
     &removed_tool_in_use::RULE,
 ];

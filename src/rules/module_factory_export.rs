@@ -16,7 +16,8 @@
 //! ## Fix
 //! Export the object the factory returns: drop `name` (the key under
 //! `tools:` names the tool), keep `description`, `parameters` (JSON Schema)
-//! and `execute(args, context)`.
+//! and `execute(args, context)`. An xcsh custom tool keeps its factory and
+//! belongs in `.xcsh/tools/` (see `xcsh-export`, its mirror).
 
 use super::site::{export_site, in_module, tool_modules};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -36,12 +37,12 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let message = format!(
-            "`{}` exports a function (the xcsh/pi factory form): Beeuni expects a plain object `{{ description, parameters, execute }}`",
+            "`{}` exports a function: this is the xcsh/pi factory form; Beeuni expects a plain object `{{ description, parameters, execute }}`",
             module.path
         );
         let diagnostic = in_module(project, RULE.id, RULE.severity, module, export_site(project, module), message);
         out.push(diagnostic.help(
-            "export the object the factory returns, without `name`, with `execute(args, context)`: `export default { description, parameters, execute }`",
+            "export the object the factory returns, without `name`, with `execute(args, context)`: `export default { description, parameters, execute }`; an xcsh custom tool belongs in `.xcsh/tools/`",
         ));
     }
 }

@@ -16,7 +16,7 @@
 //! ## Fix
 //! Remove the import: a module is a plain object with a JSON Schema.
 
-use super::site::in_module;
+use super::site::{beeuni_loaded, in_module};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
@@ -26,7 +26,7 @@ pub static RULE: Rule =
     Rule::new("module-harness-import", Severity::Error, include_str!("module_harness_import.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    for module in &project.modules {
+    for module in beeuni_loaded(project) {
         for (import, resolution) in module.facts.imports.iter().zip(&module.resolutions) {
             let Some(Resolution::Harness(name)) = resolution else {
                 continue;

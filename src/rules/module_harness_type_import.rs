@@ -16,7 +16,7 @@
 //! ## Fix
 //! Declare the few types you need locally.
 
-use super::site::in_module;
+use super::site::{beeuni_loaded, in_module};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
@@ -30,7 +30,7 @@ pub static RULE: Rule = Rule::new(
 );
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    for module in &project.modules {
+    for module in beeuni_loaded(project) {
         for (import, resolution) in module.facts.imports.iter().zip(&module.resolutions) {
             let Some(Resolution::Harness(name)) = resolution else {
                 continue;

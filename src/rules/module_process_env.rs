@@ -20,7 +20,7 @@
 //! ## Fix
 //! Read `context.env.X` in `execute(args, context)`.
 
-use super::site::in_module;
+use super::site::{beeuni_loaded, in_module};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::project::Project;
 use crate::rules::Rule;
@@ -30,7 +30,7 @@ pub static RULE: Rule =
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let secrets = project.secrets();
-    for module in &project.modules {
+    for module in beeuni_loaded(project) {
         for read in &module.facts.env_reads {
             let name = read.name.as_str();
             if !secrets.contains(name) && !looks_secret(name) {

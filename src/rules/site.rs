@@ -69,6 +69,14 @@ pub fn tool_modules(project: &Project) -> impl Iterator<Item = &Module> {
     project.modules.iter().filter(|module| module.is_declared())
 }
 
+/// The modules Beeuni loads: the declared ones and the helpers one of them loads. Not the xcsh tools, nor the
+/// helpers only they load (RULES.md §6: `module-harness-*` and `module-process-env` are not for those).
+pub fn beeuni_loaded(project: &Project) -> impl Iterator<Item = &Module> {
+    project.modules.iter().filter(|module| {
+        module.is_declared() || module.loaded_by.iter().any(|&(root, _)| project.modules[root].is_declared())
+    })
+}
+
 /// Line 1 of the module (for findings about the whole file).
 pub fn first_line(project: &Project, module: &Module) -> Span {
     project.file(module.file).line_span(0)

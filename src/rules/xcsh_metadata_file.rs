@@ -1,0 +1,37 @@
+//! A `.md` or `.json` file in an xcsh tool folder: metadata, never loaded as a tool.
+//!
+//! ## What it checks
+//! Every `.md` and `.json` file directly in an xcsh tool folder
+//! (`.xcsh/tools/`, `.claude/tools/`, `.codex/tools/`, `--xcsh`,
+//! `xcsh-paths`).
+//!
+//! ## Why
+//! Some providers read such files as tool metadata, but the module loader
+//! rejects them as executable tools: a tool written as JSON is never offered
+//! to the model.
+//!
+//! ## Example
+//! ```text
+//! .xcsh/tools/repo_stats.json
+//! ```
+//!
+//! ## Fix
+//! Nothing, if the file documents a tool. A tool itself is a module (`.ts`,
+//! `.js`, …) that exports a factory.
+
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::project::Project;
+use crate::rules::Rule;
+
+pub static RULE: Rule =
+    Rule::new("xcsh-metadata-file", Severity::Info, include_str!("xcsh_metadata_file.rs"), Some(check));
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    for &file in &project.xcsh.metadata {
+        let source = project.file(file);
+        let message =
+            format!("`{}` is metadata in an xcsh tool folder: the loader never loads it as a tool", source.shown);
+        let diagnostic = Diagnostic::new(RULE.id, RULE.severity, Label::new(file, source.line_span(0)), message);
+        out.push(diagnostic.help("a tool is a module (`.ts`, `.js`, …) that exports a factory `(pi) => tool`"));
+    }
+}

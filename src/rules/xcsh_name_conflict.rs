@@ -1,0 +1,68 @@
+//! An xcsh tool name equals a built-in tool or another custom tool.
+//!
+//! ## What it checks
+//! Across every xcsh tool folder, in xcsh's order (`.xcsh/tools`,
+//! `.claude/tools`, `.codex/tools`, then the `--xcsh` and `xcsh-paths`
+//! folders; files by name), each tool name is unique and is not the name of
+//! an xcsh built-in tool (`bash`, `read`, `edit`, `web_search`, … and the
+//! hidden `submit_result`, `resolve`, …). The later tool is reported, with
+//! the earlier one as a related location. A file reached twice through a
+//! symlink is one tool.
+//!
+//! ## Why
+//! Tool names must be unique in the active registry: the loader rejects a
+//! custom tool whose name is taken, so the later one never loads.
+//!
+//! ## Example
+//! ```ts
+//! // .xcsh/tools/grep.ts
+//! export default (pi) => ({ name: 'grep', … })
+//! ```
+//!
+//! ## Fix
+//! Rename one of the tools.
+
+use super::xcsh_site::{at, shown};
+use crate::catalog::XCSH_BUILTIN_TOOLS;
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::project::Project;
+use crate::rules::Rule;
+use std::collections::HashMap;
+
+pub static RULE: Rule =
+    Rule::new("xcsh-name-conflict", Severity::Error, include_str!("xcsh_name_conflict.rs"), Some(check));
+
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    let mut first = HashMap::new();
+    for (name, module, tool) in project.xcsh.named_tools() {
+        let Some((span, _)) = tool.name else { continue };
+        let path = shown(project, module);
+        if XCSH_BUILTIN_TOOLS.contains(&name) {
+            let message = format!(
+                "the tool name `{name}` in `{path}` is an xcsh built-in tool: tool names must be unique in the active registry"
+            );
+            out.push(
+                at(&RULE, module, span, message)
+                    .help("rename the tool: xcsh rejects a custom tool named like a built-in"),
+            );
+            continue;
+        }
+        match first.get(name) {
+            None => {
+                first.insert(name, (module, span));
+            }
+            Some(&(earlier, earlier_span)) => {
+                let message = format!(
+                    "the tool name `{name}` in `{path}` is taken by `{}`: tool names must be unique in the active registry",
+                    shown(project, earlier)
+                );
+                let related = Label::with_message(earlier.file, earlier_span, "the tool xcsh loads first");
+                out.push(
+                    at(&RULE, module, span, message)
+                        .related(related)
+                        .help("rename one of them: xcsh loads the first and rejects this one"),
+                );
+            }
+        }
+    }
+}
