@@ -126,7 +126,7 @@ fn module_factory_export() {
             (("module-factory-export", "error", "tools/lookup_order.ts", 3, 1, &c), 3),
         ],
     );
-    let help = "export the object the factory returns, without `name`, with `execute(args, context)`: `export default { description, parameters, execute }`";
+    let help = "export the object the factory returns, without `name`, with `execute(args, context)`: `export default { description, parameters, execute }`; an xcsh custom tool belongs in `.xcsh/tools/`";
     assert_helps(&report, &[help; 3]);
     clean_twin("module-factory-export");
 }
