@@ -52,7 +52,15 @@ pub struct Position {
 impl SourceFile {
     pub fn new(path: String, text: String) -> Self {
         let mut line_starts = vec![0];
-        line_starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+        // Line breaks are LF, CRLF and a lone CR, as LSP counts them.
+        let bytes = text.as_bytes();
+        line_starts.extend(
+            bytes
+                .iter()
+                .enumerate()
+                .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
+                .map(|(i, _)| i + 1),
+        );
         SourceFile { shown: path.clone(), path, text, line_starts }
     }
 
@@ -69,7 +77,7 @@ impl SourceFile {
         self.line_starts.get(line).copied().unwrap_or(self.text.len())
     }
 
-    /// Byte range of the 0-based line without its line break (`\n` or `\r\n`).
+    /// Byte range of the 0-based line without its line break (`\n`, `\r\n` or `\r`).
     pub fn line_span(&self, line: usize) -> Span {
         let start = self.line_start(line);
         let mut end = self.line_starts.get(line + 1).map_or(self.text.len(), |next| next - 1);
@@ -178,5 +186,17 @@ mod tests {
         assert_eq!(file.position(x), Position { line: 2, column: 4 });
         assert_eq!(file.slice(file.line_span(1)), "ü😀x");
         assert_eq!(file.position(file.text.len()), Position { line: 3, column: 2 });
+    }
+
+    #[test]
+    fn a_lone_cr_breaks_a_line() {
+        let file = SourceFile::new("a".into(), "a: 1\rb: 2\r\nc: 3\r\rd".into());
+        assert_eq!(file.line_count(), 5);
+        assert_eq!(file.position(file.text.find('b').unwrap()), Position { line: 2, column: 1 });
+        assert_eq!(file.position(file.text.find('c').unwrap()), Position { line: 3, column: 1 });
+        assert_eq!(file.position(file.text.find('d').unwrap()), Position { line: 5, column: 1 });
+        assert_eq!(file.slice(file.line_span(0)), "a: 1");
+        assert_eq!(file.slice(file.line_span(1)), "b: 2");
+        assert_eq!(file.slice(file.line_span(3)), "");
     }
 }

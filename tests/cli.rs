@@ -149,7 +149,7 @@ fn short_format_is_one_line_a_finding() {
         escalation("bash"),
         escalation("edit"),
         escalation("write"),
-        "beeuni.yaml:15:23: info[shared-permission] agent `support` hides `write`, `edit`: on the standard harness this hides `apply_patch` too (they share one permission); on the experimental harness `write` and `edit` are separate\n".to_string(),
+        "beeuni.yaml:15:23: info[shared-permission] agent `support` hides `write` and `edit`: on the standard harness this hides `apply_patch` too (they share one permission); on the experimental harness it hides only `write` and `edit`\n".to_string(),
     ]
     .concat();
     assert_eq!(run.stdout, expected);

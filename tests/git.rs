@@ -50,7 +50,7 @@ fn untracked_is_info_and_ignored_is_error() {
     assert_help(&diagnostics(&report)[1], "run `git add tools/draft.ts`");
     assert_help(
         &diagnostics(&report)[2],
-        "remove the ignore rule that matches `tools/secret_tool.ts`, then `git add tools/secret_tool.ts`",
+        "`tools/secret_tool.ts` is ignored by git (a `.gitignore` rule matches it), so a plain `git add` refuses it: remove that rule, or add it anyway with `git add -f tools/secret_tool.ts`",
     );
 }
 

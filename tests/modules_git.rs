@@ -113,7 +113,7 @@ fn import_repository() -> tempfile::TempDir {
 }
 
 const MONEY_HELP: &str = "run `git add lib/money.ts`";
-const LOCAL_HELP: &str = "remove the ignore rule that matches `lib/local.ts`, then `git add lib/local.ts`";
+const LOCAL_HELP: &str = "`lib/local.ts` is ignored by git (a `.gitignore` rule matches it), so a plain `git add` refuses it: remove that rule, or add it anyway with `git add -f lib/local.ts`";
 const LOCAL_IGNORED: &str =
     "imported file `lib/local.ts` is ignored by git: a config release contains only files Git tracks";
 

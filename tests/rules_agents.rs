@@ -147,7 +147,7 @@ fn docs_agents_example_passes_with_infos_only() {
         )
     };
     let (bash, edit, write) = (escalation("bash"), escalation("edit"), escalation("write"));
-    let shared = "agent `support` hides `write`, `edit`: on the standard harness this hides `apply_patch` too (they share one permission); on the experimental harness `write` and `edit` are separate";
+    let shared = "agent `support` hides `write` and `edit`: on the standard harness this hides `apply_patch` too (they share one permission); on the experimental harness it hides only `write` and `edit`";
     assert_findings(
         &report,
         &[

@@ -98,7 +98,10 @@ pub fn untracked(project: &Project, path: &str, at: Label, what: &str) -> Diagno
         (
             Severity::Error,
             format!("{what} `{path}` is ignored by git: a config release contains only files Git tracks"),
-            format!("remove the ignore rule that matches `{path}`, then `git add {path}`"),
+            // A plain `git add` refuses an ignored path: say so, and give the command that works.
+            format!(
+                "`{path}` is ignored by git (a `.gitignore` rule matches it), so a plain `git add` refuses it: remove that rule, or add it anyway with `git add -f {path}`"
+            ),
         )
     } else if project.checkout.is_index() {
         (

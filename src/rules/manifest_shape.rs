@@ -63,11 +63,15 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
 type Report<'a> = dyn Fn(&mut Vec<Diagnostic>, NodeId, String, &str) + 'a;
 
 fn check_imports(doc: &Document, key: NodeId, value: NodeId, out: &mut Vec<Diagnostic>, report: &Report) {
+    // Only `tools` may be null (RULES.md §10, revision 2): `imports:` with nothing is a mistake too.
     let Some(items) = doc.items(value) else {
-        if !doc.is_null(value) {
-            let message = format!("`imports` must be a list of repo-relative paths, not {}", doc.describe(value));
-            report(out, key, message, "write `imports: [config/agents.yaml]` or one `- path` a line");
-        }
+        let message = format!("`imports` must be a list of repo-relative paths, not {}", doc.describe(value));
+        let help = if doc.is_null(value) {
+            "write `imports: [config/agents.yaml]` or one `- path` a line, or delete the empty `imports:`"
+        } else {
+            "write `imports: [config/agents.yaml]` or one `- path` a line"
+        };
+        report(out, key, message, help);
         return;
     };
     for &item in items {
@@ -80,10 +84,13 @@ fn check_imports(doc: &Document, key: NodeId, value: NodeId, out: &mut Vec<Diagn
 
 fn check_agents(doc: &Document, key: NodeId, value: NodeId, out: &mut Vec<Diagnostic>, report: &Report) {
     let Some(agents) = doc.entries(value) else {
-        if !doc.is_null(value) {
-            let message = format!("`agents` must be a mapping of agent names to settings, not {}", doc.describe(value));
-            report(out, key, message, "write each agent as `name:` with its settings indented below");
-        }
+        let message = format!("`agents` must be a mapping of agent names to settings, not {}", doc.describe(value));
+        let help = if doc.is_null(value) {
+            "write each agent as `name:` with its settings indented below, or delete the empty `agents:`"
+        } else {
+            "write each agent as `name:` with its settings indented below"
+        };
+        report(out, key, message, help);
         return;
     };
     for agent in agents {

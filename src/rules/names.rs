@@ -26,28 +26,43 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     d[a.len() * width + b.len()]
 }
 
-/// The known names within distance 2 of `name`, nearest first (ties in the candidates' order).
+/// The known names nearest to `name`, within distance 2: every name tied at the smallest distance, in the
+/// candidates' order (RULES.md §10, revision 2). Case does not count as an edit: `BASH` is nearest to `bash`.
 pub fn near_matches<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let lower = name.to_lowercase();
+    let mut best = usize::MAX;
+    let mut found: Vec<&str> = Vec::new();
     // Cheap length filter first: a distance of at most 2 needs lengths within 2.
-    let mut found: Vec<(usize, &str)> = candidates
-        .into_iter()
-        .filter(|c| c.len().abs_diff(name.len()) <= 2 && *c != name)
-        .map(|c| (edit_distance(name, c), c))
-        .filter(|(d, _)| *d <= 2)
-        .collect();
-    found.sort_by_key(|(d, _)| *d);
-    let mut seen = Vec::new();
-    for (_, c) in found {
-        if !seen.contains(&c) {
-            seen.push(c);
+    for c in candidates.into_iter().filter(|c| c.len().abs_diff(name.len()) <= 2 && *c != name) {
+        let d = edit_distance(&lower, &c.to_lowercase());
+        if d > 2 || d > best {
+            continue;
+        }
+        if d < best {
+            best = d;
+            found.clear();
+        }
+        if !found.contains(&c) {
+            found.push(c);
         }
     }
-    seen
+    found
 }
 
-/// "did you mean `x`?" for the nearest match.
+/// "`a`", "`a` or `b`", "`a`, `b` or `c`".
+pub fn one_of(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// "did you mean `x`?" naming every nearest match (ties are all named).
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
-    near_matches(name, candidates).first().map(|m| format!("did you mean `{m}`?"))
+    let near = near_matches(name, candidates);
+    (!near.is_empty()).then(|| format!("did you mean {}?", one_of(&near)))
 }
 
 /// Is `key` a near miss of the known key `known` (RULES.md `unknown-key`)?
@@ -82,5 +97,13 @@ mod tests {
         assert!(!is_near_miss("hooks", "tools"));
         assert!(!is_near_miss("tools", "tools"));
         assert_eq!(did_you_mean("bsh", ["read", "bash"]).as_deref(), Some("did you mean `bash`?"));
+        // Case is not an edit; ties are all named; a unique nearest wins over farther ones.
+        assert_eq!(near_matches("BASH", ["bash", "base"]), ["bash"]);
+        assert_eq!(did_you_mean("websearh", ["web_search", "websearch"]).as_deref(), Some("did you mean `websearch`?"));
+        assert_eq!(
+            did_you_mean("wbsearch", ["websearch", "wbsearchx"]).as_deref(),
+            Some("did you mean `websearch` or `wbsearchx`?")
+        );
+        assert_eq!(one_of(&["a", "b", "c"]), "`a`, `b` or `c`");
     }
 }

@@ -24,7 +24,7 @@
 
 use crate::catalog::SHARED_WRITE_GROUP;
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::manifest::agents::ToolList;
+use crate::manifest::agents::{ToolList, ToolRef};
 use crate::project::Project;
 use crate::rules::Rule;
 
@@ -33,36 +33,66 @@ pub static RULE: Rule =
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for agent in &project.agents {
-        let named = agent.named();
-        let group: Vec<_> = named.iter().filter(|(t, _)| SHARED_WRITE_GROUP.contains(&t.name.as_str())).collect();
+        // The group's names the list gives (a list) or hides (an exclude list, `name: false`), each once.
+        let mut named: Vec<&ToolRef> = Vec::new();
+        let hiding = match &agent.tools {
+            ToolList::List(items) => {
+                named.extend(items.iter());
+                false
+            }
+            ToolList::Exclude(items) => {
+                named.extend(items.iter());
+                true
+            }
+            ToolList::Map(items) => {
+                named.extend(items.iter().filter(|(_, on)| !on).map(|(t, _)| t));
+                true
+            }
+            _ => continue,
+        };
+        let mut group: Vec<&ToolRef> = Vec::new();
+        for tool in named.into_iter().filter(|t| SHARED_WRITE_GROUP.contains(&t.name.as_str())) {
+            if !group.iter().any(|g| g.name == tool.name) {
+                group.push(tool);
+            }
+        }
+        let Some(first) = group.first() else { continue };
         let missing: Vec<&str> =
-            SHARED_WRITE_GROUP.iter().copied().filter(|g| !group.iter().any(|(t, _)| t.name == *g)).collect();
-        let Some((first, _)) = group.first() else { continue };
+            SHARED_WRITE_GROUP.iter().copied().filter(|g| !group.iter().any(|t| t.name == *g)).collect();
         if missing.is_empty() {
             continue;
         }
-        let listed: Vec<String> = group.iter().map(|(t, _)| format!("`{}`", t.name)).collect();
-        let others = missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(" and ");
-        let (severity, message, help) = match agent.tools {
-            ToolList::List(_) => (
-                Severity::Warning,
-                format!(
-                    "agent `{}` lists {} but not {others}: on the standard harness they share one permission, so it gets {others} too",
-                    agent.name,
-                    listed.join(", ")
-                ),
-                "list all three of `write`, `edit` and `apply_patch`, or none of them",
-            ),
-            _ => (
+        let listed = and(&group.iter().map(|t| t.name.as_str()).collect::<Vec<_>>());
+        let others = and(&missing);
+        let (severity, message, help) = if hiding {
+            (
                 Severity::Info,
                 format!(
-                    "agent `{}` hides {}: on the standard harness this hides {others} too (they share one permission); on the experimental harness `write` and `edit` are separate",
-                    agent.name,
-                    listed.join(", ")
+                    "agent `{}` hides {listed}: on the standard harness this hides {others} too (they share one permission); on the experimental harness it hides only {listed}",
+                    agent.name
                 ),
                 "name all three of `write`, `edit` and `apply_patch` to say what the standard harness does",
-            ),
+            )
+        } else {
+            (
+                Severity::Warning,
+                format!(
+                    "agent `{}` lists {listed} but not {others}: on the standard harness they share one permission, so it gets {others} too",
+                    agent.name
+                ),
+                "list all three of `write`, `edit` and `apply_patch`, or none of them",
+            )
         };
         out.push(Diagnostic::new(RULE.id, severity, Label::new(agent.file, first.item), message).help(help));
+    }
+}
+
+/// "`a`", "`a` and `b`", "`a`, `b` and `c`".
+fn and(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
     }
 }

@@ -25,7 +25,7 @@ use super::unknown_tool::{at, with_suggestion};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::project::Project;
 use crate::rules::Rule;
-use crate::rules::names::near_matches;
+use crate::rules::names::{near_matches, one_of};
 
 pub static RULE: Rule =
     Rule::new("unknown-excluded-tool", Severity::Error, include_str!("unknown_excluded_tool.rs"), Some(check));
@@ -37,14 +37,17 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             if !excluded || !project.is_unknown_in(agent, &tool.name) {
                 continue;
             }
-            let message = match near_matches(&tool.name, known.iter().copied()).first() {
-                Some(real) => format!(
-                    "agent `{}` excludes `{}`, which is not a known tool: it hides nothing, and `{real}` stays enabled",
-                    agent.name, tool.name
-                ),
-                None => format!(
+            let near = near_matches(&tool.name, known.iter().copied());
+            let message = match near.as_slice() {
+                [] => format!(
                     "agent `{}` excludes `{}`, which is not a known tool: it hides nothing",
                     agent.name, tool.name
+                ),
+                real => format!(
+                    "agent `{}` excludes `{}`, which is not a known tool: it hides nothing, and {} stays enabled",
+                    agent.name,
+                    tool.name,
+                    one_of(real)
                 ),
             };
             out.push(with_suggestion(

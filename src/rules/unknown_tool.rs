@@ -25,7 +25,7 @@ use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Safety, Severity};
 use crate::manifest::agents::{AgentDecl, ToolRef};
 use crate::project::Project;
 use crate::rules::Rule;
-use crate::rules::names::near_matches;
+use crate::rules::names::{near_matches, one_of};
 
 pub static RULE: Rule = Rule::new("unknown-tool", Severity::Warning, include_str!("unknown_tool.rs"), Some(check));
 
@@ -53,7 +53,7 @@ pub fn at(agent: &AgentDecl, tool: &ToolRef) -> Label {
     Label::new(agent.file, tool.item)
 }
 
-/// Adds "did you mean" help, and an unsafe fix when exactly one known name is near.
+/// Adds "did you mean" help naming the nearest known names, and an unsafe fix when exactly one is nearest.
 pub fn with_suggestion(
     project: &Project,
     diagnostic: Diagnostic,
@@ -67,7 +67,8 @@ pub fn with_suggestion(
             "check the spelling; add a name the harness table does not know to `harness-tools` in beeuni-lint.toml",
         );
     };
-    let diagnostic = diagnostic.help(format!("did you mean `{first}`?"));
+    let diagnostic = diagnostic.help(format!("did you mean {}?", one_of(&near)));
+    // A tie at the smallest distance is named, not guessed at: no fix.
     if near.len() == 1 {
         let written = project.file(agent.file).slice(tool.span);
         let content = crate::fix::edit::requote(written, first);

@@ -523,6 +523,9 @@ export default {
     await fetch(url, { [key]: value })
     await globalThis.fetch(url, { headers: {} })
     await fetch(...args)
+    await fetch(new Request(url, { signal: context.signal }))
+    await fetch(new Request(url, init))
+    await fetch(new Request(url))
     const nested = () => fetch(url)
   },
 }
@@ -531,7 +534,13 @@ export default {
     let got: Vec<_> = facts.execute.unwrap().fetch_without_signal.iter().map(|s| slice(text, *s)).collect();
     assert_eq!(
         got,
-        ["fetch(url)", "fetch(url, { method: 'POST' })", "globalThis.fetch(url, { headers: {} })", "fetch(url)"]
+        [
+            "fetch(url)",
+            "fetch(url, { method: 'POST' })",
+            "globalThis.fetch(url, { headers: {} })",
+            "fetch(new Request(url))",
+            "fetch(url)"
+        ]
     );
     let text = "async function run(args, context) { return fetch(args.url) }\nexport default { execute: run }";
     assert_eq!(run("a.ts", text).execute.unwrap().fetch_without_signal.len(), 1);
