@@ -7,6 +7,7 @@
 //! around the current folder, so that `beeuni-lint --staged` run by hand in a
 //! project still lints it when nothing is staged.
 
+use crate::catalog::XCSH_TOOL_FOLDERS;
 use crate::discover::MANIFEST;
 use crate::repo::git::GitRepo;
 use std::path::{Path, PathBuf};
@@ -42,7 +43,14 @@ fn project_roots(tracked: &[String]) -> Vec<String> {
             (lower == MANIFEST || lower == "beeuni.yml").then(|| dir.to_owned())
         })
         .collect();
-    // Seam for xcsh custom tools (RULES.md §6): their tool folders are roots as well; add them here.
+    // The xcsh tool folders are looked for at the project root (RULES.md §6): at the top, without a manifest,
+    // they make the repository root a project.
+    if tracked
+        .iter()
+        .any(|path| XCSH_TOOL_FOLDERS.iter().any(|f| path.strip_prefix(f).is_some_and(|r| r.starts_with('/'))))
+    {
+        roots.push(String::new());
+    }
     roots.sort_unstable();
     roots.dedup();
     roots
@@ -66,6 +74,9 @@ mod tests {
         let tracked = ["apps/a/beeuni.yaml", "apps/a/tools/t.ts", "apps/b/Beeuni.yml", "beeuni.yaml", "docs/x.md"];
         let tracked: Vec<String> = tracked.iter().map(|p| p.to_string()).collect();
         assert_eq!(project_roots(&tracked), ["", "apps/a", "apps/b"]);
+        let tracked = ["apps/a/beeuni.yaml", ".claude/tools/t.ts", "apps/b/.xcsh/tools/u.ts", ".xcsh/toolsx"];
+        let tracked: Vec<String> = tracked.iter().map(|p| p.to_string()).collect();
+        assert_eq!(project_roots(&tracked), ["", "apps/a"]);
     }
 
     #[test]

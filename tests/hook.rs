@@ -145,3 +145,17 @@ fn the_published_hooks_run_on_every_commit() {
         assert!(!hook.contains("  files:"), "a `files` pattern never sees a deletion: {hook}");
     }
 }
+
+#[test]
+fn xcsh_tools_at_the_top_of_a_monorepo_are_a_project_of_their_own() {
+    let repo = monorepo();
+    repo.write(".xcsh/tools/stats.ts", "export default (pi) => ({ name: 'grep', description: 'x', parameters: pi.typebox.Type.Object({}), execute(id, params) {} })\n");
+    repo.git(&["add", ".xcsh/tools/stats.ts"]);
+    let run = hook(&repo);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.starts_with(".xcsh/tools/stats.ts:1:27: error[xcsh-name-conflict] the tool name `grep`"),
+        "{}",
+        run.stdout
+    );
+}
