@@ -259,6 +259,13 @@ pub fn parse(text: &str) -> Result<Document, SyntaxError> {
             }
             _ => continue,
         };
+        // A flow collection or a quoted scalar in a block collection: its continuation lines must be indented
+        // more than that block (YAML 1.2; yaml-test-suite 9C9N, DK95, QB6E), which the parser does not check.
+        let node_ref = &doc.nodes[node];
+        let spans_lines = node_ref.flow || matches!(node_ref.value, Value::Scalar { style: Style::Quoted, .. });
+        if spans_lines && let Some(block_start) = stack.last().and_then(Frame::block_start) {
+            check_continuation(text, node_ref.span, column(text, block_start), node_ref.flow)?;
+        }
         match stack.last_mut() {
             Some(Frame::Seq { items, .. }) => items.push(node),
             Some(Frame::Map { entries, key, .. }) => match key.take() {
@@ -268,7 +275,64 @@ pub fn parse(text: &str) -> Result<Document, SyntaxError> {
             None => doc.root = Some(node),
         }
     }
+    // A document with nothing in it (`---` alone) is an empty file, not a null manifest.
+    if let Some(root) = doc.root
+        && doc.nodes[root].span.is_empty()
+        && matches!(doc.nodes[root].value, Value::Scalar { kind: ScalarKind::Null, .. })
+    {
+        doc.root = None;
+    }
     Ok(doc)
+}
+
+impl Frame {
+    /// Where a block collection starts (its first key or `-`); `None` for a flow collection.
+    fn block_start(&self) -> Option<usize> {
+        match self {
+            Frame::Seq { start, flow: false, .. } | Frame::Map { start, flow: false, .. } => Some(*start),
+            _ => None,
+        }
+    }
+}
+
+/// The 0-based byte column of `offset` on its line.
+fn column(text: &str, offset: usize) -> usize {
+    let before = &text.as_bytes()[..offset.min(text.len())];
+    before.len() - before.iter().rposition(|&b| b == b'\n' || b == b'\r').map_or(0, |i| i + 1)
+}
+
+/// Every line of `span` after its first must be indented by more than `block` spaces (tabs are not
+/// indentation), but for blank lines and, in a flow collection, comment lines.
+fn check_continuation(text: &str, span: Span, block: usize, flow: bool) -> Result<(), SyntaxError> {
+    let bytes = &text.as_bytes()[span.range()];
+    let mut at = 0;
+    while let Some(next) = bytes[at..].iter().position(|&b| b == b'\n' || b == b'\r') {
+        at += next + 1;
+        if bytes.get(at - 1) == Some(&b'\r') && bytes.get(at) == Some(&b'\n') {
+            at += 1;
+        }
+        let line = &bytes[at..];
+        let end = line.iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(line.len());
+        let line = &line[..end];
+        let spaces = line.iter().take_while(|&&b| b == b' ').count();
+        let first = line.iter().position(|&b| b != b' ' && b != b'\t');
+        let Some(first) = first else { continue };
+        if (flow && line[first] == b'#') || spaces > block {
+            continue;
+        }
+        let what = if flow { "a flow collection" } else { "a quoted scalar" };
+        let message = if spaces < first {
+            format!(
+                "this line of {what} is indented with a tab; indent it with more than {block} spaces (tabs are not indentation in YAML)"
+            )
+        } else {
+            format!(
+                "this line continues {what} but is indented by {spaces} spaces: YAML needs more than {block}, the indentation of the block it is in"
+            )
+        };
+        return Err(SyntaxError { offset: span.start + at + first, message });
+    }
+    Ok(())
 }
 
 fn push(doc: &mut Document, value: Value, span: Span, flow: bool) -> NodeId {
@@ -379,5 +443,38 @@ mod tests {
         assert!(parse("a: &x [*x]\n").is_err());
         assert!(parse("").unwrap().root.is_none());
         assert!(parse("# only a comment\n").unwrap().root.is_none());
+        assert!(parse("---\n").unwrap().root.is_none());
+        assert!(parse("---").unwrap().root.is_none());
+        assert!(parse("--- # c\n").unwrap().root.is_none());
+    }
+
+    #[test]
+    fn continuation_lines_must_be_indented_more_than_their_block() {
+        // yaml-test-suite 9C9N: a flow sequence whose later lines are not indented.
+        let err = parse("---\nflow: [a,\nb,\nc]\n").unwrap_err();
+        assert_eq!(err.offset, "---\nflow: [a,\n".len());
+        // QB6E: a quoted scalar likewise.
+        let err = parse("---\nquoted: \"a\nb\nc\"\n").unwrap_err();
+        assert_eq!(err.offset, "---\nquoted: \"a\n".len());
+        // DK95 case 01: a tab is not indentation.
+        let err = parse("foo: \"bar\n\tbaz\"\n").unwrap_err();
+        assert_eq!(err.offset, "foo: \"bar\n\t".len());
+        assert!(err.message.contains("tab"), "{}", err.message);
+        // Nested: the agent's `tools:` is at column 4.
+        let text = "agents:\n  a:\n    tools: [read,\n    grep]\n";
+        assert_eq!(parse(text).unwrap_err().offset, text.find("    grep").unwrap() + 4);
+        // Indented more, blank lines and comment lines in flow: fine; a flow collection at the root: any indentation.
+        for ok in [
+            "flow: [a,\n b,\n c]\n",
+            "agents:\n  a:\n    tools: [read,\n     grep]\n",
+            "quoted: \"a\n\n b\"\n",
+            "flow: [a, # one\n# two\n  b]\n",
+            "[a,\nb]\n",
+            "- [a,\n  b]\n",
+            "q: \"a\r b\"\r",
+        ] {
+            assert!(parse(ok).is_ok(), "{ok:?}: {:?}", parse(ok).err());
+        }
+        assert!(parse("- \"a\nb\"\n").is_err());
     }
 }
