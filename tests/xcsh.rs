@@ -411,3 +411,14 @@ fn helpers_of_xcsh_tools_are_part_of_them() {
     assert_eq!(found[0]["line"], 2);
     assert_related(&found[0], 0, TOOL, 1, 1, "imported by `.xcsh/tools/repo_stats.ts`");
 }
+
+#[test]
+fn a_declared_package_is_enough_for_an_xcsh_tool() {
+    // xcsh runs on the user's machine: an untracked or not yet installed `node_modules` is no sandbox problem.
+    let source = format!("import {{ Type }} from '@sinclair/typebox'\n{}", tool("a"));
+    let package = "{ \"dependencies\": { \"@sinclair/typebox\": \"^0.34.0\" } }\n";
+    let (code, report) = lint(&[(TOOL, &source), ("package.json", package)], &[]);
+    assert_clean("declared, not installed", code, &report);
+    let (_, report) = lint(&[(TOOL, &source)], &[]);
+    assert_eq!(rule_ids(&report), ["module-package-missing"]);
+}

@@ -18,7 +18,7 @@
 //! ## Fix
 //! Drop the dependency, or commit the installed package.
 
-use super::site::at_import;
+use super::site::{at_import, beeuni_loaded};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
@@ -32,7 +32,7 @@ pub static RULE: Rule = Rule::new(
 );
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    for module in &project.modules {
+    for module in beeuni_loaded(project) {
         for (import, resolution) in module.facts.imports.iter().zip(&module.resolutions) {
             let Some(Resolution::MissingPackage { name, declared_in: Some(manifest) }) = resolution else {
                 continue;

@@ -17,7 +17,7 @@
 //! For zod: print the JSON Schema once and paste it into `parameters`.
 //! Otherwise drop the dependency or track the package.
 
-use super::site::at_import;
+use super::site::{at_import, beeuni_loaded};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
@@ -30,7 +30,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     if !project.checkout.in_git() {
         return;
     }
-    for module in &project.modules {
+    for module in beeuni_loaded(project) {
         for (import, resolution) in module.facts.imports.iter().zip(&module.resolutions) {
             let Some(Resolution::Package { name, folder, entry }) = resolution else {
                 continue;

@@ -75,14 +75,18 @@ impl Receivers {
 
 /// The `pi.exec` calls without a signal, and the unguarded UI uses, of the whole program.
 pub fn collect(program: &Program, receivers: &Receivers) -> (Vec<Span>, Vec<(Span, String)>) {
-    let mut uses = Uses { receivers, guard: 0, depth: 0, exec: Vec::new(), ui: Vec::new(), registers: false };
+    let mut flags = Flags { names: Vec::new(), depth: 0 };
+    flags.visit_program(program);
+    let mut uses =
+        Uses { receivers, flags: flags.names, guard: 0, depth: 0, exec: Vec::new(), ui: Vec::new(), registers: false };
     uses.visit_program(program);
     (uses.exec, uses.ui)
 }
 
 /// Whether `statements` call `pi.registerTool(...)`.
 pub fn calls_register_tool(statements: &[Statement], receivers: &Receivers) -> bool {
-    let mut uses = Uses { receivers, guard: 0, depth: 0, exec: Vec::new(), ui: Vec::new(), registers: false };
+    let mut uses =
+        Uses { receivers, flags: Vec::new(), guard: 0, depth: 0, exec: Vec::new(), ui: Vec::new(), registers: false };
     for statement in statements {
         uses.visit_statement(statement);
     }
@@ -91,6 +95,8 @@ pub fn calls_register_tool(statements: &[Statement], receivers: &Receivers) -> b
 
 struct Uses<'r> {
     receivers: &'r Receivers,
+    /// Variables that hold a test of `hasUI` (`const interactive = pi.hasUI`).
+    flags: Vec<String>,
     /// How many `hasUI` tests enclose the current node.
     guard: usize,
     depth: usize,
@@ -102,6 +108,13 @@ struct Uses<'r> {
 impl Uses<'_> {
     fn in_execute(&self, at: oxc_span::Span) -> bool {
         self.receivers.executes.iter().any(|f| f.start <= at.start as usize && at.end as usize <= f.end)
+    }
+
+    /// Does the expression read `hasUI` (`pi.hasUI`, `!ctx.hasUI`, a destructured `hasUI`, a variable holding it)?
+    fn tests_has_ui(&self, expr: &Expression) -> bool {
+        let mut finder = Mentions { flags: &self.flags, found: false, depth: 0 };
+        finder.visit_expression(expr);
+        finder.found
     }
 
     fn guarded(&mut self, visit: impl FnOnce(&mut Self)) {
@@ -138,7 +151,7 @@ impl<'a> Visit<'a> for Uses<'_> {
             if let Statement::IfStatement(s) = statement
                 && s.alternate.is_none()
                 && exits(&s.consequent)
-                && mentions_has_ui(&s.test)
+                && self.tests_has_ui(&s.test)
             {
                 self.guard += 1;
             }
@@ -147,7 +160,7 @@ impl<'a> Visit<'a> for Uses<'_> {
     }
 
     fn visit_if_statement(&mut self, it: &IfStatement<'a>) {
-        if !mentions_has_ui(&it.test) {
+        if !self.tests_has_ui(&it.test) {
             return walk::walk_if_statement(self, it);
         }
         self.visit_expression(&it.test);
@@ -160,7 +173,7 @@ impl<'a> Visit<'a> for Uses<'_> {
     }
 
     fn visit_conditional_expression(&mut self, it: &ConditionalExpression<'a>) {
-        if !mentions_has_ui(&it.test) {
+        if !self.tests_has_ui(&it.test) {
             return walk::walk_conditional_expression(self, it);
         }
         self.visit_expression(&it.test);
@@ -171,7 +184,7 @@ impl<'a> Visit<'a> for Uses<'_> {
     }
 
     fn visit_logical_expression(&mut self, it: &LogicalExpression<'a>) {
-        if !mentions_has_ui(&it.left) {
+        if !self.tests_has_ui(&it.left) {
             return walk::walk_logical_expression(self, it);
         }
         self.visit_expression(&it.left);
@@ -234,19 +247,50 @@ fn exits(statement: &Statement) -> bool {
     }
 }
 
-/// Does the expression read `hasUI` (`pi.hasUI`, `!ctx.hasUI`, a destructured `hasUI`)?
-fn mentions_has_ui(expr: &Expression) -> bool {
-    let mut finder = Mentions { found: false, depth: 0 };
-    finder.visit_expression(expr);
-    finder.found
+/// Collects the variables initialised with a test of `hasUI`.
+struct Flags {
+    names: Vec<String>,
+    depth: usize,
 }
 
-struct Mentions {
+impl<'a> Visit<'a> for Flags {
+    fn visit_expression(&mut self, it: &Expression<'a>) {
+        if self.depth < MAX_VISIT_DEPTH {
+            self.depth += 1;
+            walk::walk_expression(self, it);
+            self.depth -= 1;
+        }
+    }
+
+    fn visit_statement(&mut self, it: &Statement<'a>) {
+        if self.depth < MAX_VISIT_DEPTH {
+            self.depth += 1;
+            walk::walk_statement(self, it);
+            self.depth -= 1;
+        }
+    }
+
+    fn visit_ts_type(&mut self, _it: &TSType<'a>) {}
+
+    fn visit_variable_declarator(&mut self, it: &VariableDeclarator<'a>) {
+        if let (BindingPattern::BindingIdentifier(id), Some(init)) = (&it.id, &it.init) {
+            let mut finder = Mentions { flags: &[], found: false, depth: 0 };
+            finder.visit_expression(init);
+            if finder.found {
+                self.names.push(id.name.to_string());
+            }
+        }
+        walk::walk_variable_declarator(self, it);
+    }
+}
+
+struct Mentions<'f> {
+    flags: &'f [String],
     found: bool,
     depth: usize,
 }
 
-impl<'a> Visit<'a> for Mentions {
+impl<'a> Visit<'a> for Mentions<'_> {
     fn visit_expression(&mut self, it: &Expression<'a>) {
         if !self.found && self.depth < MAX_VISIT_DEPTH {
             self.depth += 1;
@@ -256,7 +300,7 @@ impl<'a> Visit<'a> for Mentions {
     }
 
     fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
-        self.found |= it.name == "hasUI";
+        self.found |= it.name == "hasUI" || self.flags.iter().any(|f| it.name == f.as_str());
     }
 
     fn visit_static_member_expression(&mut self, it: &StaticMemberExpression<'a>) {

@@ -48,7 +48,7 @@ fn exec_needs_a_signal_inside_execute_only() {
 
 #[test]
 fn ui_guards_cover_if_ternary_and_early_return() {
-    let source = "export default (pi) => ({ name: 'a', description: 'd', parameters: {}, execute(id, p, u, ctx) {\n  if (pi.hasUI) { pi.ui.notify('a') } else { ctx.ui.notify('b') }\n  const x = ctx.hasUI ? ctx.ui.confirm() : null\n  pi.hasUI && pi.ui.notify('c')\n  if (!pi.hasUI) return\n  pi.ui.notify('d')\n}, onSession(event, c2) { c2.ui.notify('e') } })";
+    let source = "export default (pi) => ({ name: 'a', description: 'd', parameters: {}, execute(id, p, u, ctx) {\n  if (pi.hasUI) { pi.ui.notify('a') } else { ctx.ui.notify('b') }\n  const x = ctx.hasUI ? ctx.ui.confirm() : null\n  pi.hasUI && pi.ui.notify('c')\n  const interactive = pi.hasUI\n  if (interactive) pi.ui.notify('f')\n  if (!pi.hasUI) return\n  pi.ui.notify('d')\n}, onSession(event, c2) { c2.ui.notify('e') } })";
     let unguarded: Vec<_> = facts(source).unguarded_ui.into_iter().map(|(_, w)| w).collect();
     assert_eq!(unguarded, ["c2.ui"]);
 }
