@@ -3,7 +3,7 @@
 
 mod depth;
 mod early;
-mod export;
+pub(crate) mod export;
 
 use oxc_allocator::Allocator;
 use oxc_ast::ast::*;

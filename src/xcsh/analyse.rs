@@ -11,6 +11,7 @@ use oxc_span::{GetSpan, SourceType};
 
 use super::facts::*;
 use super::uses::{self, Receivers};
+use crate::modules::analyse::export::{is_commonjs_export, not_constant};
 use crate::source::Span;
 
 /// Identifier hops followed, so that `const a = b; const b = a` ends.
@@ -574,23 +575,6 @@ fn returns_of<'b, 'a>(statement: &'b Statement<'a>, depth: usize, out: &mut Vec<
         Statement::DoWhileStatement(s) => nested(&s.body, out),
         Statement::LabeledStatement(s) => nested(&s.body, out),
         _ => {}
-    }
-}
-
-fn not_constant(name: &str) -> String {
-    format!("the binding `{name}`, whose value is not known statically")
-}
-
-/// `module.exports`, `exports.default` or `module.exports.default`.
-fn is_commonjs_export(target: &AssignmentTarget) -> bool {
-    let Some(member) = target.as_member_expression() else {
-        return false;
-    };
-    let object = member.object().get_inner_expression();
-    match member.static_property_name() {
-        Some("exports") => object.is_specific_id("module"),
-        Some("default") => object.is_specific_id("exports") || object.is_specific_member_access("module", "exports"),
-        _ => false,
     }
 }
 

@@ -75,10 +75,8 @@ impl Receivers {
 
 /// The `pi.exec` calls without a signal, and the unguarded UI uses, of the whole program.
 pub fn collect(program: &Program, receivers: &Receivers) -> (Vec<Span>, Vec<(Span, String)>) {
-    let mut flags = Flags { names: Vec::new(), depth: 0 };
-    flags.visit_program(program);
     let mut uses =
-        Uses { receivers, flags: flags.names, guard: 0, depth: 0, exec: Vec::new(), ui: Vec::new(), registers: false };
+        Uses { receivers, flags: Vec::new(), guard: 0, depth: 0, exec: Vec::new(), ui: Vec::new(), registers: false };
     uses.visit_program(program);
     (uses.exec, uses.ui)
 }
@@ -95,7 +93,7 @@ pub fn calls_register_tool(statements: &[Statement], receivers: &Receivers) -> b
 
 struct Uses<'r> {
     receivers: &'r Receivers,
-    /// Variables that hold a test of `hasUI` (`const interactive = pi.hasUI`).
+    /// Variables that hold a test of `hasUI` (`const interactive = pi.hasUI`), as met in source order.
     flags: Vec<String>,
     /// How many `hasUI` tests enclose the current node.
     guard: usize,
@@ -202,6 +200,16 @@ impl<'a> Visit<'a> for Uses<'_> {
         walk::walk_static_member_expression(self, it);
     }
 
+    /// `const interactive = pi.hasUI`: a later test of `interactive` guards too.
+    fn visit_variable_declarator(&mut self, it: &VariableDeclarator<'a>) {
+        if let (BindingPattern::BindingIdentifier(id), Some(init)) = (&it.id, &it.init)
+            && self.tests_has_ui(init)
+        {
+            self.flags.push(id.name.to_string());
+        }
+        walk::walk_variable_declarator(self, it);
+    }
+
     fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
         let receivers = self.receivers;
         if receivers.calls(&it.callee, "registerTool", &receivers.register) {
@@ -244,43 +252,6 @@ fn exits(statement: &Statement) -> bool {
         | Statement::ContinueStatement(_) => true,
         Statement::BlockStatement(b) => b.body.last().is_some_and(exits),
         _ => false,
-    }
-}
-
-/// Collects the variables initialised with a test of `hasUI`.
-struct Flags {
-    names: Vec<String>,
-    depth: usize,
-}
-
-impl<'a> Visit<'a> for Flags {
-    fn visit_expression(&mut self, it: &Expression<'a>) {
-        if self.depth < MAX_VISIT_DEPTH {
-            self.depth += 1;
-            walk::walk_expression(self, it);
-            self.depth -= 1;
-        }
-    }
-
-    fn visit_statement(&mut self, it: &Statement<'a>) {
-        if self.depth < MAX_VISIT_DEPTH {
-            self.depth += 1;
-            walk::walk_statement(self, it);
-            self.depth -= 1;
-        }
-    }
-
-    fn visit_ts_type(&mut self, _it: &TSType<'a>) {}
-
-    fn visit_variable_declarator(&mut self, it: &VariableDeclarator<'a>) {
-        if let (BindingPattern::BindingIdentifier(id), Some(init)) = (&it.id, &it.init) {
-            let mut finder = Mentions { flags: &[], found: false, depth: 0 };
-            finder.visit_expression(init);
-            if finder.found {
-                self.names.push(id.name.to_string());
-            }
-        }
-        walk::walk_variable_declarator(self, it);
     }
 }
 

@@ -456,12 +456,12 @@ fn unanalyzable(why: &str) -> DefaultExportKind {
     DefaultExportKind::Unanalyzable { why: why.to_string() }
 }
 
-fn not_constant(name: &str) -> String {
+pub(crate) fn not_constant(name: &str) -> String {
     format!("the binding `{name}`, whose value is not known statically")
 }
 
 /// `module.exports`, `exports.default` or `module.exports.default`.
-fn is_commonjs_export(target: &AssignmentTarget) -> bool {
+pub(crate) fn is_commonjs_export(target: &AssignmentTarget) -> bool {
     let Some(member) = target.as_member_expression() else {
         return false;
     };
