@@ -12,6 +12,7 @@ use crate::repo::checkout::{Checkout, Resolved};
 use crate::repo::fs::Refusal;
 use crate::source::{FileId, SourceFile, Sources};
 use facts::{Export, Name, Returned, Returns, Tool, XcshFacts};
+use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 
 /// Parsing is recursive in oxc: the contract is read on a thread with a deep stack, as in the modules stage.
@@ -164,17 +165,20 @@ pub fn collect(found: Found, modules: &[Module], sources: &Sources) -> Xcsh {
     Xcsh { folders: found.folders, modules, metadata: found.metadata }
 }
 
-/// The contract of each module, read on one thread with a deep stack.
+/// The contract of each module, read in parallel on threads with a deep stack (one big-stack thread when no
+/// pool can be built).
 fn read_contracts(texts: &[Option<(&str, &str)>]) -> Vec<Option<XcshFacts>> {
     if texts.iter().all(Option::is_none) {
         return vec![None; texts.len()];
     }
-    let read =
-        || texts.iter().map(|file| file.and_then(|(path, text)| analyse::analyse(path, text))).collect::<Vec<_>>();
+    let one = |file: &Option<(&str, &str)>| file.and_then(|(path, text)| analyse::analyse(path, text));
+    if let Ok(pool) = rayon::ThreadPoolBuilder::new().stack_size(ANALYSIS_STACK).build() {
+        return pool.install(|| texts.par_iter().map(one).collect());
+    }
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .stack_size(ANALYSIS_STACK)
-            .spawn_scoped(scope, read)
+            .spawn_scoped(scope, || texts.iter().map(one).collect())
             .ok()
             .and_then(|handle| handle.join().ok())
             .unwrap_or_else(|| vec![None; texts.len()])
