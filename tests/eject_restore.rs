@@ -122,6 +122,14 @@ fn the_file_that_declares_the_entry_is_edited() {
         read(dir.path(), "config/tools.yaml"),
         "tools:\r\n  memory: 'tools/memory.ts'  # ejected from beeuni:memory\r\n  show: beeuni:show\r\n"
     );
+    // An entry with no value gets the path after its colon.
+    std::fs::write(dir.path().join("config/tools.yaml"), "tools:\n  show:\n  memory: beeuni:memory\n").unwrap();
+    commit(dir.path());
+    assert_eq!(run_in(dir.path(), &["eject", "show", "--template", "--force"]).code, 0);
+    assert_eq!(
+        read(dir.path(), "config/tools.yaml"),
+        "tools:\n  show: tools/show.ts  # ejected from beeuni:show\n  memory: beeuni:memory\n"
+    );
     // A tool no file declares goes under the root file's `tools:` (created there).
     assert_eq!(run_in(dir.path(), &["eject", "web_search", "--template"]).code, 0);
     assert_eq!(

@@ -103,6 +103,22 @@ fn an_imported_file_is_fixed_where_the_finding_is() {
     assert!(std::fs::read_to_string(dir.path().join("agents.yaml")).unwrap().contains("{exclude: [bash]}"));
 }
 
+#[test]
+fn in_a_monorepo_the_diff_names_repo_relative_paths() {
+    let dir = committed(&[("README.md", "x\n"), ("apps/support/beeuni.yaml", TYPO)]);
+    let run = run_in(&dir.path().join("apps/support"), &["--diff", "."]);
+    assert!(
+        run.stdout.starts_with("--- a/apps/support/beeuni.yaml\n+++ b/apps/support/beeuni.yaml\n"),
+        "{}",
+        run.stdout
+    );
+    let run = run_in(dir.path(), &["--fix", "apps/support"]);
+    assert!(run.stderr.starts_with("fixed apps/support/beeuni.yaml:2: safe[beeuni-ref]"), "{}", run.stderr);
+    assert!(
+        std::fs::read_to_string(dir.path().join("apps/support/beeuni.yaml")).unwrap().contains("beeuni:web_search")
+    );
+}
+
 /// A repository with one commit of `files`.
 fn committed(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = project(files);

@@ -56,7 +56,14 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
         Some(decl) => {
             let source = project.file(decl.file);
             let value = requote(source.slice(decl.value_span), &module);
-            let mut edits = vec![Edit { file: decl.file, span: decl.value_span, content: value }];
+            // An empty value sits on its `:`: the path goes after it.
+            let value = match decl.value_span.is_empty() {
+                true => {
+                    Edit { file: decl.file, span: Span::empty(decl.value_span.start + 1), content: format!(" {value}") }
+                }
+                false => Edit { file: decl.file, span: decl.value_span, content: value },
+            };
+            let mut edits = vec![value];
             edits.push(match trailing_comment(&project, decl.file, decl.value_span.end) {
                 Some(old) => Edit { file: decl.file, span: old, content: comment.clone() },
                 None => Edit {

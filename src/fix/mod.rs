@@ -92,7 +92,7 @@ fn applied(report: &Report, d: &Diagnostic) -> Applied {
 }
 
 fn shown(report: &Report, file: crate::source::FileId) -> String {
-    report.sources.get(file).path.clone()
+    report.sources.get(file).shown.clone()
 }
 
 /// Plans every fix `unsafe_fixes` allows on the work tree of `options`; writes nothing.
@@ -237,7 +237,7 @@ fn remember(originals: &mut BTreeMap<String, (String, Vec<u8>)>, root: &std::pat
         Some(file) => report.sources.get(file).text.clone().into_bytes(),
         None => crate::repo::fs::read(root, path).unwrap_or_default(),
     };
-    let shown = report.sources.find(path).map_or_else(|| path.to_string(), |file| shown(report, file));
+    let shown = report.sources.shown(path);
     originals.insert(path.to_string(), (shown, bytes));
 }
 
@@ -335,5 +335,19 @@ mod tests {
         assert_eq!(out, "\u{feff}a: x\r\nb: 2\r\nc: 3\r\n");
         assert_eq!(splice(text, &[(Span::new(3, 6), ""), (Span::new(5, 7), "")]), None);
         assert_eq!(splice(text, &[(Span::new(1, 2), "")]), None);
+    }
+
+    #[test]
+    fn a_fix_that_breaks_its_file_is_refused() {
+        use crate::diagnostic::Edit;
+        let mut sources = crate::source::Sources::default();
+        let file = sources.add(crate::source::SourceFile::new("beeuni.yaml".into(), "a: 1\nb: 2\n".into()));
+        let report = Report { sources, diagnostics: Vec::new(), files: 1 };
+        let fix = |start, end, content: &str| {
+            Fix::new(Safety::Safe, vec![Edit { file, span: Span::new(start, end), content: content.into() }])
+        };
+        assert!(breaks_a_file(&report, &fix(0, 1, "[")).unwrap().starts_with("it would make beeuni.yaml invalid YAML"));
+        assert_eq!(breaks_a_file(&report, &fix(5, 6, "a")).unwrap(), "it would repeat a key in beeuni.yaml");
+        assert_eq!(breaks_a_file(&report, &fix(5, 6, "c")), None);
     }
 }

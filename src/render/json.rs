@@ -60,7 +60,7 @@ struct JsonFix<'a> {
     edits: Vec<JsonEdit<'a>>,
     /// Files the fix deletes (repo-relative paths).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    delete: Vec<&'a str>,
+    delete: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -150,7 +150,7 @@ fn fix<'a>(report: &'a Report, fix: &'a Fix) -> JsonFix<'a> {
                 content: &edit.content,
             })
             .collect(),
-        delete: fix.deletes.iter().map(String::as_str).collect(),
+        delete: fix.deletes.iter().map(|path| report.sources.shown(path)).collect(),
     }
 }
 
