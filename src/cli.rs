@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
 #[command(name = "beeuni-lint", version, about = "Lint a Beeuni project: beeuni.yaml, its imports and tool modules")]
-#[command(args_conflicts_with_subcommands = true)]
+#[command(args_conflicts_with_subcommands = true, after_help = EXIT_STATUS)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -13,16 +13,24 @@ pub struct Cli {
     pub check: CheckArgs,
 }
 
+/// Printed after `--help` (also `check --help`).
+pub const EXIT_STATUS: &str = "Exit status:
+  0  no finding at or above --fail-on (after --min-severity)
+  1  at least one finding at or above --fail-on
+  2  the run could not happen: a usage error, no beeuni.yaml, a bad config, an unreadable repository, a base
+     revision that is not there, a manifest `ls`/`agents` cannot read; the message says what to do";
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Lint the repository that holds PATH (the default command)
+    /// Lint the project that holds PATH (the default command)
+    #[command(after_help = EXIT_STATUS)]
     Check(CheckArgs),
     /// Print every tool a session gets, like `beeuni tools ls`
     Ls {
         /// Print JSON: { manifest, tools_key, tools: [{ name, kind, source }], removed }
         #[arg(long)]
         json: bool,
-        /// A path inside the repository
+        /// A path inside the project (default: the current folder)
         #[arg(default_value = ".")]
         path: PathBuf,
     },
@@ -31,7 +39,7 @@ pub enum Command {
         /// Print JSON: [{ agent, harness, tools: [{ name, why }] }]
         #[arg(long)]
         json: bool,
-        /// A path inside the repository
+        /// A path inside the project (default: the current folder)
         #[arg(default_value = ".")]
         path: PathBuf,
     },
@@ -70,8 +78,8 @@ pub enum Command {
 
 #[derive(Args, Debug, Clone)]
 pub struct CheckArgs {
-    /// A path inside the repository to lint (default: the current folder; with --staged, every project the
-    /// commit touches)
+    /// A path inside the project to lint: its folder, or any file or folder in it (default: the current folder;
+    /// with --staged, every project the commit touches)
     pub path: Option<PathBuf>,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Human)]
@@ -88,6 +96,9 @@ pub struct CheckArgs {
     /// Exit 1 when a finding is at or above this severity
     #[arg(long, value_enum, default_value_t = FailOn::Warning)]
     pub fail_on: FailOn,
+    /// Drop findings below this severity before anything else: neither shown nor counted for --fail-on
+    #[arg(long, value_enum, default_value_t = MinSeverity::Info)]
+    pub min_severity: MinSeverity,
     /// The config file (default: the nearest beeuni-lint.toml from the project root up to the repository root)
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -133,6 +144,13 @@ pub enum Color {
     Auto,
     Always,
     Never,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MinSeverity {
+    Info,
+    Warning,
+    Error,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -273,7 +273,12 @@ fn levels(value: &Spanned<DeValue>, errors: &mut Errors) -> BTreeMap<String, Lev
             "warning" => Level::On(Severity::Warning),
             "error" => Level::On(Severity::Error),
             other => {
-                let near = names::did_you_mean(&other.to_ascii_lowercase(), LEVELS)
+                // `warn` is short for `warning`, not three edits away from it.
+                let lower = other.to_ascii_lowercase();
+                let prefix = LEVELS.iter().find(|l| lower.len() >= 2 && l.starts_with(&lower));
+                let near = prefix
+                    .map(|l| format!("did you mean `{l}`?"))
+                    .or_else(|| names::did_you_mean(&lower, LEVELS))
                     .map(|h| format!(" ({h})"))
                     .unwrap_or_default();
                 errors.add(

@@ -5,14 +5,14 @@ mod cli;
 use beeuni_lint::diagnostic::Severity;
 use beeuni_lint::{CheckOptions, listing, render, rules};
 use clap::Parser;
-use cli::{CheckArgs, Cli, Color, Command, FailOn, Format};
+use cli::{CheckArgs, Cli, Color, Command, FailOn, Format, MinSeverity};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
-        None => check(&cli.check),
+        None => mistyped_command(&cli.check).map_or_else(|| check(&cli.check), Err),
         Some(Command::Check(args)) => check(&args),
         Some(Command::Ls { json, path }) => ls(json, path),
         Some(Command::Agents { json, path }) => agents(json, path),
@@ -41,6 +41,26 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `beeuni-lint lst`: clap reads a mistyped command as the PATH of `check`. When no such file is there and the
+/// word is near a command, say so instead of "cannot open".
+fn mistyped_command(args: &CheckArgs) -> Option<String> {
+    let word = args.path.as_ref()?.to_str()?;
+    if word.contains(['/', '\\', '.']) || std::path::Path::new(word).exists() {
+        return None;
+    }
+    let command = <Cli as clap::CommandFactory>::command();
+    let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).filter(|n| *n != "help").collect();
+    let near: Vec<String> =
+        rules::names::near_matches(word, names.iter().copied()).iter().map(|n| format!("beeuni-lint {n}")).collect();
+    let near: Vec<&str> = near.iter().map(String::as_str).collect();
+    (!near.is_empty()).then(|| {
+        format!(
+            "`{word}` is neither a command nor a file or folder here: did you mean {}? (`beeuni-lint --help` lists the commands)",
+            rules::names::one_of(&near)
+        )
+    })
 }
 
 fn check(args: &CheckArgs) -> Result<u8, String> {
@@ -99,6 +119,13 @@ fn check_path(args: &CheckArgs, path: std::path::PathBuf) -> Result<u8, String> 
     } else {
         beeuni_lint::check(&options)?
     };
+    // `--min-severity`: what is below it is dropped before anything else, from the output and from `--fail-on`.
+    let min = match args.min_severity {
+        MinSeverity::Info => Severity::Info,
+        MinSeverity::Warning => Severity::Warning,
+        MinSeverity::Error => Severity::Error,
+    };
+    report.diagnostics.retain(|d| d.severity >= min);
     let version = env!("CARGO_PKG_VERSION");
     if let Some(path) = &args.sarif_file {
         write_file(path, &render::sarif::render(&report, version))?;

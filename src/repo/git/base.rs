@@ -103,10 +103,7 @@ impl GitRepo {
                     self.fetch_command(rev, true)
                 )
             } else {
-                format!(
-                    "revision `{rev}` not found: fetch it first (`{}`), {CI_REMEDY}",
-                    self.fetch_command(rev, false)
-                )
+                self.not_found(rev)
             }
         };
         let id = match self.repo.rev_parse_single(rev) {
@@ -136,6 +133,43 @@ impl GitRepo {
             return Err(format!("revision `{rev}` names a {}, not a commit", object.kind));
         }
         Ok(object.id)
+    }
+
+    /// Why a revision of a complete clone is not there, and what to do: an ancestor past the first commit does
+    /// not exist; a name near a branch or tag is a typo; anything else may need fetching, when there is a remote.
+    fn not_found(&self, rev: &str) -> String {
+        let (start, walk) = match rev.find(['~', '^']) {
+            Some(at) if at > 0 => (&rev[..at], &rev[at..]),
+            _ => (rev, ""),
+        };
+        if !walk.is_empty() && self.repo.rev_parse_single(start).is_ok() {
+            return format!(
+                "revision `{rev}` does not exist: the history of `{start}` does not reach back that far (count the commits with `git log --oneline {start}`)"
+            );
+        }
+        let names = self.ref_names();
+        let near = crate::rules::names::near_matches(start, names.iter().map(String::as_str));
+        if !near.is_empty() {
+            let near: Vec<String> = near.iter().map(|name| format!("{name}{walk}")).collect();
+            let near: Vec<&str> = near.iter().map(String::as_str).collect();
+            return format!("revision `{rev}` not found: did you mean {}?", crate::rules::names::one_of(&near));
+        }
+        if self.repo.remote_names().is_empty() {
+            return format!(
+                "revision `{rev}` not found: no branch, tag or commit of that name, and this repository has no remote to fetch it from"
+            );
+        }
+        format!("revision `{rev}` not found: fetch it first (`{}`), {CI_REMEDY}", self.fetch_command(rev, false))
+    }
+
+    /// The short names of every branch, remote branch and tag (`main`, `origin/main`, `v1.0`).
+    fn ref_names(&self) -> Vec<String> {
+        let Ok(platform) = self.repo.references() else { return Vec::new() };
+        let Ok(all) = platform.all() else { return Vec::new() };
+        let mut names: Vec<String> = all.filter_map(Result::ok).map(|r| r.name().shorten().to_string()).collect();
+        names.sort();
+        names.dedup();
+        names
     }
 
     /// The `git fetch` that brings `rev` (and, if `unshallow`, all history behind it) into this repository.
@@ -263,16 +297,17 @@ mod tests {
         let dir = tmp.path();
         forked(dir);
         let repo = open(dir);
+        // No remote to fetch from: the name is simply not there.
         assert_eq!(
             repo.merge_base("develop").err().unwrap(),
-            "revision `develop` not found: fetch it first (`git fetch origin develop`), or in GitHub Actions check \
-             out with `fetch-depth: 0`"
+            "revision `develop` not found: no branch, tag or commit of that name, and this repository has no remote \
+             to fetch it from"
         );
         let absent = "1234567890123456789012345678901234567890";
         let err = repo.merge_base(absent).err().unwrap();
         assert!(err.starts_with(&format!("revision `{absent}` not found: ")), "{err}");
         let err = repo.merge_base("HEAD~10").err().unwrap();
-        assert!(err.starts_with("revision `HEAD~10` not found: "), "{err}");
+        assert!(err.starts_with("revision `HEAD~10` does not exist: "), "{err}");
         let err = repo.merge_base("HEAD^{tree}").err().unwrap();
         assert_eq!(err, "revision `HEAD^{tree}` names a tree, not a commit");
         for err in [absent, "HEAD~10", "HEAD^{tree}", "main..feature"].map(|rev| repo.merge_base(rev).err().unwrap()) {
