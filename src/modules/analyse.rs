@@ -56,6 +56,7 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
     };
 
     let scope = Scope::new(program);
+    facts.opencode_exports = scope.opencode_exports(program);
     let mut execute = None;
     if let Some((export, info)) = scope.default_export(program, !(path.ends_with(".mjs") || path.ends_with(".mts"))) {
         facts.default_export = Some(export);
@@ -291,6 +292,11 @@ impl<'a> Visit<'a> for Collector<'_> {
             && let Some(specifier) = it.arguments[0].as_expression().and_then(string_value)
         {
             self.import(&specifier, it.span, ImportKind::Require, false);
+        }
+        if let Expression::StaticMemberExpression(member) = callee
+            && member.property.name == "registerTool"
+        {
+            self.facts.registers_tools = true;
         }
         let is_fetch = callee.is_specific_id("fetch") || callee.is_specific_member_access("globalThis", "fetch");
         if is_fetch && self.in_execute(it.span) && passes_no_signal(&it.arguments) {

@@ -38,11 +38,14 @@ pub struct Parameters {
     pub properties_span: Option<Span>,
     /// String elements of `required` when it is an array literal, each with its span.
     pub required: Vec<(String, Span)>,
+    /// `parameters` is a zod schema (`z.object({...})`, a call on a binding imported from `zod`), not JSON
+    /// Schema: the call as written.
+    pub zod: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Execute {
-    /// A method, arrow function or function expression, with its parameter names (`_` for a pattern).
+    /// A method, arrow function or function expression, with its parameters as written (`{ location }`).
     Function { params: Vec<String> },
     /// Some other literal or expression that is clearly not a function (a string, number, object, array).
     NotFunction,
@@ -61,9 +64,11 @@ pub struct ObjectExport {
 pub enum DefaultExportKind {
     /// A plain object literal (directly, through a `const`, `export { x as default }`, `module.exports =`,
     /// `exports.default =`, `satisfies`, `as`, parentheses).
-    Object(ObjectExport),
+    Object(Box<ObjectExport>),
     /// A function or arrow function: the xcsh/pi `CustomToolFactory` form.
     Factory,
+    /// A literal that is not an object (`null`, a number, a string, a boolean, an array, a template): its text.
+    Literal { text: String },
     /// `tool({ ... })` (or `tool.define(...)`) from `@opencode-ai/plugin`.
     OpencodeTool,
     /// Something else built at run time; `why` says what (e.g. "a call to `makeTool`", "a class").
@@ -134,6 +139,10 @@ pub struct ModuleFacts {
     pub syntax_errors: Vec<SyntaxError>,
     /// `None`: the module has no default export.
     pub default_export: Option<DefaultExport>,
+    /// Named exports that are opencode tools (`export const search = tool({...})`), by exported name.
+    pub opencode_exports: Vec<String>,
+    /// The module calls `<x>.registerTool(...)`: with a function default export, a pi/xcsh extension.
+    pub registers_tools: bool,
     /// Every import in source order.
     pub imports: Vec<Import>,
     /// `process.env` / `Bun.env` reads, in source order.

@@ -4,6 +4,9 @@
 //! The default export is a function or arrow function, as in xcsh's
 //! `CustomToolFactory`: `export default (pi) => ({ name, description, … })`.
 //!
+//! A function that calls `pi.registerTool({...})` is a pi/xcsh *extension*:
+//! the finding says so.
+//!
 //! ## Why
 //! Beeuni expects a plain object `{ description, parameters, execute }`: a
 //! factory is never called, and the module does not load as a tool.
@@ -36,13 +39,24 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         if export.kind != DefaultExportKind::Factory {
             continue;
         }
-        let message = format!(
-            "`{}` exports a function: this is the xcsh/pi factory form; Beeuni expects a plain object `{{ description, parameters, execute }}`",
-            module.path
-        );
+        let (message, help) = if module.facts.registers_tools {
+            (
+                format!(
+                    "`{}` exports a pi/xcsh extension (a function that calls `registerTool`): Beeuni expects a plain object `{{ description, parameters, execute }}`",
+                    module.path
+                ),
+                "an extension registers tools with the harness, and Beeuni loads only a plain tool object: give each registered tool a module of its own, `export default { description, parameters, execute(args, context) }` (without `name`), and declare it under `tools:`",
+            )
+        } else {
+            (
+                format!(
+                    "`{}` exports a function: this is the xcsh/pi factory form; Beeuni expects a plain object `{{ description, parameters, execute }}`",
+                    module.path
+                ),
+                "export the object the factory returns, without `name`, with `execute(args, context)`: `export default { description, parameters, execute }`; an xcsh custom tool belongs in `.xcsh/tools/`",
+            )
+        };
         let diagnostic = in_module(project, RULE.id, RULE.severity, module, export_site(project, module), message);
-        out.push(diagnostic.help(
-            "export the object the factory returns, without `name`, with `execute(args, context)`: `export default { description, parameters, execute }`; an xcsh custom tool belongs in `.xcsh/tools/`",
-        ));
+        out.push(diagnostic.help(help));
     }
 }

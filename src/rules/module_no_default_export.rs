@@ -5,6 +5,12 @@
 //! { … }`, `export { tool as default }`, or in CommonJS `module.exports = { … }`
 //! / `exports.default = …` (Bun runs both forms in `.cjs`, `.js` and `.ts`).
 //!
+//! A default export that is a literal other than an object (`null`, a
+//! number, a string, a boolean, an array, a template), directly or through a
+//! module-level `const`, is no tool either. A module of named
+//! `tool({...})` exports (opencode's form) gets help on moving each export
+//! to a module of its own.
+//!
 //! ## Why
 //! Without a default export the module is skipped at load.
 //!
@@ -18,6 +24,7 @@
 
 use super::site::{first_line, in_module, tool_modules};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::modules::facts::{DefaultExport, DefaultExportKind};
 use crate::project::Project;
 use crate::rules::Rule;
 
@@ -26,11 +33,35 @@ pub static RULE: Rule =
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in tool_modules(project).filter(|m| m.facts.syntax_errors.is_empty()) {
-        if module.facts.default_export.is_none() {
-            let message = format!("`{}` has no default export: the module is skipped at load", module.path);
-            let span = first_line(project, module);
-            let diagnostic = in_module(project, RULE.id, RULE.severity, module, span, message);
-            out.push(diagnostic.help("export the tool: `export default { description, parameters, execute }`"));
-        }
+        let path = &module.path;
+        let (message, help) = match &module.facts.default_export {
+            Some(DefaultExport { kind: DefaultExportKind::Literal { text }, .. }) => (
+                format!(
+                    "the default export of `{path}` is `{text}`, not the tool object: the module is skipped at load"
+                ),
+                "export the tool: `export default { description, parameters, execute }`".to_string(),
+            ),
+            Some(_) => continue,
+            None if !module.facts.opencode_exports.is_empty() => (
+                format!("`{path}` has no default export: the module is skipped at load"),
+                opencode_help(path, &module.facts.opencode_exports),
+            ),
+            None => (
+                format!("`{path}` has no default export: the module is skipped at load"),
+                "export the tool: `export default { description, parameters, execute }`".to_string(),
+            ),
+        };
+        let span = first_line(project, module);
+        out.push(in_module(project, RULE.id, RULE.severity, module, span, message).help(help));
     }
+}
+
+/// Named `tool({...})` exports are opencode's form (each loaded as `<file>_<export>`): one module each here.
+fn opencode_help(path: &str, exports: &[String]) -> String {
+    let (stem, ext) = path.rsplit_once('.').unwrap_or((path, "ts"));
+    let moves: Vec<String> = exports.iter().map(|name| format!("`{name}` → `{stem}_{name}.{ext}`")).collect();
+    format!(
+        "this is opencode's form (named `tool({{...}})` exports, each loaded as `<file>_<export>`); Beeuni loads one tool a module, from its default export: move each export to a module of its own ({}) as `export default {{ description, parameters, execute }}` with JSON Schema `parameters`, and declare each under `tools:`",
+        moves.join(", ")
+    )
 }

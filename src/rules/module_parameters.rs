@@ -4,6 +4,10 @@
 //! The default-exported object has `parameters`, a JSON Schema object literal
 //! whose `type` is `'object'`.
 //!
+//! A zod schema (`z.object({...})`, a call on a binding imported from `zod`)
+//! is not JSON Schema; `z.toJSONSchema(...)` builds one (and is not checked
+//! further: `module-unanalyzable`).
+//!
 //! ## Why
 //! "Not an object schema" is a load failure: the module is skipped.
 //!
@@ -17,7 +21,7 @@
 
 use super::site::{export_site, in_module, object_modules};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::modules::facts::Field;
+use crate::modules::facts::{Field, Parameters};
 use crate::project::Project;
 use crate::rules::Rule;
 
@@ -29,6 +33,12 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let path = &module.path;
         let (span, message) = match &object.parameters {
             Field::Missing => (export_site(project, module), format!("the tool in `{path}` has no `parameters`")),
+            Field::Found { span, value: Parameters { zod: Some(schema), .. } } => (
+                *span,
+                format!(
+                    "the `parameters` of the tool in `{path}` is `{schema}`: a zod schema, not JSON Schema: wrap it in `z.toJSONSchema(...)` (zod 4) or paste the printed schema"
+                ),
+            ),
             Field::Found { span, value } if !value.is_object_literal => {
                 (*span, format!("the `parameters` of the tool in `{path}` is not an object schema"))
             }

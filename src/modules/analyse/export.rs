@@ -232,11 +232,15 @@ impl<'b, 'a> Scope<'b, 'a> {
             Resolved::Function(_) => return (DefaultExportKind::Factory, None),
             Resolved::Class => "a class".to_string(),
             Resolved::Import(name) => format!("the imported binding `{name}`"),
+            Resolved::Unknown("undefined") => return (DefaultExportKind::Literal { text: "undefined".into() }, None),
             Resolved::Unknown(name) => not_constant(name),
             Resolved::Expr(expr) => match expr {
+                _ if is_literal_value(expr) => {
+                    return (DefaultExportKind::Literal { text: self.snippet(expr.span()) }, None);
+                }
                 Expression::ObjectExpression(object) => {
                     let (object, info) = self.object(object);
-                    return (DefaultExportKind::Object(object), info);
+                    return (DefaultExportKind::Object(Box::new(object)), info);
                 }
                 Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_) => {
                     return (DefaultExportKind::Factory, None);
@@ -250,9 +254,6 @@ impl<'b, 'a> Scope<'b, 'a> {
                 }
                 Expression::ClassExpression(_) => "a class".to_string(),
                 Expression::AwaitExpression(_) => "an awaited value".to_string(),
-                _ if expr.is_literal() || expr.is_no_substitution_template() => {
-                    format!("the literal `{}`, not an object", self.snippet(expr.span()))
-                }
                 _ if expr.is_member_expression() => format!("the value of `{}`", self.snippet(expr.span())),
                 _ => "an expression computed at run time".to_string(),
             },
@@ -260,18 +261,63 @@ impl<'b, 'a> Scope<'b, 'a> {
         (DefaultExportKind::Unanalyzable { why }, None)
     }
 
-    /// `tool(...)` or `tool.define(...)`, also under another local name for `@opencode-ai/plugin`'s `tool`.
+    /// `tool(...)` or `tool.define(...)` where `tool` is `@opencode-ai/plugin`'s (under any local name, or as
+    /// `oc.tool` of a namespace import). A project's own helper called `tool` is not the opencode form.
     fn is_opencode_tool(&self, callee: &Expression<'a>) -> bool {
         let callee = match callee.get_inner_expression() {
             Expression::StaticMemberExpression(member) if member.property.name == "define" => &member.object,
             callee => callee,
         };
-        let Expression::Identifier(id) = callee.get_inner_expression() else {
-            return false;
+        let from_plugin = |name: &str, want: &str| {
+            matches!(self.bindings.get(name),
+                Some(Binding::Import { source, imported }) if is_opencode_plugin(source) && *imported == want)
         };
-        id.name == "tool"
-            || matches!(self.bindings.get(id.name.as_str()),
-                Some(Binding::Import { source, imported }) if source.starts_with("@opencode-ai/") && *imported == "tool")
+        match callee.get_inner_expression() {
+            Expression::Identifier(id) => from_plugin(&id.name, "tool"),
+            Expression::StaticMemberExpression(member) if member.property.name == "tool" => {
+                matches!(member.object.get_inner_expression(), Expression::Identifier(ns) if from_plugin(&ns.name, "*"))
+            }
+            _ => false,
+        }
+    }
+
+    /// Named exports that are opencode tools (`export const search = tool({...})`), by exported name.
+    pub fn opencode_exports(&self, program: &'b Program<'a>) -> Vec<String> {
+        let mut names = Vec::new();
+        for statement in &program.body {
+            let Statement::ExportDeclaration(export) = statement else { continue };
+            let Declaration::VariableDeclaration(variables) = &export.declaration else { continue };
+            for declarator in &variables.declarations {
+                if let (BindingPattern::BindingIdentifier(id), Some(Expression::CallExpression(call))) =
+                    (&declarator.id, declarator.init.as_ref().map(Expression::get_inner_expression))
+                    && self.is_opencode_tool(&call.callee)
+                {
+                    names.push(id.name.to_string());
+                }
+            }
+        }
+        names
+    }
+
+    /// `z.object({...})` and the like: a call whose callee chain starts at a binding imported from `zod`,
+    /// unless it is `z.toJSONSchema(...)`, which builds JSON Schema.
+    fn zod_schema(&self, call: &CallExpression<'a>) -> Option<String> {
+        let mut callee = call.callee.get_inner_expression();
+        if matches!(callee, Expression::StaticMemberExpression(m) if m.property.name == "toJSONSchema") {
+            return None;
+        }
+        loop {
+            callee = match callee {
+                Expression::StaticMemberExpression(member) => member.object.get_inner_expression(),
+                Expression::CallExpression(inner) => inner.callee.get_inner_expression(),
+                Expression::Identifier(id) => {
+                    let imported = matches!(self.bindings.get(id.name.as_str()),
+                        Some(Binding::Import { source, .. }) if *source == "zod" || source.starts_with("zod/"));
+                    return imported.then(|| self.snippet(call.span));
+                }
+                _ => return None,
+            };
+        }
     }
 
     fn object(&self, object: &'b ObjectExpression<'a>) -> (ObjectExport, Option<ExecuteInfo>) {
@@ -282,13 +328,12 @@ impl<'b, 'a> Scope<'b, 'a> {
                 ObjectPropertyKind::SpreadProperty(s) => {
                     spread.get_or_insert_with(|| (span(s.span), self.snippet(s.argument.span())));
                 }
-                ObjectPropertyKind::ObjectProperty(p) if !p.computed => match p.key.static_name().as_deref() {
+                ObjectPropertyKind::ObjectProperty(p) => match p.key.static_name().as_deref() {
                     Some("description") => description = Some(&**p),
                     Some("parameters") => parameters = Some(&**p),
                     Some("execute") => execute = Some(&**p),
                     _ => {}
                 },
-                ObjectPropertyKind::ObjectProperty(_) => {}
             }
         }
         let (execute, info) = match execute {
@@ -333,9 +378,12 @@ impl<'b, 'a> Scope<'b, 'a> {
             Resolved::Function(_) | Resolved::Class | Resolved::Unknown("undefined") => return not_object,
             Resolved::Import(name) => format!("the imported binding `{name}`"),
             Resolved::Unknown(name) => not_constant(name),
-            Resolved::Expr(Expression::CallExpression(call)) => {
-                format!("built at run time by `{}(...)`", self.snippet(call.callee.span()))
-            }
+            Resolved::Expr(Expression::CallExpression(call)) => match self.zod_schema(call) {
+                Some(schema) => {
+                    return Field::Found { span: at, value: Parameters { zod: Some(schema), ..parameters(false) } };
+                }
+                None => format!("built at run time by `{}(...)`", self.snippet(call.callee.span())),
+            },
             Resolved::Expr(Expression::NewExpression(new)) => {
                 format!("built at run time by `new {}(...)`", self.snippet(new.callee.span()))
             }
@@ -356,8 +404,7 @@ impl<'b, 'a> Scope<'b, 'a> {
                     spread.get_or_insert_with(|| (span(s.span), self.snippet(s.argument.span())));
                     continue;
                 }
-                ObjectPropertyKind::ObjectProperty(p) if !p.computed => p,
-                ObjectPropertyKind::ObjectProperty(_) => continue,
+                ObjectPropertyKind::ObjectProperty(p) => p,
             };
             match p.key.static_name().as_deref() {
                 Some("type") => {
@@ -415,7 +462,22 @@ impl<'b, 'a> Scope<'b, 'a> {
         info.function = Some(span(function));
         info.params = param_names(params);
         info.env_alias = params.items.get(1).and_then(|p| env_binding(&p.pattern));
-        (Execute::Function { params: info.params.clone() }, info)
+        (Execute::Function { params: self.params_as_written(params) }, info)
+    }
+}
+
+impl Scope<'_, '_> {
+    /// Each parameter as the source writes it, without its type or default: `args`, `{ location }`, `...rest`.
+    fn params_as_written(&self, params: &FormalParameters) -> Vec<String> {
+        let pattern = |p: &BindingPattern| match p {
+            BindingPattern::AssignmentPattern(assign) => self.snippet(assign.left.span()),
+            p => self.snippet(p.span()),
+        };
+        let mut written: Vec<String> = params.items.iter().map(|p| pattern(&p.pattern)).collect();
+        if let Some(rest) = &params.rest {
+            written.push(format!("...{}", pattern(&rest.rest.argument)));
+        }
+        written
     }
 }
 
@@ -441,6 +503,7 @@ fn parameters(is_object_literal: bool) -> Parameters {
         properties: None,
         properties_span: None,
         required: Vec::new(),
+        zod: None,
     }
 }
 
@@ -471,6 +534,16 @@ pub(crate) fn is_commonjs_export(target: &AssignmentTarget) -> bool {
         Some("default") => object.is_specific_id("exports") || object.is_specific_member_access("module", "exports"),
         _ => false,
     }
+}
+
+/// `@opencode-ai/plugin` or one of its subpaths (`@opencode-ai/plugin/tool`).
+fn is_opencode_plugin(source: &str) -> bool {
+    source == "@opencode-ai/plugin" || source.starts_with("@opencode-ai/plugin/")
+}
+
+/// A value that is not an object (a literal, an array, a template): never a tool.
+fn is_literal_value(e: &Expression) -> bool {
+    e.is_literal() || matches!(e, Expression::ArrayExpression(_) | Expression::TemplateLiteral(_))
 }
 
 /// A literal (or an object, array, function or class) that is not a string.
@@ -509,7 +582,7 @@ fn object_keys(object: &ObjectExpression) -> Option<Vec<String>> {
         .properties
         .iter()
         .map(|p| match p {
-            ObjectPropertyKind::ObjectProperty(p) if !p.computed => p.key.static_name().map(|n| n.to_string()),
+            ObjectPropertyKind::ObjectProperty(p) => p.key.static_name().map(|n| n.to_string()),
             _ => None,
         })
         .collect()

@@ -219,10 +219,18 @@ fn opencode_tools() {
     let text = "import { tool } from '@opencode-ai/plugin'\n\
                 export default tool({ description: 'x', args: {}, async execute(args, context) { return 'y' } })";
     assert_eq!(kind("a.ts", text), DefaultExportKind::OpencodeTool);
-    assert_eq!(kind("a.ts", "export default tool.define({})"), DefaultExportKind::OpencodeTool);
+    let define = "import { tool } from '@opencode-ai/plugin'\nexport default tool.define({})";
+    assert_eq!(kind("a.ts", define), DefaultExportKind::OpencodeTool);
     let aliased = "import { tool as t } from '@opencode-ai/plugin'\nconst x = t({}); export default x";
     assert_eq!(kind("a.ts", aliased), DefaultExportKind::OpencodeTool);
+    let namespace = "import * as oc from '@opencode-ai/plugin'\nexport default oc.tool({})";
+    assert_eq!(kind("a.ts", namespace), DefaultExportKind::OpencodeTool);
     assert!(run("a.ts", text).execute.is_none());
+    // A project's own `tool`, or one from nowhere, is not the opencode form.
+    assert_eq!(why(kind("a.ts", "import { tool } from './tool'\nexport default tool({})")), "a call to `tool(...)`");
+    assert_eq!(why(kind("a.ts", "export default tool.define({})")), "a call to `tool.define(...)`");
+    let named = "import { tool } from '@opencode-ai/plugin'\nexport const search = tool({})\nexport const page = tool({})\nexport const other = make({})";
+    assert_eq!(run("a.ts", named).opencode_exports, ["search", "page"]);
 }
 
 #[test]
@@ -245,7 +253,20 @@ fn unanalyzable_default_exports() {
     );
     assert_eq!(why(kind("a.ts", "export default await load()")), "an awaited value");
     assert_eq!(why(kind("a.ts", "export default tools.lookup")), "the value of `tools.lookup`");
-    assert_eq!(why(kind("a.ts", "export default 42")), "the literal `42`, not an object");
+}
+
+#[test]
+fn literal_default_exports() {
+    for (text, literal) in [
+        ("export default 42", "42"),
+        ("const nothing = null\nexport default nothing", "null"),
+        ("export default ['a', 'b']", "['a', 'b']"),
+        ("export default `tool`", "`tool`"),
+        ("module.exports = true", "true"),
+        ("export default undefined", "undefined"),
+    ] {
+        assert_eq!(kind("a.ts", text), DefaultExportKind::Literal { text: literal.into() }, "{text}");
+    }
 }
 
 #[test]
@@ -355,8 +376,11 @@ fn parameter_kinds() {
 #[test]
 fn execute_kinds() {
     let cases = [
-        ("execute: async (args, { env }) => {}", Execute::Function { params: vec!["args".into(), "_".into()] }),
-        ("execute: function (a = 1, ...rest) {}", Execute::Function { params: vec!["a".into(), "rest".into()] }),
+        ("execute: async (args, { env }) => {}", Execute::Function { params: vec!["args".into(), "{ env }".into()] }),
+        (
+            "execute: function ({ location }: { location: string } = {}, ...rest) {}",
+            Execute::Function { params: vec!["{ location }".into(), "...rest".into()] },
+        ),
         ("execute: 'run'", Execute::NotFunction),
         ("execute: 42", Execute::NotFunction),
         ("execute: {}", Execute::NotFunction),
@@ -378,16 +402,21 @@ fn spread_and_computed_keys() {
     let facts = run("a.ts", text);
     let export = object(&facts);
     assert_eq!(found(&export.description), Description::Text("d".into()));
-    for field in [&export.parameters as &dyn std::fmt::Debug, &export.execute] {
-        let shown = format!("{field:?}");
-        assert!(shown.contains("Unanalyzable") && shown.contains("the object spreads `base`"), "{shown}");
-    }
+    // `['parameters']` spells the key out, after the spread: it is what the object holds.
+    assert!(found(&export.parameters).is_object_literal);
+    let shown = format!("{:?}", export.execute);
+    assert!(shown.contains("Unanalyzable") && shown.contains("the object spreads `base`"), "{shown}");
     match &export.execute {
         Field::Unanalyzable { span, .. } => assert_eq!(slice(text, *span), "...base"),
         other => panic!("{other:?}"),
     }
     assert!(facts.execute.is_none());
-    let facts = run("a.ts", "export default { ['description']: 'd' }");
+    // Keys count in every spelling; a computed name is not known.
+    for key in ["'description'", "['description']", "[`description`]"] {
+        let facts = run("a.ts", &format!("export default {{ {key}: 'd' }}"));
+        assert_eq!(found(&object(&facts).description), Description::Text("d".into()), "{key}");
+    }
+    let facts = run("a.ts", "const k = 'description'\nexport default { [k]: 'd' }");
     assert_eq!(object(&facts).description, Field::Missing);
 }
 

@@ -1,0 +1,144 @@
+//! RULES.md §4 revision 2, "Module forms": literal default exports, opencode's
+//! named `tool({...})` exports, pi/xcsh extensions, `tool` from the project's
+//! own helper against `oc.tool` of `@opencode-ai/plugin`, zod `parameters`,
+//! keys in every spelling, and destructured parameters printed as written.
+
+mod common;
+mod modules_support;
+
+use common::*;
+use modules_support::*;
+
+#[test]
+fn forms_real_code_uses() {
+    let report = trigger(
+        "forms",
+        1,
+        &[
+            (
+                (
+                    "module-factory-export",
+                    "error",
+                    "tools/extension.ts",
+                    1,
+                    1,
+                    "`tools/extension.ts` exports a pi/xcsh extension (a function that calls `registerTool`): Beeuni expects a plain object `{ description, parameters, execute }`",
+                ),
+                5,
+            ),
+            (
+                (
+                    "module-parameters",
+                    "error",
+                    "tools/keys.ts",
+                    3,
+                    3,
+                    "the `parameters` of the tool in `tools/keys.ts` has `type: 'string'`: not an object schema",
+                ),
+                9,
+            ),
+            (
+                (
+                    "module-execute-signature",
+                    "warning",
+                    "tools/keys.ts",
+                    4,
+                    3,
+                    "`execute(toolCallId, { location }, signal)` takes the xcsh/pi order `(toolCallId, params, …)`: Beeuni calls `execute(args, context)`",
+                ),
+                9,
+            ),
+            (
+                (
+                    "module-no-default-export",
+                    "error",
+                    "tools/literal.ts",
+                    1,
+                    1,
+                    "the default export of `tools/literal.ts` is `null`, not the tool object: the module is skipped at load",
+                ),
+                3,
+            ),
+            (
+                (
+                    "module-harness-import",
+                    "error",
+                    "tools/namespace.ts",
+                    1,
+                    1,
+                    "`tools/namespace.ts` imports the harness package `@opencode-ai/plugin`: A module never imports a harness package.",
+                ),
+                7,
+            ),
+            (
+                (
+                    "module-opencode-tool",
+                    "error",
+                    "tools/namespace.ts",
+                    3,
+                    1,
+                    "`tools/namespace.ts` exports `tool({ description, args, execute })`, the opencode plugin form: Beeuni loads a plain object",
+                ),
+                7,
+            ),
+            (
+                (
+                    "module-harness-import",
+                    "error",
+                    "tools/opencode_named.ts",
+                    1,
+                    1,
+                    "`tools/opencode_named.ts` imports the harness package `@opencode-ai/plugin`: A module never imports a harness package.",
+                ),
+                4,
+            ),
+            (
+                (
+                    "module-no-default-export",
+                    "error",
+                    "tools/opencode_named.ts",
+                    1,
+                    1,
+                    "`tools/opencode_named.ts` has no default export: the module is skipped at load",
+                ),
+                4,
+            ),
+            // `tool` from the project's own helper is not the opencode form: at most unanalyzable.
+            (
+                (
+                    "module-unanalyzable",
+                    "info",
+                    "tools/own_tool.ts",
+                    3,
+                    1,
+                    "the default export of `tools/own_tool.ts` cannot be read without running it (a call to `tool(...)`): it was not checked",
+                ),
+                6,
+            ),
+            (
+                (
+                    "module-parameters",
+                    "error",
+                    "tools/zod.ts",
+                    7,
+                    3,
+                    "the `parameters` of the tool in `tools/zod.ts` is `z.object({ id: z.string() })`: a zod schema, not JSON Schema: wrap it in `z.toJSONSchema(...)` (zod 4) or paste the printed schema",
+                ),
+                8,
+            ),
+        ],
+    );
+    let found = diagnostics(&report);
+    assert_help(
+        &found[0],
+        "an extension registers tools with the harness, and Beeuni loads only a plain tool object: give each registered tool a module of its own, `export default { description, parameters, execute(args, context) }` (without `name`), and declare it under `tools:`",
+    );
+    assert_help(&found[3], "export the tool: `export default { description, parameters, execute }`");
+    assert_help(
+        &found[7],
+        "this is opencode's form (named `tool({...})` exports, each loaded as `<file>_<export>`); Beeuni loads one tool a module, from its default export: move each export to a module of its own (`search` → `tools/opencode_named_search.ts`, `fetchOrder` → `tools/opencode_named_fetchOrder.ts`) as `export default { description, parameters, execute }` with JSON Schema `parameters`, and declare each under `tools:`",
+    );
+    // The twin: a `const` object, plain objects, JSON Schema, quoted and computed keys spelled right, and
+    // `execute({ location }, context)`.
+    clean_twin("forms");
+}
