@@ -82,6 +82,8 @@ pub fn add_entries(
             let indent = indentation(text, doc.node(first.key).span.start)?;
             let last = entries.last()?;
             let end = doc.node(last.value).span.end.max(doc.node(last.key).span.end);
+            // A block scalar's span runs over the line breaks after it: the new lines go after its last text.
+            let end = text[..end].trim_end().len().max(doc.node(last.key).span.end);
             let at = line_end(text, end);
             edit(Span::empty(at), lines.iter().map(|l| format!("{eol}{indent}{l}")).collect())
         }
@@ -238,6 +240,10 @@ mod tests {
                 "tools:   # none yet\n  show: beeuni:show\n  memory: beeuni:memory\nagents: {}\n",
             ),
             ("tools: ~\n", "tools: {show: beeuni:show, memory: beeuni:memory}\n"),
+            (
+                "tools:\n  x: |\n    text\n\nagents: {}\n",
+                "tools:\n  x: |\n    text\n  show: beeuni:show\n  memory: beeuni:memory\n\nagents: {}\n",
+            ),
             (
                 "\u{feff}tools:\n  x: tools/x.ts",
                 "\u{feff}tools:\n  x: tools/x.ts\n  show: beeuni:show\n  memory: beeuni:memory",

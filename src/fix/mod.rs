@@ -203,7 +203,7 @@ pub fn summary(outcome: &Outcome) -> String {
     }
     for d in &outcome.dropped {
         let a = &d.applied;
-        out.push_str(&format!("not fixed {}:{}: [{}] {}: {}\n", a.path, a.line, a.rule, a.message, d.reason));
+        out.push_str(&format!("not fixed {}:{}: [{}] {} ({})\n", a.path, a.line, a.rule, a.message, d.reason));
     }
     let files = outcome.changes.len();
     let remain = outcome.report.diagnostics.len();
