@@ -36,7 +36,7 @@ pub enum Command {
     },
     /// Per agent and per harness: the tools it can call, and why
     Agents {
-        /// Print JSON: [{ agent, harness, tools: [{ name, why }] }]
+        /// Print JSON: [{ agent, harness, invalid?, tools: [{ name, source, why }], through_task?: [{ name, source, via }] }]
         #[arg(long)]
         json: bool,
         /// A path inside the project (default: the current folder)
