@@ -156,3 +156,233 @@ fn lints_unsaved_buffers_and_fixes_and_navigates() {
     assert_eq!(status, Some(0));
     assert!(took < Duration::from_millis(500), "exit took {took:?}");
 }
+
+const IGNORING: &str = "\
+imports:
+  - config/more.yaml
+tools:
+  memory: beeuni:memory
+  Lookup: tools/lookup.ts  # maintained by us
+agents:
+  coder:
+    tools: [Lookup, fetcher, bsh, pty_spawn]  # beeuni-lint: ignore[unknown-tool]
+";
+
+const FETCHER: &str = "\
+export default {
+  description: 'Fetches.',
+  parameters: { type: 'object', properties: {} },
+  async execute() { return process.env.API_TOKEN },
+}
+";
+
+fn ignoring_project() -> tempfile::TempDir {
+    common::project(&[
+        ("beeuni.yaml", IGNORING),
+        ("config/more.yaml", "tools:\n  fetcher: tools/fetcher.ts\n"),
+        ("tools/lookup.ts", common::MODULE),
+        ("tools/fetcher.ts", FETCHER),
+    ])
+}
+
+/// The actions offered at the start of a finding's range, by title.
+fn actions_at(client: &mut Client, uri: &str, finding: &Value) -> Vec<Value> {
+    let range = json!({ "start": finding["range"]["start"], "end": finding["range"]["start"] });
+    let context = json!({ "diagnostics": [finding] });
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": uri }, "range": range, "context": context }),
+    );
+    actions.as_array().unwrap().clone()
+}
+
+#[test]
+fn ignore_comments_through_code_action_resolve() {
+    let dir = ignoring_project();
+    let capabilities = json!({
+        "textDocument": { "codeAction": {
+            "dataSupport": true,
+            "resolveSupport": { "properties": ["edit"] },
+            "codeActionLiteralSupport": { "codeActionKind": { "valueSet": ["quickfix", "source"] } }
+        } }
+    });
+    let (mut client, init) = Client::initialized(dir.path(), capabilities);
+    assert_eq!(init["capabilities"]["codeActionProvider"]["resolveProvider"], true);
+    let manifest = uri(&dir.path().join("beeuni.yaml"));
+    client.open(&manifest, IGNORING);
+    let diagnostics = client.diagnostics(&manifest);
+    let rules: Vec<&str> = diagnostics.iter().map(|d| d["code"].as_str().unwrap()).collect();
+    assert_eq!(rules, ["tool-name", "pty-follows-bash"]);
+
+    // A line that already ends in a comment gets the ignore on its own line above, with the line's indentation.
+    let actions = actions_at(&mut client, &manifest, by_rule(&diagnostics, "tool-name"));
+    let ignore = actions.iter().find(|a| a["title"] == "Ignore `tool-name` on this line").unwrap();
+    assert!(ignore.get("edit").is_none(), "the edit waits for codeAction/resolve: {ignore}");
+    let resolved = client.request("codeAction/resolve", ignore.clone());
+    let text = apply_edits(IGNORING, &resolved["edit"], &manifest);
+    assert!(
+        text.contains("\n  # beeuni-lint: ignore[tool-name]\n  Lookup: tools/lookup.ts  # maintained by us\n"),
+        "{text}"
+    );
+
+    client.change(&manifest, 2, &text);
+    let diagnostics = client.diagnostics(&manifest);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+
+    // A line with an ignore comment gets one more id in it.
+    let actions = actions_at(&mut client, &manifest, by_rule(&diagnostics, "pty-follows-bash"));
+    let ignore = actions.iter().find(|a| a["title"] == "Ignore `pty-follows-bash` on this line").unwrap();
+    let resolved = client.request("codeAction/resolve", ignore.clone());
+    let text = apply_edits(&text, &resolved["edit"], &manifest);
+    assert!(text.contains("pty_spawn]  # beeuni-lint: ignore[unknown-tool, pty-follows-bash]\n"), "{text}");
+    client.change(&manifest, 3, &text);
+    assert_eq!(client.diagnostics(&manifest), Vec::<Value>::new(), "both ignored, none unused");
+
+    // An action resolved against an older version of the buffer gets no edit.
+    let stale = client.request("codeAction/resolve", ignore.clone());
+    assert!(stale.get("edit").is_none(), "{stale}");
+
+    // An ignore at the end of a plain line.
+    let typo = text.replace("beeuni:memory", "beeuni:memroy");
+    client.change(&manifest, 4, &typo);
+    let diagnostics = client.diagnostics(&manifest);
+    let actions = actions_at(&mut client, &manifest, by_rule(&diagnostics, "beeuni-ref"));
+    let ignore = actions.iter().find(|a| a["title"] == "Ignore `beeuni-ref` on this line").unwrap();
+    let resolved = client.request("codeAction/resolve", ignore.clone());
+    let text = apply_edits(&typo, &resolved["edit"], &manifest);
+    assert!(text.contains("\n  memory: beeuni:memroy  # beeuni-lint: ignore[beeuni-ref]\n"), "{text}");
+    client.change(&manifest, 5, &text);
+    // Ignored, `memroy` still loads no Beeuni tool.
+    let rules: Vec<Value> = client.diagnostics(&manifest).iter().map(|d| d["code"].clone()).collect();
+    assert_eq!(rules, [json!("no-beeuni-tools")]);
+    let (status, _) = client.shutdown_and_exit();
+    assert_eq!(status, Some(0));
+}
+
+#[test]
+fn modules_imports_and_closing() {
+    let dir = ignoring_project();
+    let (mut client, _) = Client::initialized(dir.path(), neovim_07());
+    let manifest = uri(&dir.path().join("beeuni.yaml"));
+    let fetcher = uri(&dir.path().join("tools/fetcher.ts"));
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": fetcher, "languageId": "typescript", "version": 1, "text": FETCHER } }),
+    );
+    let diagnostics = client.diagnostics(&fetcher);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+    assert_eq!(diagnostics[0]["code"], "module-process-env");
+    assert_eq!(
+        diagnostics[0]["range"],
+        json!({ "start": { "line": 3, "character": 27 }, "end": { "line": 3, "character": 48 } })
+    );
+
+    // Opening the manifest publishes for both open files of the project.
+    client.open(&manifest, IGNORING);
+    assert_eq!(client.diagnostics(&manifest).len(), 2);
+    assert_eq!(client.diagnostics(&fetcher).len(), 1);
+
+    // The module's ignore goes on its own line above, as a `//` comment; the unsaved module is what is linted.
+    let actions = actions_at(&mut client, &fetcher, &diagnostics[0]);
+    assert_eq!(
+        actions.iter().map(|a| a["title"].as_str().unwrap()).collect::<Vec<_>>(),
+        ["Ignore `module-process-env` on this line"]
+    );
+    let ignored = apply_edits(FETCHER, &actions[0]["edit"], &fetcher);
+    assert!(ignored.contains("\n  // beeuni-lint: ignore[module-process-env]\n  async execute()"), "{ignored}");
+    client.change(&fetcher, 2, &ignored);
+    assert_eq!(client.diagnostics(&fetcher), Vec::<Value>::new());
+    assert_eq!(client.diagnostics(&manifest).len(), 2);
+
+    // Definition from an `imports:` item, and from an agent-list item to a tool declared in the imported file.
+    let at = |needle: &str| json!({ "textDocument": { "uri": manifest }, "position": position_of(IGNORING, needle) });
+    let definition = client.request("textDocument/definition", at("config/more.yaml"));
+    assert_eq!(definition["uri"], uri(&dir.path().join("config/more.yaml")));
+    let definition = client.request("textDocument/definition", at("fetcher, bsh"));
+    assert_eq!(definition["uri"], uri(&dir.path().join("config/more.yaml")));
+    assert_eq!(definition["range"]["start"], json!({ "line": 1, "character": 2 }));
+
+    // Hover on a harness tool and on a Beeuni tool.
+    let hover = client.request("textDocument/hover", at("pty_spawn"));
+    assert_eq!(
+        hover["contents"]["value"],
+        "`pty_spawn`: harness tool, built into the harness\n\n- standard harness: no agent\n- experimental harness: no agent\n"
+    );
+    let hover = client.request("textDocument/hover", at("memory: beeuni"));
+    assert!(
+        hover["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .starts_with("`memory`: Beeuni tool (hosted), source `beeuni:memory`"),
+        "{hover}"
+    );
+
+    // Completion of a `beeuni:` value (the tool's own first) and of an agent's keys.
+    let typing = IGNORING
+        .replace("  memory: beeuni:memory\n", "  memory: beeuni:\n")
+        .replace("  coder:\n", "  coder:\n    se\n");
+    client.change(&manifest, 2, &typing);
+    client.diagnostics(&manifest);
+    let mut at_value = position_of(&typing, "beeuni:\n");
+    at_value["character"] = json!(at_value["character"].as_u64().unwrap() + 7);
+    let items =
+        client.request("textDocument/completion", json!({ "textDocument": { "uri": manifest }, "position": at_value }));
+    assert_eq!(items[0]["label"], "beeuni:memory");
+    assert_eq!(items[0]["textEdit"]["range"]["start"], json!({ "line": 3, "character": 10 }));
+    let mut at_key = position_of(&typing, "se\n");
+    at_key["character"] = json!(at_key["character"].as_u64().unwrap() + 2);
+    let items =
+        client.request("textDocument/completion", json!({ "textDocument": { "uri": manifest }, "position": at_key }));
+    let labels: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["tools", "secrets", "connectors", "permission"]);
+
+    // Closing a file clears its diagnostics; the other file is linted again from disk for the closed one.
+    client.notify("textDocument/didClose", json!({ "textDocument": { "uri": fetcher } }));
+    assert_eq!(client.diagnostics(&fetcher), Vec::<Value>::new());
+    client.diagnostics(&manifest);
+    let (status, _) = client.shutdown_and_exit();
+    assert_eq!(status, Some(0));
+}
+
+#[test]
+fn exit_without_shutdown_and_requests_after_it() {
+    let dir = project();
+    let (mut client, _) = Client::initialized(dir.path(), json!({}));
+    assert_eq!(client.request("shutdown", Value::Null), Value::Null);
+    let refused = client.request_raw(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": "file:///x" }, "position": { "line": 0, "character": 0 } }),
+    );
+    assert_eq!(refused["error"]["code"], -32600);
+    client.notify("exit", Value::Null);
+    drop(client);
+
+    let (mut client, _) = Client::initialized(dir.path(), json!({}));
+    client.notify("exit", Value::Null);
+    assert_eq!(client.wait_exit(), Some(1), "exit before shutdown is status 1");
+}
+
+#[test]
+fn each_file_belongs_to_the_nearest_project_above_it() {
+    let dir = common::project(&[
+        ("beeuni.yaml", "agents:\n  a:\n    tools: [read]\n"),
+        ("apps/x/beeuni.yaml", "agents:\n  b:\n    tools: [raed]\n"),
+        ("apps/x/docs/notes.yaml", "not: part of the graph\n"),
+    ]);
+    // The root folder the client names is not where projects are looked for.
+    let (mut client, _) = Client::initialized(&dir.path().join("apps"), json!({}));
+    let inner = uri(&dir.path().join("apps/x/beeuni.yaml"));
+    let outer = uri(&dir.path().join("beeuni.yaml"));
+    let notes = uri(&dir.path().join("apps/x/docs/notes.yaml"));
+    client.open(&inner, "agents:\n  b:\n    tools: [raed]\n");
+    let diagnostics = client.diagnostics(&inner);
+    assert_eq!(diagnostics.len(), 1);
+    assert_eq!(diagnostics[0]["code"], "unknown-tool");
+    client.open(&outer, "agents:\n  a:\n    tools: [read]\n");
+    assert_eq!(client.diagnostics(&outer), Vec::<Value>::new());
+    // A YAML file of the project outside its graph gets an empty list.
+    client.open(&notes, "not: part of the graph\n");
+    assert_eq!(client.diagnostics(&notes), Vec::<Value>::new());
+    let (status, _) = client.shutdown_and_exit();
+    assert_eq!(status, Some(0));
+}

@@ -139,15 +139,22 @@ impl Client {
         assert_eq!(self.request("shutdown", Value::Null), Value::Null);
         self.notify("exit", Value::Null);
         let sent = Instant::now();
+        let status = self.wait_exit();
+        (status, sent.elapsed())
+    }
+
+    /// Waits for the process to end (its standard input still open); its exit status.
+    pub fn wait_exit(&mut self) -> Option<i32> {
+        let start = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
-                return (status.code(), sent.elapsed());
+                return status.code();
             }
-            if sent.elapsed() > WAIT {
+            if start.elapsed() > WAIT {
                 let _ = self.child.kill();
                 panic!("the server did not exit");
             }
-            std::thread::sleep(Duration::from_millis(5));
+            std::thread::sleep(Duration::from_millis(2));
         }
     }
 }
