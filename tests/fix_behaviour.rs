@@ -92,6 +92,26 @@ fn writes_keep_permissions_and_symlinks_and_leave_no_temporary_file() {
     assert_eq!(names, ["beeuni.yaml", "config/real.yaml"]);
 }
 
+#[cfg(unix)]
+#[test]
+fn a_file_outside_the_repository_is_never_touched() {
+    let outside = tempfile::TempDir::new().unwrap();
+    let agents = "agents:\n  a:\n    tools: All\n";
+    std::fs::write(outside.path().join("agents.yaml"), agents).unwrap();
+    let dir = project(&[("beeuni.yaml", "imports:\n  - agents.yaml\nagents:\n  b:\n    tools: NONE\n")]);
+    std::os::unix::fs::symlink(outside.path().join("agents.yaml"), dir.path().join("agents.yaml")).unwrap();
+    let run = run_in(dir.path(), &["--unsafe-fixes", "--format", "json", "."]);
+    // The report stays JSON; the import through the symlink is refused, and only beeuni.yaml is fixed.
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert!(report["diagnostics"].as_array().unwrap().iter().any(|d| d["rule"] == "import-path"), "{report:#}");
+    assert_eq!(std::fs::read_to_string(outside.path().join("agents.yaml")).unwrap(), agents);
+    assert!(std::fs::symlink_metadata(dir.path().join("agents.yaml")).unwrap().file_type().is_symlink());
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("beeuni.yaml")).unwrap(),
+        "imports:\n  - agents.yaml\nagents:\n  b:\n    tools: none\n"
+    );
+}
+
 #[test]
 fn an_imported_file_is_fixed_where_the_finding_is() {
     let dir = project(&[
