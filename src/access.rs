@@ -7,9 +7,11 @@
 //! On the standard harness a subagent started with `task` gets its own list, so what an agent reaches that
 //! way is shown too.
 
+use crate::catalog::AGENT_KEYS;
 use crate::catalog::{self, HarnessTier, PTY_TOOLS, SHARED_WRITE_GROUP};
 use crate::manifest::agents::{AgentDecl, ToolList};
 use crate::project::Project;
+use crate::rules::names;
 use crate::rules::tool_name::name_problem;
 use serde::Serialize;
 
@@ -79,7 +81,11 @@ pub fn access(project: &Project) -> Vec<AgentAccess> {
         let direct: Vec<Vec<Callable>> = project
             .agents
             .iter()
+            // What `check` calls invalid gives nothing to show, and nothing to reach through `task`.
             .map(|agent| {
+                if is_invalid(project, agent) {
+                    return Vec::new();
+                }
                 tools
                     .iter()
                     .filter_map(|(tool, source)| {
@@ -95,12 +101,25 @@ pub fn access(project: &Project) -> Vec<AgentAccess> {
             } else {
                 Vec::new()
             };
-            let invalid = matches!(agent.tools, ToolList::Invalid);
+            let invalid = is_invalid(project, agent);
             let tools = direct_of(&direct, index);
             out.push(AgentAccess { agent: agent.name.clone(), harness, invalid, tools, through_task });
         }
     }
     out
+}
+
+/// Does `check` say this agent's tools cannot be known: an invalid `tools:` shape, or no `tools:` but a
+/// misspelt one (`tool:`, `Tools:`), which the platform ignores while the author meant a list?
+fn is_invalid(project: &Project, agent: &AgentDecl) -> bool {
+    if matches!(agent.tools, ToolList::Invalid) {
+        return true;
+    }
+    let doc = &project.graph.files[agent.graph_index].doc;
+    agent.tools_key.is_none()
+        && doc.entries(agent.node).unwrap_or_default().iter().filter_map(|e| doc.scalar(e.key)).any(|key| {
+            AGENT_KEYS.iter().find(|known| key != **known && names::is_near_miss(key, known)) == Some(&"tools")
+        })
 }
 
 fn direct_of(direct: &[Vec<Callable>], index: usize) -> Vec<Callable> {

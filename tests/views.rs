@@ -139,3 +139,19 @@ greeter     no tool       -                          -           -
         access.as_array().unwrap().iter().find(|e| e["agent"] == "support" && e["harness"] == "experimental");
     assert!(experimental.unwrap().get("through_task").is_none());
 }
+
+#[test]
+fn a_misspelt_tools_key_is_invalid_not_every_tool() {
+    let dir = project(&[("beeuni.yaml", "agents:\n  a:\n    tool: [read]\n  b:\n    tools: [task]\n")]);
+    let check = run_in(dir.path(), &["--format", "short", "."]);
+    assert_eq!(
+        check.stdout,
+        "beeuni.yaml:3:5: warning[unknown-key] unknown setting `tool` of agent `a`: it is ignored\n"
+    );
+    let run = run_in(dir.path(), &["agents", "--json", "."]);
+    let access: Value = serde_json::from_str(&run.stdout).unwrap();
+    let a = &access[0];
+    assert_eq!((&a["agent"], &a["invalid"], &a["tools"]), (&"a".into(), &true.into(), &serde_json::json!([])));
+    // Nor does `b` reach anything through `task` by starting `a`.
+    assert!(access[1].get("through_task").is_none(), "{access:#}");
+}
