@@ -72,8 +72,17 @@ fn check(args: &CheckArgs) -> Result<u8, String> {
     }
     match &args.path {
         None if args.staged => hook(args),
+        // `--fix` without PATH at the top of a monorepo (the `beeuni-lint-fix` hook): the projects the commit
+        // being made touches, as hook mode picks them.
+        None if (args.fix || args.unsafe_fixes || args.diff) && outside_every_project() => hook(args),
         path => check_path(args, path.clone().unwrap_or_else(|| ".".into())),
     }
+}
+
+/// In a git work tree, but with no `beeuni.yaml` in the current folder or above it?
+fn outside_every_project() -> bool {
+    beeuni_lint::discover::discover(std::path::Path::new("."), false)
+        .is_ok_and(|found| found.git.is_some() && !found.root.join(beeuni_lint::discover::MANIFEST).is_file())
 }
 
 /// Hook mode (`--staged` without PATH): every project the commit touches, one report each; the exit status is

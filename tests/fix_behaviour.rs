@@ -139,6 +139,17 @@ fn in_a_monorepo_the_diff_names_repo_relative_paths() {
     );
 }
 
+#[test]
+fn fix_at_the_top_of_a_monorepo_fixes_the_projects_the_commit_touches() {
+    let dir = committed(&[("apps/a/beeuni.yaml", TYPO), ("apps/b/beeuni.yaml", TYPO)]);
+    std::fs::write(dir.path().join("apps/a/notes.md"), "x\n").unwrap();
+    git(dir.path(), &["add", "apps/a/notes.md"]);
+    let run = run_in(dir.path(), &["--fix"]);
+    assert!(run.stderr.contains("fixed apps/a/beeuni.yaml:2: safe[beeuni-ref]"), "{}", run.stderr);
+    assert!(std::fs::read_to_string(dir.path().join("apps/a/beeuni.yaml")).unwrap().contains("beeuni:web_search"));
+    assert_eq!(std::fs::read_to_string(dir.path().join("apps/b/beeuni.yaml")).unwrap(), TYPO);
+}
+
 /// A repository with one commit of `files`.
 fn committed(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = project(files);
