@@ -91,13 +91,24 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
 
 /// The finding for one untracked file referenced at `at`.
 pub fn untracked(project: &Project, path: &str, at: Label, what: &str) -> Diagnostic {
-    let ignored = project.checkout.is_ignored(path);
+    // Through a symlink, what to add is the untracked link or the file it reaches: `git add` refuses a path
+    // beyond a symbolic link.
+    let part = project.checkout.untracked_part(path).unwrap_or_else(|| path.to_string());
+    let ignored = project.checkout.is_ignored(&part);
     // Named as git names it (relative to the work tree root), so the help's `git add` works from the top.
-    let path = &project.checkout.git_path(path);
+    let (path, part) = (&project.checkout.git_path(path), &project.checkout.git_path(&part));
+    let subject = if part == path {
+        format!("{what} `{path}`")
+    } else if path.starts_with(&format!("{part}/")) {
+        format!("{what} `{path}` goes through the symlink `{part}`, which")
+    } else {
+        format!("{what} `{path}` leads through a symlink to `{part}`, which")
+    };
+    let path = part;
     let (severity, message, help) = if ignored {
         (
             Severity::Error,
-            format!("{what} `{path}` is ignored by git: a config release contains only files Git tracks"),
+            format!("{subject} is ignored by git: a config release contains only files Git tracks"),
             // A plain `git add` refuses an ignored path: say so, and give the command that works.
             format!(
                 "`{path}` is ignored by git (a `.gitignore` rule matches it), so a plain `git add` refuses it: remove that rule, or add it anyway with `git add -f {path}`"
@@ -106,13 +117,13 @@ pub fn untracked(project: &Project, path: &str, at: Label, what: &str) -> Diagno
     } else if project.checkout.is_index() {
         (
             Severity::Error,
-            format!("{what} `{path}` is not staged: the commit being made does not contain it"),
+            format!("{subject} is not staged: the commit being made does not contain it"),
             format!("run `git add {path}`"),
         )
     } else {
         (
             Severity::Info,
-            format!("{what} `{path}` is not tracked by git yet: a config release contains only files Git tracks"),
+            format!("{subject} is not tracked by git yet: a config release contains only files Git tracks"),
             format!("run `git add {path}`"),
         )
     };
