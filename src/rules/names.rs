@@ -51,10 +51,15 @@ pub fn near_matches<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
 
 /// "`a`", "`a` or `b`", "`a`, `b` or `c`".
 pub fn one_of(names: &[&str]) -> String {
+    listed(names, "or")
+}
+
+/// The names in backticks, the last two joined by `word` ("`a`, `b` and `c`").
+pub fn listed(names: &[&str], word: &str) -> String {
     let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
     match quoted.split_last() {
         Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        Some((last, rest)) => format!("{} {word} {last}", rest.join(", ")),
         None => String::new(),
     }
 }

@@ -27,6 +27,7 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::manifest::agents::{ToolList, ToolRef};
 use crate::project::Project;
 use crate::rules::Rule;
+use crate::rules::names;
 
 pub static RULE: Rule =
     Rule::new("shared-permission", Severity::Warning, include_str!("shared_permission.rs"), Some(check));
@@ -62,8 +63,8 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         if missing.is_empty() {
             continue;
         }
-        let listed = and(&group.iter().map(|t| t.name.as_str()).collect::<Vec<_>>());
-        let others = and(&missing);
+        let others = names::listed(&missing, "and");
+        let listed = names::listed(&group.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), "and");
         let (severity, message, help) = if hiding {
             (
                 Severity::Info,
@@ -84,15 +85,5 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             )
         };
         out.push(Diagnostic::new(RULE.id, severity, Label::new(agent.file, first.item), message).help(help));
-    }
-}
-
-/// "`a`", "`a` and `b`", "`a`, `b` and `c`".
-fn and(names: &[&str]) -> String {
-    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    match quoted.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-        None => String::new(),
     }
 }
