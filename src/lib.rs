@@ -98,21 +98,23 @@ pub fn load(options: &CheckOptions) -> Result<Loaded, String> {
 
 /// [`load`], with the work tree seen through pending fixes.
 pub fn load_with(options: &CheckOptions, overlay: Option<Rc<repo::checkout::Overlay>>) -> Result<Loaded, String> {
-    load_over(options, overlay, &manifest::load::Parsed::default())
+    load_over(options, overlay, &manifest::load::Parsed::default(), None)
 }
 
-/// [`load_with`], reusing what `parsed` (an earlier run) holds for every file whose text is the same: the
-/// language server's run, with its unsaved buffers as the overlay.
+/// [`load_with`], reusing what `parsed` (an earlier run) holds for every file whose text is the same, and what
+/// `memo` knows of the disk: the language server's run, with its unsaved buffers as the overlay.
 pub fn load_over(
     options: &CheckOptions,
     overlay: Option<Rc<repo::checkout::Overlay>>,
     parsed: &manifest::load::Parsed,
+    memo: Option<Rc<repo::checkout::DiskMemo>>,
 ) -> Result<Loaded, String> {
     let found = discover::discover(&options.path, options.staged)?;
     let top = found.git.as_ref().map_or_else(|| found.root.clone(), |git| git.root().to_path_buf());
     let config = config::Config::load(&found.root, &top, options.config.as_deref())?;
     let mut work = repo::checkout::Checkout::work_tree(found.root.clone(), found.git.map(Rc::new), found.git_prefix);
     work.overlay = overlay;
+    work.memo = memo;
     let sides = if options.base.is_some() || options.staged {
         Some(change::sides(&work, options.base.as_deref(), options.staged)?)
     } else {

@@ -386,3 +386,20 @@ fn each_file_belongs_to_the_nearest_project_above_it() {
     let (status, _) = client.shutdown_and_exit();
     assert_eq!(status, Some(0));
 }
+
+#[test]
+fn a_save_shows_files_changed_on_disk() {
+    let text = "tools:\n  web_search: beeuni:web_search\n  lookup: tools/lookup.ts\n";
+    let dir = common::project(&[("beeuni.yaml", text)]);
+    let (mut client, _) = Client::initialized(dir.path(), json!({}));
+    let manifest = uri(&dir.path().join("beeuni.yaml"));
+    client.open(&manifest, text);
+    let rules: Vec<Value> = client.diagnostics(&manifest).iter().map(|d| d["code"].clone()).collect();
+    assert_eq!(rules, [json!("module-missing")]);
+    // Another program writes the module; the next save looks at the disk again.
+    common::write(dir.path(), "tools/lookup.ts", common::MODULE.as_bytes());
+    client.notify("textDocument/didSave", json!({ "textDocument": { "uri": manifest } }));
+    assert_eq!(client.diagnostics(&manifest), Vec::<Value>::new());
+    let (status, _) = client.shutdown_and_exit();
+    assert_eq!(status, Some(0));
+}

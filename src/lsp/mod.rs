@@ -172,8 +172,11 @@ impl Server<'_> {
                 closed.filter(|root| self.workspace.docs.values().any(|d| d.project.as_ref() == Some(root)))
             }
             // The buffer already held what was saved; a save may also follow a `git add` or a new file.
-            note::DidSaveTextDocument::METHOD => params::<note::DidSaveTextDocument>(notification)
-                .and_then(|p| self.workspace.docs.get(p.text_document.uri.as_str())?.project.clone()),
+            note::DidSaveTextDocument::METHOD => params::<note::DidSaveTextDocument>(notification).and_then(|p| {
+                let project = self.workspace.docs.get(p.text_document.uri.as_str())?.project.clone();
+                self.workspace.disk_changed(project.as_deref());
+                project
+            }),
             _ => None,
         };
         if let Some(root) = project {

@@ -6,7 +6,7 @@ use crate::diagnostic::Diagnostic;
 use crate::discover::MANIFEST;
 use crate::manifest::load::Parsed;
 use crate::project::Project;
-use crate::repo::checkout::{Overlay, Side};
+use crate::repo::checkout::{DiskMemo, Overlay, Side};
 use crate::source::{FileId, SourceFile};
 use crate::{CheckOptions, rules, suppress};
 use lsp_types::{PublishDiagnosticsParams, Uri};
@@ -14,6 +14,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How long the disk is taken as unchanged between two saves (or opens, or closes): files changed by other
+/// programs show within this.
+const DISK_TRUSTED_FOR: Duration = Duration::from_secs(2);
 
 pub struct Document {
     pub uri: Uri,
@@ -37,6 +42,8 @@ pub struct Workspace {
     /// By URI, as the client sent it.
     pub docs: HashMap<String, Document>,
     pub projects: HashMap<PathBuf, Linted>,
+    /// What each project's disk answered lately (see [`DiskMemo`]), and since when.
+    memos: HashMap<PathBuf, (Rc<DiskMemo>, Instant)>,
     /// The last error each project's run gave (a bad config, an unreadable repository), to tell the user once.
     errors: HashMap<PathBuf, String>,
 }
@@ -55,6 +62,7 @@ impl Workspace {
         let project = project_root(&path);
         let text = text.into();
         self.docs.insert(uri.as_str().to_string(), Document { uri, path, version, text, project: project.clone() });
+        self.disk_changed(project.as_deref());
         project
     }
 
@@ -69,14 +77,24 @@ impl Workspace {
     /// Forgets a buffer (the file on disk counts again); the project to lint again.
     pub fn close(&mut self, uri: &Uri) -> Option<PathBuf> {
         let doc = self.docs.remove(uri.as_str())?;
+        // The file on disk counts again, and may differ from what the buffer was.
+        self.disk_changed(doc.project.as_deref());
         if let Some(root) = &doc.project
             && !self.docs.values().any(|d| d.project.as_ref() == Some(root))
         {
             // No open file of the project is left: let its model go.
             self.projects.remove(root);
             self.errors.remove(root);
+            self.memos.remove(root);
         }
         doc.project
+    }
+
+    /// The disk may have changed (a save, a file opened or closed): look again on the next run.
+    pub fn disk_changed(&mut self, root: Option<&Path>) {
+        if let Some(root) = root {
+            self.memos.remove(root);
+        }
     }
 
     /// Lints the project at `root` with the buffers in place, and the diagnostics of each of its open files.
@@ -88,7 +106,16 @@ impl Workspace {
             Parsed::of(&project.graph, &project.sources, Side::WorkTree)
                 .with_modules(&project.modules, &project.sources)
         });
-        let loaded = crate::load_over(&options, Some(Rc::new(self.overlay(root))), &parsed);
+        let memo = match self.memos.get(root) {
+            Some((memo, since)) if since.elapsed() < DISK_TRUSTED_FOR => memo.clone(),
+            _ => {
+                let memo = Rc::new(DiskMemo::default());
+                crate::repo::fs::forget_folders();
+                self.memos.insert(root.to_path_buf(), (memo.clone(), Instant::now()));
+                memo
+            }
+        };
+        let loaded = crate::load_over(&options, Some(Rc::new(self.overlay(root))), &parsed, Some(memo));
         drop(parsed);
         drop(previous);
         let mut outcome = Outcome::default();

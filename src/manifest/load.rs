@@ -111,7 +111,9 @@ impl<'a> Parsed<'a> {
         let (text, doc) = self.files.get(rel)?;
         let side = self.side?;
         let same = if side == Side::WorkTree && checkout.side == Side::WorkTree {
-            checkout.read(rel).is_ok_and(|bytes| bytes == text.as_bytes())
+            let unchanged = checkout.overlaid(rel).is_none()
+                && matches!(checkout.resolve(rel), Ok(Resolved::Path(real)) if checkout.unchanged(&real));
+            unchanged || checkout.read(rel).is_ok_and(|bytes| bytes == text.as_bytes())
         } else {
             checkout.holds(rel, text.as_bytes(), side)
         };

@@ -118,8 +118,28 @@ pub fn analyse_all(
     while !batch.is_empty() {
         let (paths, reads): (Vec<Origin>, Vec<Read>) =
             batch.into_iter().map(|p| ((p.path, p.declared_by, p.xcsh), p.read)).unzip();
-        let work = paths.iter().zip(reads).map(|((path, ..), read)| (path.as_str(), (read, parsed.module(path))));
-        let analysed = parse_in_parallel(work.collect());
+        let (work, from_disk): (Vec<Work>, Vec<Option<PathBuf>>) = paths
+            .iter()
+            .zip(reads)
+            .map(|((path, ..), read)| {
+                let known = parsed.module(path);
+                match read {
+                    // Read from disk by an earlier run while the disk is taken as unchanged: that run's facts hold.
+                    Read::Later(real) if known.is_some() && checkout.unchanged(&real) => {
+                        ((path.as_str(), (Read::Known, known)), None)
+                    }
+                    Read::Later(real) => ((path.as_str(), (Read::Later(real.clone()), known)), Some(real)),
+                    read => ((path.as_str(), (read, known)), None),
+                }
+            })
+            .unzip();
+        let analysed = parse_in_parallel(work);
+        for ((text, facts), real) in analysed.iter().zip(&from_disk) {
+            // Unless the read failed (an empty text with an error).
+            if let Some(real) = real.as_ref().filter(|_| !text.is_empty() || facts.syntax_errors.is_empty()) {
+                checkout.saw(real);
+            }
+        }
         let mut next = Vec::new();
         for ((path, declared_by, xcsh), (text, facts)) in paths.into_iter().zip(analysed) {
             let mut loads = Vec::new();
@@ -195,6 +215,8 @@ fn read(checkout: &Checkout, path: &str, resolved: &Resolved) -> Read {
 enum Read {
     Later(PathBuf),
     Done(Result<Vec<u8>, Refusal>),
+    /// The bytes an earlier run read (its text and facts come with the work).
+    Known,
 }
 
 /// A file's path, its bytes, and the text and facts an earlier run had for it.
@@ -220,9 +242,11 @@ fn parse_in_parallel(work: Vec<Work>) -> Vec<(String, ModuleFacts)> {
 }
 
 fn analyse_bytes(path: &str, read: Read, known: Option<(&str, &ModuleFacts)>) -> (String, ModuleFacts) {
-    let bytes = match read {
-        Read::Later(real) => fs::read_resolved(&real),
-        Read::Done(bytes) => bytes,
+    let bytes = match (read, known) {
+        (Read::Known, Some((text, facts))) => return (text.to_string(), facts.clone()),
+        (Read::Later(real), _) => fs::read_resolved(&real),
+        (Read::Done(bytes), _) => bytes,
+        (Read::Known, None) => Err(Refusal::NotFound),
     };
     let bytes = match bytes {
         Ok(bytes) => bytes,

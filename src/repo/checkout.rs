@@ -3,13 +3,35 @@
 
 use super::fs::{self, Refusal};
 use super::git::{EntryKind, GitRepo, GitSource};
-use std::collections::HashMap;
-use std::path::PathBuf;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 /// Work-tree files as a fix would leave them, before anything is written: new bytes, or `None` for a deleted file.
 /// Keys are project-relative paths.
 pub type Overlay = HashMap<String, Option<Vec<u8>>>;
+
+/// What the work tree's disk answered, kept from one run to the next while the disk is taken as unchanged: the
+/// language server keeps one per project between saves (and for a few seconds at most), so an edit of one
+/// buffer neither looks up nor reads every module again. Git sides do not use it.
+#[derive(Default)]
+pub struct DiskMemo {
+    resolved: RefCell<HashMap<String, Result<Resolved, Refusal>>>,
+    /// Files read from disk while this memo lived: an earlier run's text of them is still what the disk holds.
+    seen: RefCell<HashSet<PathBuf>>,
+}
+
+impl DiskMemo {
+    fn resolve(&self, root: &Path, rel: &str) -> Result<Resolved, Refusal> {
+        if let Some(known) = self.resolved.borrow().get(rel) {
+            return known.clone();
+        }
+        let answer = fs::resolve(root, rel).map(Resolved::Path);
+        self.resolved.borrow_mut().insert(rel.to_string(), answer.clone());
+        answer
+    }
+}
 
 /// A file found by [`Checkout::resolve`], ready to read.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -40,11 +62,13 @@ pub struct Checkout {
     pub side: Side,
     /// Pending fixes over the work tree (see [`Overlay`]); git sides ignore it.
     pub overlay: Option<Rc<Overlay>>,
+    /// The disk's answers, kept across runs while the disk is taken as unchanged (see [`DiskMemo`]).
+    pub memo: Option<Rc<DiskMemo>>,
 }
 
 impl Checkout {
     pub fn work_tree(root: PathBuf, git: Option<Rc<GitRepo>>, git_prefix: String) -> Self {
-        Checkout { root, git, git_prefix, side: Side::WorkTree, overlay: None }
+        Checkout { root, git, git_prefix, side: Side::WorkTree, overlay: None, memo: None }
     }
 
     /// The same project as another version of its files: a tree, the index, or nothing.
@@ -55,6 +79,7 @@ impl Checkout {
             git_prefix: self.git_prefix.clone(),
             side,
             overlay: self.overlay.clone(),
+            memo: self.memo.clone(),
         }
     }
 
@@ -76,7 +101,10 @@ impl Checkout {
         match (self.side, &self.git) {
             (Side::Git(source), Some(git)) => self.resolve_in_git(git, source, rel),
             (Side::WorkTree, _) if self.overlaid(rel) == Some(None) => Err(Refusal::NotFound),
-            (Side::WorkTree, _) => fs::resolve(&self.root, rel).map(Resolved::Path),
+            (Side::WorkTree, _) => match &self.memo {
+                Some(memo) => memo.resolve(&self.root, rel),
+                None => fs::resolve(&self.root, rel).map(Resolved::Path),
+            },
             _ => Err(Refusal::NotFound),
         }
     }
@@ -106,7 +134,13 @@ impl Checkout {
 
     pub fn read_resolved(&self, resolved: &Resolved) -> Result<Vec<u8>, Refusal> {
         let bytes = match (resolved, &self.git) {
-            (Resolved::Path(path), _) => return fs::read_resolved(path),
+            (Resolved::Path(path), _) => {
+                let bytes = fs::read_resolved(path);
+                if bytes.is_ok() {
+                    self.saw(path);
+                }
+                return bytes;
+            }
             (Resolved::Blob(id), Some(git)) => git.read_blob(*id).map_err(Refusal::Io)?,
             (Resolved::Blob(_), None) => return Err(Refusal::NotFound),
         };
@@ -114,6 +148,19 @@ impl Checkout {
             return Err(Refusal::TooLarge(bytes.len() as u64));
         }
         Ok(bytes)
+    }
+
+    /// Records that the work-tree file at `real` was read from disk (for the [`DiskMemo`], if any).
+    pub fn saw(&self, real: &Path) {
+        if let Some(memo) = &self.memo {
+            memo.seen.borrow_mut().insert(real.to_path_buf());
+        }
+    }
+
+    /// Was the work-tree file at `real` read from disk while the [`DiskMemo`] lived (so an earlier run of it holds
+    /// its bytes)?
+    pub fn unchanged(&self, real: &Path) -> bool {
+        self.memo.as_ref().is_some_and(|memo| memo.seen.borrow().contains(real))
     }
 
     pub fn read(&self, rel: &str) -> Result<Vec<u8>, Refusal> {

@@ -57,6 +57,13 @@ pub fn normalize(rel: &str) -> Option<String> {
 /// and resolving each folder once saves a `readlink` per path component per module.
 static FOLDERS: Mutex<Option<HashMap<PathBuf, Option<PathBuf>>>> = Mutex::new(None);
 
+/// Forgets the folders resolved so far: a process that lives on (the language server) calls it when the disk
+/// may have changed, so a folder created, removed or replaced by a symlink since is looked at again.
+pub fn forget_folders() {
+    let mut cache = FOLDERS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    *cache = None;
+}
+
 fn canonical_folder(folder: &Path) -> Option<PathBuf> {
     let mut cache = FOLDERS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let cache = cache.get_or_insert_with(HashMap::new);
