@@ -34,6 +34,8 @@ pub struct Project {
     pub loaded_beeuni: Vec<&'static str>,
     /// Every declared module, analysed once.
     pub modules: Vec<Module>,
+    /// By declaration index: what exists instead of a declared module that does not.
+    pub missing_modules: Vec<Option<modules::MissingModule>>,
     /// Files of the legacy `harnesses/opencode/tools/` folder: (file, stem).
     pub legacy_tools: Vec<(FileId, String)>,
     /// In a change-aware run: what the base version of the project loaded.
@@ -77,6 +79,10 @@ impl Project {
         let (tools_keys, tools) = tools::collect(&graph, input.analyse_modules.then_some(&input.checkout));
         let agents = agents::collect(&graph, &sources);
         let loaded_beeuni = tools::loaded_beeuni(&tools_keys, &tools);
+        let missing_modules = match input.analyse_modules {
+            true => modules::missing_modules(&input.checkout, &tools),
+            false => Vec::new(),
+        };
         let (modules, found) = if input.analyse_modules {
             let found = xcsh::discover(&input.checkout, &input.xcsh_paths, &mut sources);
             let roots = found.files.iter().map(|(path, resolved, _)| (path.clone(), resolved.clone())).collect();
@@ -106,6 +112,7 @@ impl Project {
             agents,
             loaded_beeuni,
             modules,
+            missing_modules,
             legacy_tools,
             base: None,
             removed_on_purpose: Vec::new(),

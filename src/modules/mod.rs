@@ -65,6 +65,34 @@ const HELPER_EXTENSIONS: [&str; 8] = ["ts", "js", "mts", "mjs", "cts", "cjs", "t
 /// A file's path, the declarations that name it, and whether it is an xcsh tool.
 type Origin = (String, Vec<usize>, bool);
 
+/// What the checkout holds instead of a declared module that does not exist: looked up here, so that rules
+/// never touch the file system.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct MissingModule {
+    /// Linting the index: the file exists in the work tree, not staged.
+    pub unstaged: bool,
+    /// The same module under another allowed extension, if one exists.
+    pub sibling: Option<String>,
+}
+
+/// For each declaration (by index) whose module does not exist, what exists instead.
+pub fn missing_modules(checkout: &Checkout, tools: &[ToolDecl]) -> Vec<Option<MissingModule>> {
+    tools
+        .iter()
+        .map(|decl| {
+            let (Some(path), Some(Err(Refusal::NotFound))) = (decl.module_path(), &decl.module) else {
+                return None;
+            };
+            let stem = path.rsplit_once('.').map_or(path, |(stem, _)| stem);
+            let sibling = crate::catalog::MODULE_EXTENSIONS
+                .iter()
+                .map(|ext| format!("{stem}.{ext}"))
+                .find(|candidate| candidate != path && checkout.is_file(candidate));
+            Some(MissingModule { unstaged: checkout.only_in_work_tree(path), sibling })
+        })
+        .collect()
+}
+
 /// A file waiting to be analysed.
 struct Pending {
     path: String,

@@ -27,7 +27,6 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::manifest::load::ProblemKind;
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
-use crate::repo::fs::Refusal;
 use crate::rules::Rule;
 use crate::rules::site::origins;
 
@@ -77,9 +76,9 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             out.push(loaders.into_iter().fold(diagnostic, Diagnostic::related));
         }
     }
-    for decl in &project.tools {
-        let (Some(path), Some(Err(Refusal::NotFound))) = (decl.module_path(), &decl.module) else { continue };
-        if checkout.only_in_work_tree(path) {
+    for (decl, instead) in project.tools.iter().zip(&project.missing_modules) {
+        let (Some(path), Some(instead)) = (decl.module_path(), instead) else { continue };
+        if instead.unstaged {
             out.push(untracked(project, path, Label::new(decl.file, decl.entry), "module"));
         }
     }

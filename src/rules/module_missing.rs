@@ -18,7 +18,6 @@
 //! ## Fix
 //! Create the module, correct the path, or remove the entry.
 
-use crate::catalog::MODULE_EXTENSIONS;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::project::Project;
 use crate::repo::fs::Refusal;
@@ -27,11 +26,12 @@ use crate::rules::Rule;
 pub static RULE: Rule = Rule::new("module-missing", Severity::Error, include_str!("module_missing.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    for decl in &project.tools {
+    for (index, decl) in project.tools.iter().enumerate() {
         let (Some(path), Some(Err(refusal))) = (decl.module_path(), &decl.module) else {
             continue;
         };
-        if *refusal == Refusal::NotFound && project.checkout.only_in_work_tree(path) {
+        let instead = project.missing_modules.get(index).cloned().flatten().unwrap_or_default();
+        if instead.unstaged {
             // Not staged: `file-untracked` says so.
             continue;
         }
@@ -42,20 +42,12 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             other => format!("module `{path}` of tool `{}` {}", decl.name, other.describe()),
         };
         let help = match refusal {
-            Refusal::NotFound => sibling(project, path)
+            Refusal::NotFound => instead
+                .sibling
                 .map(|found| format!("`{found}` exists: point the entry at it"))
                 .unwrap_or_else(|| format!("create `{path}`, correct the path, or remove the entry")),
             _ => "point the entry at a module file inside the repository".into(),
         };
         out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry), message).help(help));
     }
-}
-
-/// The same module under another allowed extension, if one exists.
-fn sibling(project: &Project, path: &str) -> Option<String> {
-    let stem = path.rsplit_once('.').map_or(path, |(stem, _)| stem);
-    MODULE_EXTENSIONS
-        .iter()
-        .map(|ext| format!("{stem}.{ext}"))
-        .find(|candidate| candidate != path && project.checkout.is_file(candidate))
 }
