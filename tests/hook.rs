@@ -134,7 +134,7 @@ fn without_a_manifest_in_the_index_the_run_says_what_to_stage() {
 fn the_published_hooks_run_on_every_commit() {
     let manifest = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.pre-commit-hooks.yaml")).unwrap();
     let hooks: Vec<&str> = manifest.split("\n- ").collect();
-    for id in ["beeuni-lint"] {
+    for id in ["beeuni-lint", "beeuni-lint-wheel"] {
         let hook = hooks
             .iter()
             .find(|hook| hook.trim_start_matches("- ").starts_with(&format!("id: {id}\n")))
