@@ -109,6 +109,12 @@ pub struct CheckArgs {
     /// Lint what the index holds (the commit being made), compared with HEAD (or with --base)
     #[arg(long)]
     pub staged: bool,
+    /// Keep the cache of module facts in DIR (default: .beeuni-lint-cache at the project root)
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
+    /// Neither read nor write the cache: parse every module
+    #[arg(long, conflicts_with = "cache_dir")]
+    pub no_cache: bool,
     /// Report only findings on lines the change adds or modifies (needs --base or --staged)
     #[arg(long)]
     pub only_changed: bool,

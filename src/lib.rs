@@ -5,6 +5,7 @@
 //! apply ignores and config, and hand the [`Report`] to a renderer.
 
 pub mod access;
+pub mod cache;
 pub mod catalog;
 pub mod change;
 pub mod config;
@@ -75,11 +76,33 @@ pub struct CheckOptions {
     pub only_changed: bool,
     /// `--xcsh PATH`: more xcsh tool folders (relative to the current folder).
     pub xcsh: Vec<PathBuf>,
+    /// Where module facts are cached (`--cache-dir`, `--no-cache`).
+    pub cache: CacheChoice,
+}
+
+/// Where the warm cache ([`cache`]) lives.
+#[derive(Clone, Debug)]
+pub enum CacheChoice {
+    /// `.beeuni-lint-cache/` at the project root.
+    ProjectRoot,
+    /// `--cache-dir DIR`.
+    Dir(PathBuf),
+    /// `--no-cache`: neither read nor write one.
+    Off,
 }
 
 impl CheckOptions {
     pub fn new(path: PathBuf) -> Self {
-        CheckOptions { path, config: None, base: None, staged: false, only_changed: false, xcsh: Vec::new() }
+        CheckOptions {
+            path,
+            config: None,
+            base: None,
+            staged: false,
+            only_changed: false,
+            xcsh: Vec::new(),
+            // Only `check` keeps a cache: the other commands (and the language server) leave no files behind.
+            cache: CacheChoice::Off,
+        }
     }
 }
 
@@ -112,6 +135,11 @@ pub fn load_over(
     let found = discover::discover(&options.path, options.staged)?;
     let top = found.git.as_ref().map_or_else(|| found.root.clone(), |git| git.root().to_path_buf());
     let config = config::Config::load(&found.root, &top, options.config.as_deref())?;
+    let cache = match &options.cache {
+        CacheChoice::ProjectRoot => Some(cache::ModuleCache::open(found.root.join(cache::DIR))),
+        CacheChoice::Dir(dir) => Some(cache::ModuleCache::open(dir.clone())),
+        CacheChoice::Off => None,
+    };
     let mut work = repo::checkout::Checkout::work_tree(found.root.clone(), found.git.map(Rc::new), found.git_prefix);
     work.overlay = overlay;
     work.memo = memo;
@@ -154,6 +182,7 @@ pub fn load_over(
         harness_tools: config.harness_tools.clone(),
         analyse_modules: true,
         parsed,
+        cache: cache.as_ref(),
     });
     project.base = sides.as_ref().map(|sides| change::base_facts(&project, sides));
     project.removed_on_purpose = config.removed_beeuni_tools.iter().map(|(name, _)| name.clone()).collect();

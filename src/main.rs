@@ -3,7 +3,7 @@
 mod cli;
 
 use beeuni_lint::diagnostic::Severity;
-use beeuni_lint::{CheckOptions, listing, render, rules};
+use beeuni_lint::{CacheChoice, CheckOptions, listing, render, rules};
 use clap::Parser;
 use cli::{CheckArgs, Cli, Color, Command, FailOn, Format, MinSeverity};
 use std::io::{IsTerminal, Write};
@@ -115,6 +115,11 @@ fn check_path(args: &CheckArgs, path: std::path::PathBuf) -> Result<u8, String> 
         staged: args.staged,
         only_changed: args.only_changed,
         xcsh: args.xcsh.clone(),
+        cache: match (&args.cache_dir, args.no_cache) {
+            (_, true) => CacheChoice::Off,
+            (Some(dir), false) => CacheChoice::Dir(dir.clone()),
+            (None, false) => CacheChoice::ProjectRoot,
+        },
     };
     let mut report = if args.fix || args.unsafe_fixes || args.diff {
         let outcome = beeuni_lint::fix::plan(&options, args.unsafe_fixes)?;

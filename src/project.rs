@@ -62,6 +62,8 @@ pub struct ProjectInput<'a> {
     pub analyse_modules: bool,
     /// Files parsed for another version of the project, reused where git holds the same bytes.
     pub parsed: &'a Parsed<'a>,
+    /// The warm cache of module facts (`None`: `--no-cache`).
+    pub cache: Option<&'a crate::cache::ModuleCache>,
 }
 
 impl Project {
@@ -86,7 +88,7 @@ impl Project {
         let (modules, found) = if input.analyse_modules {
             let found = xcsh::discover(&input.checkout, &input.xcsh_paths, &mut sources);
             let roots = found.files.iter().map(|(path, resolved, _)| (path.clone(), resolved.clone())).collect();
-            (modules::analyse_all(&input.checkout, &tools, roots, &mut sources, input.parsed), found)
+            (modules::analyse_all(&input.checkout, &tools, roots, &mut sources, input.parsed, input.cache), found)
         } else {
             (Vec::new(), xcsh::Found::default())
         };

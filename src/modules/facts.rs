@@ -1,10 +1,12 @@
 //! What static analysis learns about one tool module: the facts rules read.
-//! Spans are byte ranges into the module's text.
+//! Spans are byte ranges into the module's text. Facts are a pure function of the file's bytes and
+//! extension, so the warm cache ([`crate::cache`]) stores them as they are.
 
 use crate::source::Span;
+use serde::{Deserialize, Serialize};
 
 /// A property of the default-exported object, as far as it could be read without running the module.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Field<T> {
     /// Not present in the object literal.
     Missing,
@@ -14,7 +16,7 @@ pub enum Field<T> {
     Unanalyzable { span: Span, why: String },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Description {
     /// A string literal or a template literal without expressions: its text.
     Text(String),
@@ -24,7 +26,7 @@ pub enum Description {
     NotString,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Parameters {
     /// The value of `type` when it is a string literal: `Some("object")` is good. `None` when absent or not a literal.
     pub type_value: Option<String>,
@@ -43,7 +45,7 @@ pub struct Parameters {
     pub zod: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Execute {
     /// A method, arrow function or function expression, with its parameters as written (`{ location }`).
     Function { params: Vec<String> },
@@ -53,14 +55,14 @@ pub enum Execute {
     Other,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ObjectExport {
     pub description: Field<Description>,
     pub parameters: Field<Parameters>,
     pub execute: Field<Execute>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DefaultExportKind {
     /// A plain object literal (directly, through a `const`, `export { x as default }`, `module.exports =`,
     /// `exports.default =`, `satisfies`, `as`, parentheses).
@@ -75,14 +77,14 @@ pub enum DefaultExportKind {
     Unanalyzable { why: String },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DefaultExport {
     /// The whole `export default …` / `export { x as default }` / `module.exports = …` statement.
     pub statement: Span,
     pub kind: DefaultExportKind,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ImportKind {
     /// `import … from 'x'`, `import 'x'`
     Static,
@@ -94,7 +96,7 @@ pub enum ImportKind {
     Require,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Import {
     pub specifier: String,
     /// The statement (`import …;`) or the call expression (`require('x')`, `import('x')`).
@@ -117,7 +119,7 @@ pub struct EnvRead {
     pub via: &'static str,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExecuteFacts {
     /// Span of the `execute` property/method (for `module-execute-signature`).
     pub span: Span,
@@ -127,13 +129,13 @@ pub struct ExecuteFacts {
     pub fetch_without_signal: Vec<Span>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SyntaxError {
     pub span: Span,
     pub message: String,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ModuleFacts {
     /// Parse errors; when non-empty the other facts may be partial.
     pub syntax_errors: Vec<SyntaxError>,
@@ -152,4 +154,31 @@ pub struct ModuleFacts {
     pub execute: Option<ExecuteFacts>,
     /// `// beeuni-lint: ignore[...]` and `/* … */` comments: (comment span, comment text without the `//`).
     pub comments: Vec<(Span, String)>,
+}
+
+/// The environments [`EnvRead::via`] names.
+const ENVIRONMENTS: [&str; 2] = ["process.env", "Bun.env"];
+
+/// [`EnvRead`] as the cache stores it (`via` as an index into [`ENVIRONMENTS`]).
+#[derive(Serialize, Deserialize)]
+struct CachedEnvRead {
+    name: String,
+    span: Span,
+    via: u8,
+}
+
+// By hand: a derived `Deserialize` would borrow `via` from the input, which a `&'static str` cannot.
+impl Serialize for EnvRead {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let via = ENVIRONMENTS.iter().position(|known| *known == self.via).map_or(u8::MAX, |i| i as u8);
+        CachedEnvRead { name: self.name.clone(), span: self.span, via }.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for EnvRead {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let read = CachedEnvRead::deserialize(deserializer)?;
+        let via = ENVIRONMENTS.get(read.via as usize).ok_or_else(|| serde::de::Error::custom("unknown environment"))?;
+        Ok(EnvRead { name: read.name, span: read.span, via })
+    }
 }

@@ -8,12 +8,15 @@ pub mod analyse;
 pub mod facts;
 pub mod resolve;
 
+use crate::cache::{Entry, Key, ModuleCache};
 use crate::manifest::load::Parsed;
 use crate::manifest::tools::ToolDecl;
 use crate::repo::checkout::{Checkout, Resolved};
 use crate::repo::fs::{self, Refusal};
+use crate::repo::git::IndexStat;
 use crate::source::{FileId, SourceFile, Sources, Span};
 use facts::{ImportKind, ModuleFacts, SyntaxError};
+use gix::ObjectId;
 use oxc_allocator::Allocator;
 use rayon::prelude::*;
 use resolve::{Resolution, Resolver};
@@ -104,13 +107,15 @@ struct Pending {
 /// Reads, parses and resolves every module the declarations point at, and the xcsh tools found in the tool
 /// folders (RULES.md §6), and every file they import relatively, transitively (the runtime loads that whole
 /// closure): each file once, each level of the closure in parallel.
-/// A file whose text is what `parsed` holds for its path keeps those facts instead of being parsed again.
+/// A file whose text is what `parsed` holds for its path keeps those facts instead of being parsed again; with a
+/// `cache`, so does a file whose content the cache holds, and the cache is updated with this run's files.
 pub fn analyse_all(
     checkout: &Checkout,
     tools: &[ToolDecl],
     xcsh: Vec<(String, Result<Resolved, Refusal>)>,
     sources: &mut Sources,
     parsed: &Parsed,
+    cache: Option<&ModuleCache>,
 ) -> Vec<Module> {
     let mut index_of: HashMap<String, usize> = HashMap::new();
     let mut batch: Vec<Pending> = Vec::new();
@@ -134,7 +139,8 @@ pub fn analyse_all(
             Some(&at) => batch[at].xcsh = true,
             None => {
                 index_of.insert(path.clone(), batch.len());
-                let read = resolved.map_or_else(|e| Read::Done(Err(e)), |r| read(checkout, &path, &r));
+                let read =
+                    resolved.map_or_else(|e| Read::Done { bytes: Err(e), id: None }, |r| read(checkout, &path, &r));
                 batch.push(Pending { path, declared_by: Vec::new(), xcsh: true, read });
             }
         }
@@ -143,6 +149,7 @@ pub fn analyse_all(
     let mut modules: Vec<Module> = Vec::new();
     // Per module: the modules its imports load, with the import's span.
     let mut edges: Vec<Vec<(usize, Span)>> = Vec::new();
+    let mut used = Vec::new();
     while !batch.is_empty() {
         let (paths, reads): (Vec<Origin>, Vec<Read>) =
             batch.into_iter().map(|p| ((p.path, p.declared_by, p.xcsh), p.read)).unzip();
@@ -153,23 +160,26 @@ pub fn analyse_all(
                 let known = parsed.module(path);
                 match read {
                     // Read from disk by an earlier run while the disk is taken as unchanged: that run's facts hold.
-                    Read::Later(real) if known.is_some() && checkout.unchanged(&real) => {
+                    Read::Later { real, .. } if known.is_some() && checkout.unchanged(&real) => {
                         ((path.as_str(), (Read::Known, known)), None)
                     }
-                    Read::Later(real) => ((path.as_str(), (Read::Later(real.clone()), known)), Some(real)),
+                    Read::Later { real, indexed } => {
+                        ((path.as_str(), (Read::Later { real: real.clone(), indexed }, known)), Some(real))
+                    }
                     read => ((path.as_str(), (read, known)), None),
                 }
             })
             .unzip();
-        let analysed = parse_in_parallel(work);
-        for ((text, facts), real) in analysed.iter().zip(&from_disk) {
+        let analysed = parse_in_parallel(work, cache);
+        for ((text, facts, _), real) in analysed.iter().zip(&from_disk) {
             // Unless the read failed (an empty text with an error).
             if let Some(real) = real.as_ref().filter(|_| !text.is_empty() || facts.syntax_errors.is_empty()) {
                 checkout.saw(real);
             }
         }
         let mut next = Vec::new();
-        for ((path, declared_by, xcsh), (text, facts)) in paths.into_iter().zip(analysed) {
+        for ((path, declared_by, xcsh), (text, facts, entry)) in paths.into_iter().zip(analysed) {
+            used.extend(entry);
             let mut loads = Vec::new();
             let resolutions = facts
                 .imports
@@ -184,7 +194,7 @@ pub fn analyse_all(
                         let at = *index_of.entry(target.clone()).or_insert_with(|| {
                             let read = checkout
                                 .resolve(target)
-                                .map_or_else(|e| Read::Done(Err(e)), |r| read(checkout, target, &r));
+                                .map_or_else(|e| Read::Done { bytes: Err(e), id: None }, |r| read(checkout, target, &r));
                             next.push(Pending { path: target.clone(), declared_by: Vec::new(), xcsh: false, read });
                             scheduled
                         });
@@ -200,6 +210,9 @@ pub fn analyse_all(
         batch = next;
     }
     mark_loaders(&mut modules, &edges);
+    if let Some(cache) = cache {
+        cache.store(used);
+    }
     modules
 }
 
@@ -232,17 +245,19 @@ fn is_code(path: &str) -> bool {
 fn read(checkout: &Checkout, path: &str, resolved: &Resolved) -> Read {
     match (resolved, checkout.overlaid(path)) {
         // An overlay's bytes (pending fixes, unsaved editor buffers) instead of the file's.
-        (_, Some(Some(bytes))) => Read::Done(Ok(bytes.clone())),
+        (_, Some(Some(bytes))) => Read::Done { bytes: Ok(bytes.clone()), id: None },
         // Work-tree files are read on the analysis threads; git blobs here (gix is not `Sync`).
-        (Resolved::Path(real), _) => Read::Later(real.clone()),
-        (blob, _) => Read::Done(checkout.read_resolved(blob)),
+        (Resolved::Path(real), _) => Read::Later { real: real.clone(), indexed: checkout.index_stat(path) },
+        (Resolved::Blob(id), _) => Read::Done { bytes: checkout.read_resolved(resolved), id: Some(*id) },
     }
 }
 
 /// A module's bytes, or where to read them.
 enum Read {
-    Later(PathBuf),
-    Done(Result<Vec<u8>, Refusal>),
+    /// A work-tree file, with its index entry when git has one that stat data can vouch for.
+    Later { real: PathBuf, indexed: Option<IndexStat> },
+    /// Bytes (or why there are none), with the blob id when they come from git.
+    Done { bytes: Result<Vec<u8>, Refusal>, id: Option<ObjectId> },
     /// The bytes an earlier run read (its text and facts come with the work).
     Known,
 }
@@ -250,18 +265,19 @@ enum Read {
 /// A file's path, its bytes, and the text and facts an earlier run had for it.
 type Work<'a> = (&'a str, (Read, Option<(&'a str, &'a ModuleFacts)>));
 
-fn parse_in_parallel(work: Vec<Work>) -> Vec<(String, ModuleFacts)> {
+/// A module's text, its facts, and the cache entry that holds them (when there is a cache).
+type Analysed = (String, ModuleFacts, Option<(Key, Entry)>);
+
+fn parse_in_parallel(work: Vec<Work>, cache: Option<&ModuleCache>) -> Vec<Analysed> {
     let pool = rayon::ThreadPoolBuilder::new().stack_size(ANALYSIS_STACK).build();
+    let analyse = |(path, (read, known)): Work| analyse_bytes(path, read, known, cache);
     match pool {
-        Ok(pool) => pool
-            .install(|| work.into_par_iter().map(|(path, (read, known))| analyse_bytes(path, read, known)).collect()),
+        Ok(pool) => pool.install(|| work.into_par_iter().map(analyse).collect()),
         // Without a pool of our own, analyse on one big-stack thread rather than risk the default stack.
         Err(_) => std::thread::scope(|scope| {
             std::thread::Builder::new()
                 .stack_size(ANALYSIS_STACK)
-                .spawn_scoped(scope, || {
-                    work.into_iter().map(|(path, (read, known))| analyse_bytes(path, read, known)).collect()
-                })
+                .spawn_scoped(scope, || work.into_iter().map(analyse).collect())
                 .ok()
                 .and_then(|handle| handle.join().ok())
                 .unwrap_or_default()
@@ -269,27 +285,49 @@ fn parse_in_parallel(work: Vec<Work>) -> Vec<(String, ModuleFacts)> {
     }
 }
 
-fn analyse_bytes(path: &str, read: Read, known: Option<(&str, &ModuleFacts)>) -> (String, ModuleFacts) {
-    let bytes = match (read, known) {
-        (Read::Known, Some((text, facts))) => return (text.to_string(), facts.clone()),
-        (Read::Later(real), _) => fs::read_resolved(&real),
-        (Read::Done(bytes), _) => bytes,
-        (Read::Known, None) => Err(Refusal::NotFound),
+fn analyse_bytes(
+    path: &str,
+    read: Read,
+    known: Option<(&str, &ModuleFacts)>,
+    cache: Option<&ModuleCache>,
+) -> Analysed {
+    let (bytes, id) = match (read, known) {
+        (Read::Known, Some((text, facts))) => return (text.to_string(), facts.clone(), None),
+        (Read::Later { real, indexed }, _) => match fs::read_with_metadata(&real) {
+            Ok((bytes, metadata)) => {
+                let id = indexed.and_then(|indexed| indexed.id_if_clean(&metadata));
+                (Ok(bytes), id)
+            }
+            Err(refusal) => (Err(refusal), None),
+        },
+        (Read::Done { bytes, id }, _) => (bytes, id),
+        (Read::Known, None) => (Err(Refusal::NotFound), None),
     };
     let bytes = match bytes {
         Ok(bytes) => bytes,
         Err(refusal) => {
             let error = SyntaxError { span: Default::default(), message: format!("the module {}", refusal.describe()) };
-            return (String::new(), ModuleFacts { syntax_errors: vec![error], ..Default::default() });
+            return (String::new(), ModuleFacts { syntax_errors: vec![error], ..Default::default() }, None);
         }
     };
     if let Some((text, facts)) = known.filter(|(text, _)| text.as_bytes() == bytes) {
-        return (text.to_string(), facts.clone());
+        return (text.to_string(), facts.clone(), None);
     }
+    // The cache key: the blob id git already knows, or the bytes hashed as git would.
+    let key = cache.and_then(|_| {
+        let id = id.or_else(|| gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, &bytes).ok())?;
+        Some(Key::new(id, path))
+    });
     match String::from_utf8(bytes) {
         Ok(text) => {
+            if let (Some(cache), Some(key)) = (cache, &key)
+                && let Some((facts, range)) = cache.get(key)
+            {
+                return (text, facts, Some((key.clone(), Entry::Hit(range))));
+            }
             let facts = ALLOCATOR.with(|allocator| analyse::analyse(path, &text, &mut allocator.borrow_mut()));
-            (text, facts)
+            let entry = key.map(|key| (key, Entry::New(ModuleCache::encode(&facts))));
+            (text, facts, entry)
         }
         Err(e) => {
             let at = e.utf8_error().valid_up_to();
@@ -300,7 +338,7 @@ fn analyse_bytes(path: &str, read: Read, known: Option<(&str, &ModuleFacts)>) ->
                 span: crate::source::Span::new(line_start, line_end),
                 message: "the module is not valid UTF-8".into(),
             };
-            (text, ModuleFacts { syntax_errors: vec![error], ..Default::default() })
+            (text, ModuleFacts { syntax_errors: vec![error], ..Default::default() }, None)
         }
     }
 }

@@ -199,6 +199,14 @@ impl Checkout {
         }
     }
 
+    /// The index's blob id and stat data of a work-tree file (see [`GitRepo::index_stat`]); `None` on git sides.
+    pub fn index_stat(&self, rel: &str) -> Option<super::git::IndexStat> {
+        match (self.side, &self.git) {
+            (Side::WorkTree, Some(git)) => git.index_stat(&self.git_path(rel)),
+            _ => None,
+        }
+    }
+
     pub fn is_file(&self, rel: &str) -> bool {
         self.resolve(rel).is_ok()
     }

@@ -119,7 +119,33 @@ pub fn read(root: &Path, rel: &str) -> Result<Vec<u8>, Refusal> {
 
 /// Reads a path [`resolve`] returned.
 pub fn read_resolved(real: &Path) -> Result<Vec<u8>, Refusal> {
-    fs::read(real).map_err(|e| Refusal::Io(e.to_string()))
+    read_with_metadata(real).map(|(bytes, _)| bytes)
+}
+
+/// Reads a path [`resolve`] returned with one `open`, one `fstat` and (as a rule) one `read` into a buffer sized
+/// from the `fstat`; also returns that metadata, from which the index can tell the file unchanged since staged.
+pub fn read_with_metadata(real: &Path) -> Result<(Vec<u8>, gix::index::fs::Metadata), Refusal> {
+    use std::io::Read;
+    let io = |e: std::io::Error| Refusal::Io(e.to_string());
+    let mut file = fs::File::open(real).map_err(io)?;
+    let metadata = gix::index::fs::Metadata::from_file(&file).map_err(io)?;
+    if metadata.len() > MAX_FILE_BYTES {
+        return Err(Refusal::TooLarge(metadata.len()));
+    }
+    let mut bytes = vec![0; metadata.len() as usize];
+    let mut filled = 0;
+    // Stop at the size `fstat` gave: a file that changes while it is read gives one version or another, never a
+    // run that does not end.
+    while filled < bytes.len() {
+        match file.read(&mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(io(e)),
+        }
+    }
+    bytes.truncate(filled);
+    Ok((bytes, metadata))
 }
 
 /// Does a repo-relative path exist inside the repository as a regular file?

@@ -27,6 +27,21 @@ pub enum EntryKind {
     Submodule,
 }
 
+/// A non-racy index entry's blob id and stat data (see [`GitRepo::index_stat`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IndexStat {
+    pub id: ObjectId,
+    stat: gix::index::entry::Stat,
+}
+
+impl IndexStat {
+    /// The blob id, when the file's metadata matches what the index recorded (git's "unchanged since staged").
+    pub fn id_if_clean(&self, metadata: &gix::index::fs::Metadata) -> Option<ObjectId> {
+        let stat = gix::index::entry::Stat::from_fs(metadata).ok()?;
+        self.stat.matches(&stat, gix::index::entry::stat::Options::default()).then_some(self.id)
+    }
+}
+
 impl GitRepo {
     /// The entry at a repo-relative path (with `/`) in that source, without reading the blob; None for folders,
     /// missing paths and paths through a symlinked folder (or a submodule).
@@ -63,12 +78,17 @@ impl GitRepo {
     /// and the entry is not racy: git's own shortcut for "unchanged since staged". `None` when only hashing the
     /// bytes would tell.
     pub fn clean_index_id(&self, path: &str, file: &std::path::Path) -> Option<ObjectId> {
-        let entry = self.index.entry_by_path(normalize(path).into())?;
         let metadata = gix::index::fs::Metadata::from_path_no_follow(file).ok()?;
-        let stat = gix::index::entry::Stat::from_fs(&metadata).ok()?;
-        let options = gix::index::entry::stat::Options::default();
-        let clean = !entry.stat.is_racy(self.index.timestamp(), options) && entry.stat.matches(&stat, options);
-        clean.then_some(entry.id)
+        self.index_stat(path)?.id_if_clean(&metadata)
+    }
+
+    /// The index's blob id and stat data of a path, unless the entry is racy (changed within the second the index
+    /// was written, when stat data cannot tell a later edit). Lets another thread tell "unchanged since staged"
+    /// from one `fstat` of the file it opens.
+    pub fn index_stat(&self, path: &str) -> Option<IndexStat> {
+        let entry = self.index.entry_by_path(normalize(path).into())?;
+        let racy = entry.stat.is_racy(self.index.timestamp(), gix::index::entry::stat::Options::default());
+        (!racy).then_some(IndexStat { id: entry.id, stat: entry.stat })
     }
 
     /// Is there a folder at this path in that source (some entry lies under `path/`)? The root always is one.
