@@ -192,9 +192,10 @@ pub fn analyse_all(
                     {
                         let scheduled = index_of.len();
                         let at = *index_of.entry(target.clone()).or_insert_with(|| {
-                            let read = checkout
-                                .resolve(target)
-                                .map_or_else(|e| Read::Done { bytes: Err(e), id: None }, |r| read(checkout, target, &r));
+                            let read = checkout.resolve(target).map_or_else(
+                                |e| Read::Done { bytes: Err(e), id: None },
+                                |r| read(checkout, target, &r),
+                            );
                             next.push(Pending { path: target.clone(), declared_by: Vec::new(), xcsh: false, read });
                             scheduled
                         });
@@ -285,12 +286,7 @@ fn parse_in_parallel(work: Vec<Work>, cache: Option<&ModuleCache>) -> Vec<Analys
     }
 }
 
-fn analyse_bytes(
-    path: &str,
-    read: Read,
-    known: Option<(&str, &ModuleFacts)>,
-    cache: Option<&ModuleCache>,
-) -> Analysed {
+fn analyse_bytes(path: &str, read: Read, known: Option<(&str, &ModuleFacts)>, cache: Option<&ModuleCache>) -> Analysed {
     let (bytes, id) = match (read, known) {
         (Read::Known, Some((text, facts))) => return (text.to_string(), facts.clone(), None),
         (Read::Later { real, indexed }, _) => match fs::read_with_metadata(&real) {
