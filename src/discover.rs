@@ -63,7 +63,7 @@ pub fn manifest(checkout: &Checkout) -> Result<Result<String, String>, String> {
             match misnamed {
                 Some(name) => Ok(Err(name)),
                 None if checkout.is_index() => {
-                    Err(format!("no beeuni.yaml {place}: stage it with `git add beeuni.yaml`"))
+                    Err(format!("no beeuni.yaml {place}: stage it with `git add {}`", checkout.git_path(MANIFEST)))
                 }
                 None => Err(format!("no beeuni.yaml {place}")),
             }

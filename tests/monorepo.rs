@@ -201,3 +201,12 @@ fn no_manifest_says_where_it_looked_and_what_to_pass() {
         )
     );
 }
+
+#[test]
+fn an_unstaged_manifest_in_a_subfolder_names_it_from_the_repository_root() {
+    let dir = monorepo();
+    write(dir.path(), "apps/new/beeuni.yaml", b"tools:\n  show: beeuni:show\n");
+    let run = run_in(&dir.path().join("apps/new"), &["--staged", "."]);
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stderr, "beeuni-lint: no beeuni.yaml in the index: stage it with `git add apps/new/beeuni.yaml`\n");
+}
