@@ -209,6 +209,8 @@ impl Server<'_> {
         for params in outcome.publish {
             self.notify::<note::PublishDiagnostics>(params);
         }
+        // Freeing the previous model (thousands of files) waits until the client has its diagnostics.
+        drop(outcome.retired);
     }
 
     fn notify<N: note::Notification>(&self, params: N::Params) {

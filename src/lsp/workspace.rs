@@ -54,6 +54,8 @@ pub struct Outcome {
     pub publish: Vec<PublishDiagnosticsParams>,
     /// An error to show (once per new error).
     pub message: Option<String>,
+    /// The project's model before this run: freed once the diagnostics are out.
+    pub retired: Option<Linted>,
 }
 
 impl Workspace {
@@ -117,8 +119,7 @@ impl Workspace {
         };
         let loaded = crate::load_over(&options, Some(Rc::new(self.overlay(root))), &parsed, Some(memo));
         drop(parsed);
-        drop(previous);
-        let mut outcome = Outcome::default();
+        let mut outcome = Outcome { retired: previous, ..Outcome::default() };
         match loaded {
             Ok(loaded) => {
                 self.errors.remove(root);
