@@ -182,3 +182,19 @@ fn cache_dir_and_no_cache() {
     let both = run_in(dir.path(), &["--no-cache", "--cache-dir", "x", "."]);
     assert_eq!(both.code, 2, "{}", both.stderr);
 }
+
+#[test]
+fn a_tsconfig_paths_edit_shows_on_a_warm_run() {
+    let module = format!("import {{ x }} from '@/util/x'\n{MODULE}");
+    let dir = project(&[
+        ("beeuni.yaml", "tools:\n  web_search: beeuni:web_search\n  a: tools/a.ts\n"),
+        ("tools/a.ts", &module),
+        ("src/util/x.ts", "export const x = 1\n"),
+        ("tsconfig.json", "{ \"compilerOptions\": { \"paths\": { \"@/*\": [\"./src/*\"] } } }\n"),
+    ]);
+    assert!(!findings(dir.path()).iter().any(|f| f.starts_with("module-import-missing ")));
+    write(dir.path(), "tsconfig.json", b"{ \"compilerOptions\": { \"paths\": { \"@/*\": [\"./lib/*\"] } } }\n");
+    let after = findings(dir.path());
+    assert!(after.iter().any(|f| f.starts_with("module-import-missing ")), "{after:?}");
+    assert_eq!(report(dir.path(), &[]), report(dir.path(), &["--no-cache"]));
+}
