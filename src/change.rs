@@ -5,24 +5,12 @@ use crate::catalog::BEEUNI_TOOLS;
 use crate::diagnostic::Diagnostic;
 use crate::manifest::load::{self, Parsed, ProblemKind};
 use crate::manifest::tools;
-use crate::project::Project;
+use crate::project::{BaseFacts, Project};
 use crate::repo::checkout::{Checkout, Side};
 use crate::repo::git::{GitSource, changed_lines};
 use crate::rules;
 use crate::source::{FileId, Sources};
 use std::collections::{HashMap, HashSet};
-
-/// What the base version of the project declared and loaded: all §7 rules need.
-#[derive(Debug, Default)]
-pub struct BaseFacts {
-    /// "merge base 1a2b3c4 of origin/main and HEAD", "HEAD (1a2b3c4)", …
-    pub description: String,
-    pub loaded_beeuni: Vec<&'static str>,
-    /// Where each loaded Beeuni tool was declared at the base: (name, project-relative file).
-    pub beeuni_declared_in: Vec<(String, String)>,
-    /// Names declared under `tools:` that are not Beeuni tools.
-    pub project_tools: Vec<String>,
-}
 
 /// The two versions a change-aware run compares.
 pub struct Sides {

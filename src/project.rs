@@ -2,7 +2,6 @@
 //! selection rule, and who can call what. Built once per run.
 
 use crate::catalog::{self, HarnessTable, PTY_TOOLS, SHARED_WRITE_GROUP};
-use crate::change::BaseFacts;
 use crate::manifest::agents::{self, AgentDecl, Secrets, ToolList};
 use crate::manifest::load::{self, Graph, Parsed};
 use crate::manifest::tools::{self, ToolDecl, ToolsKey};
@@ -48,6 +47,19 @@ pub struct Project {
     pub removed_on_purpose: Vec<String>,
     /// The xcsh custom tools (RULES.md §6).
     pub xcsh: Xcsh,
+}
+
+/// What the base version of the project declared and loaded: all §7 rules need (`change::base_facts` builds
+/// it from the base's manifest graph; the model only holds it).
+#[derive(Debug, Default)]
+pub struct BaseFacts {
+    /// "merge base 1a2b3c4 of origin/main and HEAD", "HEAD (1a2b3c4)", …
+    pub description: String,
+    pub loaded_beeuni: Vec<&'static str>,
+    /// Where each loaded Beeuni tool was declared at the base: (name, project-relative file).
+    pub beeuni_declared_in: Vec<(String, String)>,
+    /// Names declared under `tools:` that are not Beeuni tools.
+    pub project_tools: Vec<String>,
 }
 
 pub struct ProjectInput<'a> {
