@@ -144,6 +144,16 @@ impl Project {
         self.loaded_beeuni.contains(&name)
     }
 
+    /// Is a `tools:` value of the graph neither a mapping nor null (`tools: 7`, `tools: [web_search]`)? Then the
+    /// manifest fails to load and which Beeuni tools sessions get is unknown: `manifest-shape` is the one finding,
+    /// and the rules about the selection stay silent.
+    pub fn selection_unknown(&self) -> bool {
+        self.tools_keys.iter().any(|key| {
+            let doc = &self.graph.files[key.graph_index].doc;
+            !doc.is_null(key.value) && doc.entries(key.value).is_none()
+        })
+    }
+
     pub fn is_declared(&self, name: &str) -> bool {
         self.declared.contains(name)
     }

@@ -145,3 +145,34 @@ fn task_escalation_once_per_agent_and_tool() {
     // Same place: sorted by message.
     assert_eq!(escalations, [message("apply_patch"), message("bash"), message("edit"), message("write")]);
 }
+
+/// `tools: 7` (or a list) in any file of the graph fails the manifest: `manifest-shape` is the one finding, not
+/// also `no-beeuni-tools`, `unloaded-beeuni-tool` or `removed-beeuni-tool` about a selection nobody can know.
+#[test]
+fn a_tools_value_of_the_wrong_type_is_manifest_shape_alone() {
+    let number = "`tools` must be a mapping of tool names to sources, not a number";
+    let list = "`tools` must be a mapping of tool names to sources, not a list";
+    for (files, expected) in [
+        (
+            vec![("beeuni.yaml", "imports: [a.yaml]\n"), ("a.yaml", "tools: 7\n")],
+            ("manifest-shape", "error", "a.yaml", 1, 1, number),
+        ),
+        (vec![("beeuni.yaml", "tools: 7\n")], ("manifest-shape", "error", "beeuni.yaml", 1, 1, number)),
+        (
+            vec![
+                ("beeuni.yaml", "imports:\n  - a.yaml\nagents:\n  w:\n    tools: [read, show]\n"),
+                ("a.yaml", "tools: [web_search]\n"),
+            ],
+            ("manifest-shape", "error", "a.yaml", 1, 1, list),
+        ),
+    ] {
+        let dir = project(&files);
+        let (code, report) = json_in(dir.path(), &[]);
+        assert_eq!(code, 1);
+        assert_findings(&report, &[expected]);
+    }
+    // A change that turns the tools into `tools: 7`: still the one finding.
+    let dir = change_to("tools: 7\nagents:\n  a:\n    tools: [read]\n");
+    let (_, report) = json_in(dir.path(), &["--base", "HEAD"]);
+    assert_findings(&report, &[("manifest-shape", "error", "beeuni.yaml", 1, 1, number)]);
+}

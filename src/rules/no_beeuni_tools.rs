@@ -4,7 +4,9 @@
 //! With a `tools:` key anywhere in the graph (even `tools: {}` or an empty
 //! `tools:`), sessions get only the Beeuni tools listed there, as
 //! `beeuni:<name>` or as a module that replaces one. When none is listed, the
-//! finding points at the first `tools:` key in graph order.
+//! finding points at the first `tools:` key in graph order. A `tools:` value
+//! that is neither a mapping nor null (`tools: 7`) is `manifest-shape` alone:
+//! that manifest does not load, so this rule says nothing about it.
 //!
 //! ## Why
 //! This is how a project that adds its first own tool drops all five hosted
@@ -33,6 +35,10 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let Some(first) = project.tools_keys.first() else {
         return;
     };
+    // `tools: 7` is `manifest-shape`: the manifest does not load, so what sessions get is unknown.
+    if project.selection_unknown() {
+        return;
+    }
     // Left out on purpose (`removed-beeuni-tools`): only the others are missing.
     let missing: Vec<&str> =
         BEEUNI_TOOLS.iter().copied().filter(|name| !project.removed_on_purpose.iter().any(|r| r == name)).collect();

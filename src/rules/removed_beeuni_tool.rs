@@ -8,6 +8,8 @@
 //! that held the only `tools:` key was removed. The finding points at the
 //! head's `tools:` key (the one of the file that declared the tool, when it
 //! still has one); with no `tools:` key left, at line 1 of `beeuni.yaml`.
+//! A head whose `tools:` value is neither a mapping nor null (`tools: 7`) is
+//! `manifest-shape` alone: that manifest does not load.
 //!
 //! ## Why
 //! Removing a Beeuni tool is one deleted line, and every agent of the
@@ -40,6 +42,10 @@ pub static RULE: Rule =
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let Some(base) = &project.base else { return };
+    // A head whose `tools:` value has the wrong type is `manifest-shape`: what it loads is unknown.
+    if project.selection_unknown() {
+        return;
+    }
     // A removal the config accepts (`removed-beeuni-tools`) is not reported.
     let removed: Vec<&str> = base
         .loaded_beeuni

@@ -2,7 +2,9 @@
 //!
 //! ## What it checks
 //! A list, exclude list or map of `agents.<name>.tools` names one of the five
-//! Beeuni tools while the graph's `tools:` key does not load it.
+//! Beeuni tools while the graph's `tools:` key does not load it. Not when a
+//! `tools:` value is neither a mapping nor null (`tools: 7`): that is
+//! `manifest-shape` alone, and what loads is unknown.
 //!
 //! ## Why
 //! An agent list cannot add a Beeuni tool the project does not load: the
@@ -36,6 +38,10 @@ pub static RULE: Rule =
     Rule::new("unloaded-beeuni-tool", Severity::Warning, include_str!("unloaded_beeuni_tool.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    // `tools: 7` is `manifest-shape`: which Beeuni tools load is unknown, so none is called unloaded.
+    if project.selection_unknown() {
+        return;
+    }
     for agent in &project.agents {
         for (tool, _) in agent.named() {
             let name = &tool.name;
