@@ -276,6 +276,13 @@ fn check_import(
         problems.push(problem(ProblemKind::ImportPath, format!("import path `{}` {reason}", item.path), help));
         return None;
     }
+    // `a.yaml/` names a folder: opening it fails ("not a directory") even where `a.yaml` is a file.
+    if item.path.ends_with('/') {
+        let message = format!("imported file `{}` ends in `/`: it names a folder, not a file", item.path);
+        let help = format!("write `{}`", item.path.trim_end_matches('/'));
+        problems.push(problem(ProblemKind::ImportMissing, message, Some(help)));
+        return None;
+    }
     let Some(rel) = fs::normalize(&item.path) else {
         let message = format!("import path `{}` escapes the repository", item.path);
         problems.push(problem(ProblemKind::ImportPath, message, help));

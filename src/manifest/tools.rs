@@ -70,6 +70,9 @@ pub fn check_module_path(raw: &str) -> Result<String, String> {
     if let Some(reason) = non_relative_reason(raw) {
         return Err(format!("`{raw}` {reason}"));
     }
+    if raw.ends_with('/') {
+        return Err(format!("`{raw}` ends in `/`: it names a folder, not a module"));
+    }
     let Some(path) = fs::normalize(raw) else {
         return Err(format!("`{raw}` escapes the repository"));
     };
@@ -168,5 +171,9 @@ mod tests {
         assert!(check_module_path("tools\\x.ts").is_err());
         assert!(check_module_path("../x.ts").is_err());
         assert!(check_module_path("web_search").is_err());
+        assert_eq!(
+            check_module_path("tools/x.ts/"),
+            Err("`tools/x.ts/` ends in `/`: it names a folder, not a module".into())
+        );
     }
 }
