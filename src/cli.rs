@@ -30,18 +30,16 @@ pub enum Command {
         /// Print JSON: { manifest, tools_key, tools: [{ name, kind, source }], removed }
         #[arg(long)]
         json: bool,
-        /// A path inside the project (default: the current folder)
-        #[arg(default_value = ".")]
-        path: PathBuf,
+        #[command(flatten)]
+        view: ViewArgs,
     },
     /// Per agent and per harness: the tools it can call, and why
     Agents {
         /// Print JSON: [{ agent, harness, invalid?, tools: [{ name, source, why }], through_task?: [{ name, source, via }] }]
         #[arg(long)]
         json: bool,
-        /// A path inside the project (default: the current folder)
-        #[arg(default_value = ".")]
-        path: PathBuf,
+        #[command(flatten)]
+        view: ViewArgs,
     },
     /// Give the project its own copy of a Beeuni tool: tools/NAME.ts, and NAME's line pointed at it
     Eject {
@@ -74,6 +72,21 @@ pub enum Command {
         /// The rule id, e.g. unknown-excluded-tool
         rule: String,
     },
+}
+
+/// What `ls` and `agents` read: the project, its config and the xcsh folders, as `check` reads them.
+#[derive(Args, Debug, Clone)]
+pub struct ViewArgs {
+    /// A path inside the project (default: the current folder)
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+    /// The config file (default: the nearest beeuni-lint.toml from the project root up to the repository root)
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Also read the xcsh custom tools in folder PATH (repeatable; `.xcsh/tools`, `.claude/tools` and
+    /// `.codex/tools` are always read)
+    #[arg(long, value_name = "PATH")]
+    pub xcsh: Vec<PathBuf>,
 }
 
 #[derive(Args, Debug, Clone)]

@@ -5,7 +5,7 @@ mod cli;
 use beeuni_lint::diagnostic::Severity;
 use beeuni_lint::{CacheChoice, CheckOptions, listing, render, rules};
 use clap::Parser;
-use cli::{CheckArgs, Cli, Color, Command, FailOn, Format, MinSeverity};
+use cli::{CheckArgs, Cli, Color, Command, FailOn, Format, MinSeverity, ViewArgs};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
@@ -14,8 +14,8 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         None => mistyped_command(&cli.check).map_or_else(|| check(&cli.check), Err),
         Some(Command::Check(args)) => check(&args),
-        Some(Command::Ls { json, path }) => ls(json, path),
-        Some(Command::Agents { json, path }) => agents(json, path),
+        Some(Command::Ls { json, view }) => ls(json, view),
+        Some(Command::Agents { json, view }) => agents(json, view),
         Some(Command::Eject { name, from, template, force }) => {
             let source = match (from, template) {
                 (Some(file), _) => Some(beeuni_lint::fix::eject::Source::From(file)),
@@ -183,8 +183,10 @@ fn check_path(args: &CheckArgs, path: std::path::PathBuf) -> Result<u8, String> 
 
 /// The project for `ls` and `agents`, or the exit code when it cannot be read: the findings that say why go to
 /// standard error, one a line as `check --format short` prints them.
-fn view_project(path: std::path::PathBuf) -> Result<Result<beeuni_lint::project::Project, u8>, String> {
-    let project = beeuni_lint::load(&CheckOptions::new(path))?.project;
+fn view_project(view: ViewArgs) -> Result<Result<beeuni_lint::project::Project, u8>, String> {
+    let mut options = CheckOptions::new(view.path);
+    (options.config, options.xcsh) = (view.config, view.xcsh);
+    let project = beeuni_lint::load(&options)?.project;
     if project.misnamed_manifest.is_some() {
         return Err("no beeuni.yaml at the project root (run `beeuni-lint check` for details)".into());
     }
@@ -202,8 +204,8 @@ fn view_project(path: std::path::PathBuf) -> Result<Result<beeuni_lint::project:
     Ok(Err(2))
 }
 
-fn ls(json: bool, path: std::path::PathBuf) -> Result<u8, String> {
-    let project = match view_project(path)? {
+fn ls(json: bool, view: ViewArgs) -> Result<u8, String> {
+    let project = match view_project(view)? {
         Ok(project) => project,
         Err(code) => return Ok(code),
     };
@@ -212,8 +214,8 @@ fn ls(json: bool, path: std::path::PathBuf) -> Result<u8, String> {
     Ok(0)
 }
 
-fn agents(json: bool, path: std::path::PathBuf) -> Result<u8, String> {
-    let project = match view_project(path)? {
+fn agents(json: bool, view: ViewArgs) -> Result<u8, String> {
+    let project = match view_project(view)? {
         Ok(project) => project,
         Err(code) => return Ok(code),
     };

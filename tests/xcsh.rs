@@ -341,6 +341,37 @@ fn ls_lists_xcsh_tools_after_the_beeuni_table() {
     assert!(listed.get("xcsh").is_none(), "{listed}");
 }
 
+/// `ls` and `agents` take `--xcsh` and `--config` as `check` does: they see the same xcsh folders.
+#[test]
+fn ls_and_agents_take_xcsh_folders_and_the_config_as_check_does() {
+    let dir = project(&[("beeuni.yaml", "agents:\n  a:\n    tools: [read]\n"), ("agent/tools/more.ts", &tool("more"))]);
+    let listed = |args: &[&str]| -> Value {
+        let run = run_in(dir.path(), args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        serde_json::from_str(&run.stdout).unwrap()
+    };
+    assert!(listed(&["ls", "--json", "."]).get("xcsh").is_none());
+    let expected = serde_json::json!([{ "name": "more", "path": "agent/tools/more.ts" }]);
+    assert_eq!(listed(&["ls", "--json", "--xcsh", "agent/tools", "."])["xcsh"], expected);
+    let run = run_in(dir.path(), &["ls", "--xcsh", "agent/tools", "."]);
+    assert!(run.stdout.ends_with("xcsh custom tools:\nNAME  FILE\nmore  agent/tools/more.ts\n"), "{}", run.stdout);
+    write(dir.path(), "other.toml", b"xcsh-paths = [\"agent/tools\"]\n");
+    assert_eq!(listed(&["ls", "--json", "--config", "other.toml", "."])["xcsh"], expected);
+    // `agents`: the config's harness tools are tools an agent lists; an --xcsh folder alone is a project.
+    write(dir.path(), "other.toml", b"harness-tools = [\"my_builtin\"]\n");
+    write(dir.path(), "beeuni.yaml", b"agents:\n  a:\n    tools: [my_builtin]\n");
+    let names = |access: &Value| -> Vec<String> {
+        access[0]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_string()).collect()
+    };
+    assert!(names(&listed(&["agents", "--json", "."])).is_empty());
+    assert_eq!(names(&listed(&["agents", "--json", "--config", "other.toml", "."])), ["my_builtin"]);
+    std::fs::remove_file(dir.path().join("beeuni.yaml")).unwrap();
+    assert_eq!(run_in(dir.path(), &["agents", "."]).code, 2);
+    assert_eq!(listed(&["agents", "--json", "--xcsh", "agent/tools", "."]), serde_json::json!([]));
+    let run = run_in(dir.path(), &["ls", "--xcsh", "agent/tools", "."]);
+    assert_eq!(run.stdout, "xcsh custom tools:\nNAME  FILE\nmore  agent/tools/more.ts\n");
+}
+
 #[test]
 fn sarif_github_and_human_formats_carry_the_xcsh_rules() {
     let dir = fixture("xcsh-name-conflict");
