@@ -121,8 +121,15 @@ fn check_path(args: &CheckArgs, path: std::path::PathBuf) -> Result<u8, String> 
             (None, false) => CacheChoice::ProjectRoot,
         },
     };
+    // `--min-severity`: what is below it is dropped before anything else, from the fixes, the output and from
+    // `--fail-on`.
+    let min = match args.min_severity {
+        MinSeverity::Info => Severity::Info,
+        MinSeverity::Warning => Severity::Warning,
+        MinSeverity::Error => Severity::Error,
+    };
     let mut report = if args.fix || args.unsafe_fixes || args.diff {
-        let outcome = beeuni_lint::fix::plan(&options, args.unsafe_fixes)?;
+        let outcome = beeuni_lint::fix::plan(&options, args.unsafe_fixes, min)?;
         if args.diff {
             print(&beeuni_lint::fix::diff(&outcome.changes))?;
             return Ok(u8::from(!outcome.changes.is_empty()));
@@ -132,12 +139,6 @@ fn check_path(args: &CheckArgs, path: std::path::PathBuf) -> Result<u8, String> 
         outcome.report
     } else {
         beeuni_lint::check(&options)?
-    };
-    // `--min-severity`: what is below it is dropped before anything else, from the output and from `--fail-on`.
-    let min = match args.min_severity {
-        MinSeverity::Info => Severity::Info,
-        MinSeverity::Warning => Severity::Warning,
-        MinSeverity::Error => Severity::Error,
     };
     report.diagnostics.retain(|d| d.severity >= min);
     let version = env!("CARGO_PKG_VERSION");

@@ -90,6 +90,31 @@ fn min_severity_drops_findings_from_output_and_fail_on() {
     assert!(run.stderr.contains("[possible values: info, warning, error]"), "{}", run.stderr);
 }
 
+/// `--min-severity` drops findings "before anything else" (INTERFACE.md): a hidden finding's fix is neither
+/// applied by `--fix` nor shown by `--diff`, and the count of what remains leaves it out.
+#[test]
+fn min_severity_drops_findings_before_fixes_too() {
+    let manifest = "tools:\n  web_search: web_search\nagents:\n  a:\n    tools: {bash: false}\n";
+    let dir = project(&[("beeuni.yaml", manifest)]);
+    let (_, report) = json_in(dir.path(), &[]);
+    assert_eq!(common::rule_ids(&report), ["no-beeuni-tools", "beeuni-ref", "legacy-tools-map"], "{report:#}");
+    let run = run_in(dir.path(), &["--diff", "--min-severity", "warning", "."]);
+    assert_eq!(run.code, 1);
+    assert!(run.stdout.contains("+  web_search: beeuni:web_search\n"), "{}", run.stdout);
+    assert!(!run.stdout.contains("exclude"), "{}", run.stdout);
+    let run = run_in(dir.path(), &["--fix", "--min-severity", "warning", "--format", "short", "."]);
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""), "{}", run.stderr);
+    assert!(run.stderr.ends_with("Fixed 1 finding in 1 file; 0 findings remain.\n"), "{}", run.stderr);
+    assert!(!run.stderr.contains("legacy-tools-map"), "{}", run.stderr);
+    let fixed = std::fs::read_to_string(dir.path().join("beeuni.yaml")).unwrap();
+    assert_eq!(fixed, "tools:\n  web_search: beeuni:web_search\nagents:\n  a:\n    tools: {bash: false}\n");
+    // Shown, the info is fixed too.
+    let run = run_in(dir.path(), &["--fix", "--format", "short", "."]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let fixed = std::fs::read_to_string(dir.path().join("beeuni.yaml")).unwrap();
+    assert!(fixed.ends_with("    tools: {exclude: [bash]}\n"), "{fixed}");
+}
+
 #[test]
 fn help_lists_the_exit_codes() {
     let dir = project(&[]);

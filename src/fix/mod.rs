@@ -15,7 +15,7 @@ mod write;
 
 pub use write::{diff, write};
 
-use crate::diagnostic::{Diagnostic, Fix, Safety};
+use crate::diagnostic::{Diagnostic, Fix, Safety, Severity};
 use crate::repo::checkout::Overlay;
 use crate::source::Span;
 use crate::{CheckOptions, Report};
@@ -95,8 +95,10 @@ fn shown(report: &Report, file: crate::source::FileId) -> String {
     report.sources.get(file).shown.clone()
 }
 
-/// Plans every fix `unsafe_fixes` allows on the work tree of `options`; writes nothing.
-pub fn plan(options: &CheckOptions, unsafe_fixes: bool) -> Result<Outcome, String> {
+/// Plans every fix `unsafe_fixes` allows on the work tree of `options`; writes nothing. `min` is
+/// `--min-severity`: a finding below it is dropped before anything else (INTERFACE.md), so its fix is neither
+/// applied nor counted, and it does not remain in the report.
+pub fn plan(options: &CheckOptions, unsafe_fixes: bool, min: Severity) -> Result<Outcome, String> {
     if options.staged {
         return Err(
             "`--fix` edits the work tree, not the index: run `beeuni-lint --fix`, then `git add` the fixed files"
@@ -113,7 +115,8 @@ pub fn plan(options: &CheckOptions, unsafe_fixes: bool) -> Result<Outcome, Strin
         let mut candidates: Vec<&Diagnostic> = report
             .diagnostics
             .iter()
-            .filter(|d| d.fix.as_ref().is_some_and(|f| applies(f, unsafe_fixes)) && !blocked.contains(&key(&report, d)))
+            .filter(|d| d.severity >= min && d.fix.as_ref().is_some_and(|f| applies(f, unsafe_fixes)))
+            .filter(|d| !blocked.contains(&key(&report, d)))
             .collect();
         if candidates.is_empty() {
             break;
@@ -177,6 +180,7 @@ pub fn plan(options: &CheckOptions, unsafe_fixes: bool) -> Result<Outcome, Strin
         }
         blocked.extend(failed.into_iter().cloned());
     }
+    report.diagnostics.retain(|d| d.severity >= min);
     // A blocked finding stays, but its fix is no longer offered.
     let blocked_now: Vec<bool> = report.diagnostics.iter().map(|d| blocked.contains(&key(&report, d))).collect();
     for (d, blocked) in report.diagnostics.iter_mut().zip(blocked_now) {
