@@ -44,17 +44,19 @@ pub fn parse_ignore(comment: &str) -> Option<Vec<String>> {
 
 /// The 0-based line of the file's first statement: the first line that is neither blank nor only a comment.
 fn first_statement(source: &SourceFile, yaml: bool) -> usize {
-    let mut in_block = false;
+    // The end of the block comment a line opened and did not close (`/* …`, `<!-- …` in Markdown).
+    let mut open: Option<&str> = None;
     for line in 0..source.line_count() {
         let text = source.slice(source.line_span(line)).trim();
-        if in_block {
-            in_block = !text.contains("*/");
+        if let Some(close) = open {
+            open = (!text.contains(close)).then_some(close);
             continue;
         }
+        let block = [("/*", "*/"), ("<!--", "-->")].into_iter().find(|(start, _)| text.starts_with(start));
         let comment = if yaml {
             text.starts_with('#') || text == "---"
-        } else if text.starts_with("/*") {
-            in_block = !text.contains("*/");
+        } else if let Some((start, close)) = block {
+            open = (!text[start.len()..].contains(close)).then_some(close);
             true
         } else {
             text.starts_with("//") || (line == 0 && text.starts_with("#!"))
@@ -95,10 +97,11 @@ fn scan_text(out: &mut Vec<Ignore>, source: &SourceFile, file: FileId) {
         let text = source.slice(span);
         let Some(at) = text.find(MARKER) else { continue };
         let head = text[..at].trim_end();
-        let opener = ["//", "/*", "#"].into_iter().find(|o| head.ends_with(o));
+        // `<!-- … -->`: the comment of a Markdown file (an xcsh tool folder's metadata).
+        let opener = ["//", "/*", "#", "<!--"].into_iter().find(|o| head.ends_with(o));
         let Some(opener) = opener else { continue };
         let start = span.start + head.len() - opener.len();
-        let body = text[at..].trim_end().trim_end_matches("*/");
+        let body = text[at..].trim_end().trim_end_matches("*/").trim_end_matches("-->");
         if let Some(ids) = parse_ignore(body) {
             push_ignores(out, source, file, first, Span::new(start, span.end), ids);
         }
@@ -246,6 +249,8 @@ mod tests {
     fn the_first_statement_skips_comments_and_blank_lines() {
         let ts = SourceFile::new("a.ts".into(), "#!/usr/bin/env bun\n// a\n/* b\n c */\n\nexport default {}\n".into());
         assert_eq!(first_statement(&ts, false), 5);
+        let md = SourceFile::new("a.md".into(), "<!-- a -->\n<!--\n b -->\n# Stats\n".into());
+        assert_eq!(first_statement(&md, false), 3);
         let yaml = SourceFile::new("a.yaml".into(), "# a\n\ntools:\n".into());
         assert_eq!(first_statement(&yaml, true), 2);
     }

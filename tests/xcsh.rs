@@ -315,6 +315,29 @@ fn ignore_comments_work_in_xcsh_tools() {
     assert_eq!(code, 0);
 }
 
+/// Ignores work in every file the linter reports on (RULES.md §10, revision 2), an xcsh folder's Markdown
+/// metadata too: an HTML comment on line 1, or alone above the first line of text.
+#[test]
+fn ignore_comments_work_in_xcsh_metadata_files() {
+    let tool = tool("repo_stats");
+    let md = ".xcsh/tools/repo_stats.md";
+    let message = "`.xcsh/tools/repo_stats.md` is metadata in an xcsh tool folder: the loader never loads it as a tool";
+    let (_, report) = lint(&[(TOOL, &tool), (md, "# Repo stats\n")], &[]);
+    assert_findings(&report, &[("xcsh-metadata-file", "info", md, 1, 1, message)]);
+    for text in [
+        "# Repo stats <!-- beeuni-lint: ignore[xcsh-metadata-file] -->\n",
+        "<!-- beeuni-lint: ignore[xcsh-metadata-file] -- documents the tool -->\n\n# Repo stats\n",
+        "<!--\n  notes\n-->\n<!-- beeuni-lint: ignore[xcsh-metadata-file] -->\n# Repo stats\n",
+    ] {
+        let (code, report) = lint(&[(TOOL, &tool), (md, text)], &[]);
+        assert_eq!((code, diagnostics(&report).len()), (0, 0), "{text:?}: {report:#}");
+    }
+    // Below the first line of text it speaks for the next line only: unused.
+    let (_, report) =
+        lint(&[(TOOL, &tool), (md, "# Repo stats\n<!-- beeuni-lint: ignore[xcsh-metadata-file] -->\n")], &[]);
+    assert_eq!(rule_ids(&report), ["xcsh-metadata-file", "unused-ignore"], "{report:#}");
+}
+
 #[test]
 fn ls_lists_xcsh_tools_after_the_beeuni_table() {
     let dir = fixture("xcsh-name-conflict");

@@ -17,7 +17,11 @@
 //!
 //! ## Fix
 //! Nothing, if the file documents a tool. A tool itself is a module (`.ts`,
-//! `.js`, …) that exports a factory.
+//! `.js`, …) that exports a factory. To keep a metadata file without this
+//! note: in a `.md` file, `<!-- beeuni-lint: ignore[xcsh-metadata-file] -->`
+//! on its first line or alone above its first line of text; a `.json` file
+//! has no comments, so turn the rule off in `beeuni-lint.toml`
+//! (`[rules]` `xcsh-metadata-file = "off"`) or exclude the path (`[paths]`).
 
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::project::Project;
