@@ -173,6 +173,14 @@ fn copies_are_deleted_only_when_git_reports_them_unmodified() {
         report["diagnostics"].as_array().unwrap().iter().filter_map(|d| d["fix"]["delete"][0].as_str()).collect();
     deletes.sort();
     assert_eq!(deletes, ["harnesses/opencode/tools/memory.ts", "tools/web_search.ts"]);
+    // SARIF has no form for deleting a file: no `fixes`, and the result's properties name the file.
+    let sarif: serde_json::Value =
+        serde_json::from_str(&run_in(dir.path(), &["--format", "sarif", "."]).stdout).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let copy = results.iter().find(|r| r["ruleId"] == "legacy-beeuni-copy").unwrap();
+    assert_eq!(copy.get("fixes"), None, "{copy:#}");
+    let properties = serde_json::json!({"delete": ["harnesses/opencode/tools/memory.ts"], "fixSafety": "unsafe"});
+    assert_eq!(copy["properties"], properties, "{copy:#}");
     // Only with --unsafe-fixes.
     assert_eq!(diff(dir.path()).matches("+++ /dev/null").count(), 2);
     run_in(dir.path(), &["--fix", "."]);

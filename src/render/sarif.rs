@@ -113,7 +113,19 @@ fn result(
     let related: Vec<sarif::Location> =
         related.map(|(i, l)| location(report, l.file, l.span, l.message.as_deref(), Some(number(i + 1)))).collect();
     result.related_locations = (!related.is_empty()).then_some(related);
-    result.fixes = d.fix.as_ref().filter(|fix| !fix.edits.is_empty()).map(|fix| vec![self::fix(report, fix)]);
+    // SARIF cannot delete a file: a fix only replaces regions of artifacts, and emptying a file is not deleting
+    // it (an empty copy is still a file the harness loads, and still a copy). A fix that deletes stays out of
+    // `fixes` (a part of it would be a different fix); the result's properties name the files it deletes.
+    let fix = d.fix.as_ref();
+    result.fixes = fix.filter(|f| !f.edits.is_empty() && f.deletes.is_empty()).map(|f| vec![self::fix(report, f)]);
+    result.properties = fix.filter(|f| !f.deletes.is_empty()).map(|f| {
+        let deletes: Vec<Value> = f.deletes.iter().map(|path| Value::from(report.sources.shown(path))).collect();
+        let properties = BTreeMap::from([
+            ("delete".to_string(), Value::from(deletes)),
+            ("fixSafety".to_string(), Value::from(safety(f.safety).0)),
+        ]);
+        sarif::PropertyBag::builder().additional_properties(properties).build()
+    });
     result
 }
 
@@ -263,15 +275,20 @@ fn fix(report: &Report, fix: &Fix) -> sarif::Fix {
             }
         }
     }
-    let (safety, description) = match fix.safety {
-        Safety::Safe => ("safe", "Apply the safe fix (`beeuni-lint --fix`)"),
-        Safety::Unsafe => ("unsafe", "Apply the unsafe fix (`beeuni-lint --fix --unsafe-fixes`); review it first"),
-    };
+    let (safety, description) = safety(fix.safety);
     let properties = BTreeMap::from([("safety".to_string(), Value::from(safety))]);
     sarif::Fix {
         artifact_changes: changes.into_iter().map(|(_, change)| change).collect(),
         description: Some(message(description)),
         properties: Some(sarif::PropertyBag::builder().additional_properties(properties).build()),
+    }
+}
+
+/// A fix's safety as the properties say it, and the description of a fix of that safety.
+fn safety(safety: Safety) -> (&'static str, &'static str) {
+    match safety {
+        Safety::Safe => ("safe", "Apply the safe fix (`beeuni-lint --fix`)"),
+        Safety::Unsafe => ("unsafe", "Apply the unsafe fix (`beeuni-lint --fix --unsafe-fixes`); review it first"),
     }
 }
 
@@ -559,6 +576,25 @@ mod tests {
         }
         assert_eq!(truncate(&"é".repeat(2000)), "é".repeat(MAX_DESCRIPTION - 1) + "…");
         assert_eq!(truncate(&"é".repeat(MAX_DESCRIPTION)), "é".repeat(MAX_DESCRIPTION));
+    }
+
+    /// A fix that deletes a file has no SARIF form: no `fixes`, and the result's properties name the file.
+    #[test]
+    fn a_fix_that_deletes_a_file_is_named_in_the_properties() {
+        let mut report = fixture::report();
+        let mut mixed = Fix::delete(Safety::Unsafe, "tools/web_search.ts".into());
+        mixed.edits = report.diagnostics[1].fix.clone().unwrap().edits;
+        report.diagnostics[0].fix = Some(Fix::delete(Safety::Unsafe, "tools/web_search.ts".into()));
+        report.diagnostics[2].fix = Some(mixed);
+        let log = parse(&render(&report, "0.1.0"));
+        let results = &log["runs"][0]["results"];
+        for i in [0, 2] {
+            assert_eq!(results[i].get("fixes"), None, "{:#}", results[i]);
+            let properties = json!({"delete": ["tools/web_search.ts"], "fixSafety": "unsafe"});
+            assert_eq!(results[i]["properties"], properties, "{:#}", results[i]);
+        }
+        assert_eq!(results[1]["fixes"].as_array().map(Vec::len), Some(1));
+        assert_eq!(results[1].get("properties"), None);
     }
 
     #[test]
