@@ -5,13 +5,18 @@
 //! are hashed the way git does) and the part of its name that picks the parser. Everything that depends on
 //! other files (resolution, tracking, `node_modules`, tsconfig, package.json, the manifest) is recomputed on
 //! every run, and config plays no part in the facts. One file, `modules.bin`, in `.beeuni-lint-cache/` at the
-//! project root (with a `.gitignore` of `*`) or in `--cache-dir`. It starts with the tool's version and a
-//! checksum: a file from another version, a damaged one or an entry that does not decode is ignored, and the
-//! file is written again (atomically, by rename) with what this run used.
+//! project root (with a `.gitignore` of `*`) or in `--cache-dir`.
+//!
+//! Loading it is one read and no decoding: the file starts with the tool's version, then a table of where each
+//! entry starts, the entries sorted by key; a lookup is a binary search in place, and only the entries a run
+//! uses are checked and decoded. Each entry carries a checksum of its key and facts: a file from another
+//! version, or an entry that is damaged or does not decode, is a miss, and the file is written again
+//! (atomically, by rename) with what this run used.
 
 use crate::modules::facts::ModuleFacts;
 use gix::ObjectId;
-use rustc_hash::{FxHashMap, FxHasher};
+use rustc_hash::FxHasher;
+use std::cmp::Ordering;
 use std::hash::Hasher;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -21,10 +26,10 @@ pub const DIR: &str = ".beeuni-lint-cache";
 const FILE: &str = "modules.bin";
 const MAGIC: &[u8] = b"beeuni-lint cache\n";
 /// Bumped when the layout of the file or of [`ModuleFacts`] changes within one version (during development).
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 /// What a module's facts depend on: its content and the part of its name from the first `.` (`ts`, `d.ts`, `mjs`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Key {
     pub id: ObjectId,
     pub suffix: Box<str>,
@@ -35,11 +40,16 @@ impl Key {
         let name = path.rsplit('/').next().unwrap_or(path);
         Key { id, suffix: name.split_once('.').map_or("", |(_, suffix)| suffix).into() }
     }
+
+    /// The order of entries in the file: by id bytes, then suffix bytes.
+    fn cmp_bytes(&self, id: &[u8], suffix: &[u8]) -> Ordering {
+        (self.id.as_bytes(), self.suffix.as_bytes()).cmp(&(id, suffix))
+    }
 }
 
 /// A cache entry as this run used it.
 pub enum Entry {
-    /// Found in the loaded file (the range of its encoded facts there).
+    /// Found in the loaded file: the range of the whole entry there (written back as it is).
     Hit(Range<usize>),
     /// Analysed in this run: its encoded facts.
     New(Vec<u8>),
@@ -47,25 +57,54 @@ pub enum Entry {
 
 pub struct ModuleCache {
     dir: PathBuf,
-    /// The file as read: header, then entries.
+    /// The file as read: header, entry count, the table of entry offsets, then the entries.
     data: Vec<u8>,
-    /// Where each key's encoded facts lie in `data`.
-    index: FxHashMap<Key, Range<usize>>,
+    /// Where the table starts in `data` and how many entries it lists (0 when the file is absent or foreign).
+    table: usize,
+    count: usize,
 }
 
 impl ModuleCache {
-    /// Opens the cache in `dir`, empty when there is none yet or it cannot be trusted.
+    /// Opens the cache in `dir`, empty when there is none yet or it is from another version.
     pub fn open(dir: PathBuf) -> Self {
         let data = std::fs::read(dir.join(FILE)).unwrap_or_default();
-        let index = parse(&data).unwrap_or_default();
-        ModuleCache { dir, data, index }
+        let (table, count) = layout(&data).unwrap_or((0, 0));
+        ModuleCache { dir, data, table, count }
     }
 
-    /// The facts stored for `key` (`None` when absent, or when the entry does not decode).
+    /// The facts stored for `key` with the entry's range (`None` when absent, damaged, or when it does not decode).
     pub fn get(&self, key: &Key) -> Option<(ModuleFacts, Range<usize>)> {
-        let range = self.index.get(key)?.clone();
-        let facts = postcard::from_bytes(&self.data[range.clone()]).ok()?;
-        Some((facts, range))
+        let (mut low, mut high) = (0, self.count);
+        while low < high {
+            let middle = (low + high) / 2;
+            let entry = self.entry(middle)?;
+            match key.cmp_bytes(entry.id, entry.suffix) {
+                Ordering::Equal => {
+                    if checksum(&[entry.id, entry.suffix, entry.facts]) != entry.sum {
+                        return None;
+                    }
+                    return Some((postcard::from_bytes(entry.facts).ok()?, entry.range));
+                }
+                Ordering::Less => high = middle,
+                Ordering::Greater => low = middle + 1,
+            }
+        }
+        None
+    }
+
+    /// The `n`th entry of the table, read in place (`None` when the file is damaged there).
+    fn entry(&self, n: usize) -> Option<Raw<'_>> {
+        let at = self.table + 4 * n;
+        let start = u32::from_le_bytes(self.data.get(at..at + 4)?.try_into().ok()?) as usize;
+        let mut cursor = Cursor { data: &self.data, at: start };
+        let id_len = cursor.take(1)?[0] as usize;
+        let id = cursor.take(id_len)?;
+        let suffix_len = cursor.take(1)?[0] as usize;
+        let suffix = cursor.take(suffix_len)?;
+        let len = cursor.u32()? as usize;
+        let sum = u64::from_le_bytes(cursor.take(8)?.try_into().ok()?);
+        let facts = cursor.take(len)?;
+        Some(Raw { id, suffix, sum, facts, range: start..cursor.at })
     }
 
     /// Encodes facts for [`Entry::New`].
@@ -75,30 +114,47 @@ impl ModuleCache {
 
     /// Writes the entries this run used, unless they are exactly what was loaded. Failing to write (a read-only
     /// project) only costs the next run its warmth.
-    pub fn store(&self, used: Vec<(Key, Entry)>) {
-        let unchanged = used.len() == self.index.len() && used.iter().all(|(_, entry)| matches!(entry, Entry::Hit(_)));
+    pub fn store(&self, mut used: Vec<(Key, Entry)>) {
+        // A suffix longer than its length byte can say is not worth an entry.
+        used.retain(|(key, _)| key.suffix.len() <= usize::from(u8::MAX));
+        used.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        used.dedup_by(|a, b| a.0 == b.0);
+        let unchanged = used.len() == self.count && used.iter().all(|(_, entry)| matches!(entry, Entry::Hit(_)));
         if unchanged {
             return;
         }
-        let mut body = Vec::new();
-        body.extend_from_slice(&(used.len() as u32).to_le_bytes());
-        for (key, entry) in &used {
-            let facts = match entry {
-                Entry::Hit(range) => &self.data[range.clone()],
-                Entry::New(bytes) => bytes,
-            };
-            body.push(key.id.as_bytes().len() as u8);
-            body.extend_from_slice(key.id.as_bytes());
-            body.push(key.suffix.len().min(255) as u8);
-            body.extend_from_slice(&key.suffix.as_bytes()[..key.suffix.len().min(255)]);
-            body.extend_from_slice(&(facts.len() as u32).to_le_bytes());
-            body.extend_from_slice(facts);
-        }
         let mut file = header();
-        file.extend_from_slice(&checksum(&body).to_le_bytes());
-        file.extend_from_slice(&body);
+        file.extend_from_slice(&(used.len() as u32).to_le_bytes());
+        let table = file.len();
+        file.resize(table + 4 * used.len(), 0);
+        for (n, (key, entry)) in used.iter().enumerate() {
+            let start = file.len() as u32;
+            file[table + 4 * n..table + 4 * n + 4].copy_from_slice(&start.to_le_bytes());
+            match entry {
+                Entry::Hit(range) => file.extend_from_slice(&self.data[range.clone()]),
+                Entry::New(facts) => {
+                    let (id, suffix) = (key.id.as_bytes(), key.suffix.as_bytes());
+                    file.push(id.len() as u8);
+                    file.extend_from_slice(id);
+                    file.push(suffix.len() as u8);
+                    file.extend_from_slice(suffix);
+                    file.extend_from_slice(&(facts.len() as u32).to_le_bytes());
+                    file.extend_from_slice(&checksum(&[id, suffix, facts]).to_le_bytes());
+                    file.extend_from_slice(facts);
+                }
+            }
+        }
         let _ = write(&self.dir, &file);
     }
+}
+
+/// An entry as it lies in the file.
+struct Raw<'a> {
+    id: &'a [u8],
+    suffix: &'a [u8],
+    sum: u64,
+    facts: &'a [u8],
+    range: Range<usize>,
 }
 
 fn header() -> Vec<u8> {
@@ -107,35 +163,25 @@ fn header() -> Vec<u8> {
     header
 }
 
-fn checksum(bytes: &[u8]) -> u64 {
+fn checksum(parts: &[&[u8]]) -> u64 {
     let mut hasher = FxHasher::default();
-    hasher.write(bytes);
-    hasher.write_usize(bytes.len());
+    for part in parts {
+        hasher.write(part);
+        hasher.write_usize(part.len());
+    }
     hasher.finish()
 }
 
-/// The index of a cache file; `None` when it is from another version or damaged in any way.
-fn parse(data: &[u8]) -> Option<FxHashMap<Key, Range<usize>>> {
+/// Where the entry table of a cache file starts and how many entries it lists; `None` when the file is from
+/// another version or too short for its table.
+fn layout(data: &[u8]) -> Option<(usize, usize)> {
     let header = header();
-    let rest = data.strip_prefix(header.as_slice())?;
-    let (sum, body) = rest.split_first_chunk::<8>()?;
-    if u64::from_le_bytes(*sum) != checksum(body) {
-        return None;
-    }
-    let mut cursor = Cursor { data, at: header.len() + 8 };
+    data.strip_prefix(header.as_slice())?;
+    let mut cursor = Cursor { data, at: header.len() };
     let count = cursor.u32()? as usize;
-    let mut index = FxHashMap::with_capacity_and_hasher(count.min(1 << 20), Default::default());
-    for _ in 0..count {
-        let id_len = cursor.take(1)?[0] as usize;
-        let id = ObjectId::try_from(cursor.take(id_len)?).ok()?;
-        let suffix_len = cursor.take(1)?[0] as usize;
-        let suffix = std::str::from_utf8(cursor.take(suffix_len)?).ok()?.into();
-        let len = cursor.u32()? as usize;
-        let start = cursor.at;
-        cursor.take(len)?;
-        index.insert(Key { id, suffix }, start..start + len);
-    }
-    (cursor.at == data.len()).then_some(index)
+    let table = cursor.at;
+    cursor.take(count.checked_mul(4)?)?;
+    Some((table, count))
 }
 
 struct Cursor<'a> {
@@ -205,6 +251,37 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let cache = ModuleCache::open(dir.path().to_path_buf());
         cache.store(vec![(key(1, "a.ts"), Entry::New(vec![0xff; 7]))]);
+        assert!(ModuleCache::open(dir.path().to_path_buf()).get(&key(1, "a.ts")).is_none());
+    }
+
+    #[test]
+    fn a_damaged_entry_is_a_miss_and_the_others_still_hit() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = ModuleCache::open(dir.path().to_path_buf());
+        let entries = (1..=3).map(|n| (key(n, "a.ts"), Entry::New(ModuleCache::encode(&facts())))).collect();
+        cache.store(entries);
+        let path = dir.path().join(FILE);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 0x55;
+        std::fs::write(&path, &bytes).unwrap();
+        let cache = ModuleCache::open(dir.path().to_path_buf());
+        assert_eq!(cache.get(&key(1, "a.ts")).map(|(f, _)| f), Some(facts()));
+        assert_eq!(cache.get(&key(2, "a.ts")).map(|(f, _)| f), Some(facts()));
+        assert!(cache.get(&key(3, "a.ts")).is_none());
+    }
+
+    #[test]
+    fn a_file_of_another_version_or_cut_short_is_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        ModuleCache::open(dir.path().to_path_buf())
+            .store(vec![(key(1, "a.ts"), Entry::New(ModuleCache::encode(&facts())))]);
+        let path = dir.path().join(FILE);
+        let bytes = std::fs::read(&path).unwrap();
+        let foreign = String::from_utf8_lossy(&bytes).replacen(env!("CARGO_PKG_VERSION"), "0.0.0-other", 1);
+        std::fs::write(&path, foreign.as_bytes()).unwrap();
+        assert!(ModuleCache::open(dir.path().to_path_buf()).get(&key(1, "a.ts")).is_none());
+        std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
         assert!(ModuleCache::open(dir.path().to_path_buf()).get(&key(1, "a.ts")).is_none());
     }
 
