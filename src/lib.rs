@@ -23,6 +23,7 @@ pub mod repo;
 pub mod rules;
 pub mod schema;
 pub mod source;
+pub mod stats;
 pub mod suppress;
 pub mod xcsh;
 pub mod yaml;
@@ -48,7 +49,7 @@ impl Report {
             }
         };
         for file in self.sources.iter_mut() {
-            safe(&mut file.text);
+            file.text.make_terminal_safe();
         }
         for diagnostic in &mut self.diagnostics {
             safe(&mut diagnostic.message);
@@ -78,6 +79,9 @@ pub struct CheckOptions {
     pub xcsh: Vec<PathBuf>,
     /// Where module facts are cached (`--cache-dir`, `--no-cache`).
     pub cache: CacheChoice,
+    /// Keep module texts in memory (the language server compares and edits them); a run of the command line lets
+    /// them go once analysed and reads again only those a finding is shown in.
+    pub keep_texts: bool,
 }
 
 /// Where the warm cache ([`cache`]) lives.
@@ -102,6 +106,7 @@ impl CheckOptions {
             xcsh: Vec::new(),
             // Only `check` keeps a cache: the other commands (and the language server) leave no files behind.
             cache: CacheChoice::Off,
+            keep_texts: false,
         }
     }
 }
@@ -183,6 +188,7 @@ pub fn load_over(
         analyse_modules: true,
         parsed,
         cache: cache.as_ref(),
+        keep_texts: options.keep_texts,
     });
     project.base = sides.as_ref().map(|sides| change::base_facts(&project, sides));
     project.removed_on_purpose = config.removed_beeuni_tools.iter().map(|(name, _)| name.clone()).collect();

@@ -120,6 +120,7 @@ fn check_path(args: &CheckArgs, path: std::path::PathBuf) -> Result<u8, String> 
             (Some(dir), false) => CacheChoice::Dir(dir.clone()),
             (None, false) => CacheChoice::ProjectRoot,
         },
+        keep_texts: false,
     };
     // `--min-severity`: what is below it is dropped before anything else, from the fixes, the output and from
     // `--fail-on`.
@@ -172,6 +173,9 @@ fn check_path(args: &CheckArgs, path: std::path::PathBuf) -> Result<u8, String> 
         Some(path) => write_file(path, &text)?,
         None if quiet => {}
         None => print(&text)?,
+    }
+    if std::env::var_os(beeuni_lint::stats::VARIABLE).is_some() {
+        eprintln!("{}", beeuni_lint::stats::line());
     }
     let threshold = match args.fail_on {
         FailOn::Error => Some(Severity::Error),

@@ -76,6 +76,8 @@ pub struct ProjectInput<'a> {
     pub parsed: &'a Parsed<'a>,
     /// The warm cache of module facts (`None`: `--no-cache`).
     pub cache: Option<&'a crate::cache::ModuleCache>,
+    /// Keep every module's text in memory (the language server), rather than read it again when needed.
+    pub keep_texts: bool,
 }
 
 impl Project {
@@ -100,7 +102,18 @@ impl Project {
         let (modules, found) = if input.analyse_modules {
             let found = xcsh::discover(&input.checkout, &input.xcsh_paths, &mut sources);
             let roots = found.files.iter().map(|(path, resolved, _)| (path.clone(), resolved.clone())).collect();
-            (modules::analyse_all(&input.checkout, &tools, roots, &mut sources, input.parsed, input.cache), found)
+            (
+                modules::analyse_all(
+                    &input.checkout,
+                    &tools,
+                    roots,
+                    &mut sources,
+                    input.parsed,
+                    input.cache,
+                    input.keep_texts,
+                ),
+                found,
+            )
         } else {
             (Vec::new(), xcsh::Found::default())
         };

@@ -1,7 +1,17 @@
 //! Source files and positions: every finding points at a byte [`Span`] of a
 //! [`SourceFile`]; lines and UTF-16 columns are computed only when rendering.
+//!
+//! A module's text is let go once its facts are known (a run of 20,000 modules would otherwise hold every
+//! text to the end), and a warm run never reads an unchanged module at all: [`Text`] reads it again, from the
+//! place it came from, the first time something asks for it (a finding rendered in that file).
 
-use std::ops::Range;
+use crate::repo::git::GitRepo;
+use gix::ObjectId;
+use std::cell::{Cell, OnceCell};
+use std::ops::{Deref, DerefMut, Range};
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A half-open byte range into a source file's text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
@@ -31,6 +41,101 @@ impl Span {
 /// Index of a file in [`Sources`].
 pub type FileId = usize;
 
+/// Where a text that was let go is read again: the same checkout source it was first read from.
+pub enum Reread {
+    /// A work-tree file, as [`crate::repo::fs::resolve`] found it inside the repository (never a symlink out).
+    Disk(PathBuf),
+    /// A git blob (a file of the index or of a commit's tree).
+    Blob(Rc<GitRepo>, ObjectId),
+}
+
+/// How many texts were read again (for `BEEUNI_LINT_STATS`, see [`crate::stats`]).
+pub static TEXTS_READ_AGAIN: AtomicUsize = AtomicUsize::new(0);
+
+impl Reread {
+    /// The text as the source holds it now; empty when it cannot be read any more (deleted since).
+    fn read(&self) -> String {
+        TEXTS_READ_AGAIN.fetch_add(1, Ordering::Relaxed);
+        let bytes = match self {
+            Reread::Disk(real) => crate::repo::fs::read_resolved(real).ok(),
+            Reread::Blob(git, id) => git.read_blob(*id).ok(),
+        };
+        bytes
+            .map(|bytes| String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into()))
+            .unwrap_or_default()
+    }
+}
+
+/// A file's text: held, or read again on first use (it dereferences to the `String`, so that every reader of
+/// a file's text is unchanged and only what is read pays).
+pub struct Text {
+    held: OnceCell<String>,
+    again: Option<Reread>,
+    /// Made safe for a terminal ([`crate::render::terminal_safe`]) when read again.
+    terminal_safe: Cell<bool>,
+}
+
+impl Text {
+    /// A text in memory.
+    pub fn held(text: String) -> Self {
+        Text { held: OnceCell::from(text), again: None, terminal_safe: Cell::new(false) }
+    }
+
+    /// A text read from `again` when first used.
+    pub fn later(again: Reread) -> Self {
+        Text { held: OnceCell::new(), again: Some(again), terminal_safe: Cell::new(false) }
+    }
+
+    /// Is the text in memory (held, or read again already)?
+    pub fn is_held(&self) -> bool {
+        self.held.get().is_some()
+    }
+
+    /// Replaces control characters now, or when the text is read again (see [`crate::Report::make_terminal_safe`]).
+    pub fn make_terminal_safe(&mut self) {
+        match self.held.get_mut() {
+            Some(text) => {
+                if let Some(clean) = crate::render::terminal_safe(text) {
+                    *text = clean;
+                }
+            }
+            None => self.terminal_safe.set(true),
+        }
+    }
+}
+
+impl Deref for Text {
+    type Target = String;
+
+    fn deref(&self) -> &String {
+        self.held.get_or_init(|| {
+            let text = self.again.as_ref().map(Reread::read).unwrap_or_default();
+            match self.terminal_safe.get() {
+                true => crate::render::terminal_safe(&text).unwrap_or(text),
+                false => text,
+            }
+        })
+    }
+}
+
+impl DerefMut for Text {
+    fn deref_mut(&mut self) -> &mut String {
+        let _ = self.deref();
+        self.held.get_mut().expect("read just above")
+    }
+}
+
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.held.get(), &self.again) {
+            (Some(text), _) => text.fmt(f),
+            (None, Some(Reread::Disk(real))) => write!(f, "<not read: {}>", real.display()),
+            (None, Some(Reread::Blob(_, id))) => write!(f, "<not read: blob {id}>"),
+            (None, None) => f.write_str("\"\""),
+        }
+    }
+}
+
 /// A repository file as read: its project-relative path (with `/`), the path reports show, and its text.
 #[derive(Debug)]
 pub struct SourceFile {
@@ -38,8 +143,10 @@ pub struct SourceFile {
     pub path: String,
     /// Relative to the git work tree root (INTERFACE.md, Positions): what every report and help prints.
     pub shown: String,
-    pub text: String,
-    line_starts: Vec<usize>,
+    pub text: Text,
+    /// Where each line starts (byte offsets; files are at most 32 MiB): built on first use, so only for the files a
+    /// finding is placed in.
+    line_starts: OnceCell<Vec<u32>>,
 }
 
 /// A 1-based line and a 1-based column counted in UTF-16 code units.
@@ -51,22 +158,76 @@ pub struct Position {
 
 impl SourceFile {
     pub fn new(path: String, text: String) -> Self {
-        let mut line_starts = vec![0];
-        // Line breaks are LF, CRLF and a lone CR, as LSP counts them.
-        let bytes = text.as_bytes();
-        line_starts.extend(
-            bytes
+        SourceFile::of(path, Text::held(text))
+    }
+
+    /// A file whose text is read when first used.
+    pub fn later(path: String, again: Reread) -> Self {
+        SourceFile::of(path, Text::later(again))
+    }
+
+    fn of(path: String, text: Text) -> Self {
+        SourceFile { shown: path.clone(), path, text, line_starts: OnceCell::new() }
+    }
+
+    fn line_starts(&self) -> &[u32] {
+        self.line_starts.get_or_init(|| {
+            // Line breaks are LF, CRLF and a lone CR, as LSP counts them.
+            let bytes = self.text.as_bytes();
+            let breaks = bytes
                 .iter()
                 .enumerate()
                 .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
-                .map(|(i, _)| i + 1),
-        );
-        SourceFile { shown: path.clone(), path, text, line_starts }
+                .map(|(i, _)| (i + 1) as u32);
+            std::iter::once(0).chain(breaks).collect()
+        })
+    }
+
+    /// The text with its line table (read and built now if not yet).
+    pub fn lines(&self) -> Lines<'_> {
+        Lines { text: &self.text, starts: self.line_starts() }
     }
 
     /// 0-based line index of a byte offset.
     pub fn line_index(&self, offset: usize) -> usize {
-        match self.line_starts.binary_search(&offset) {
+        self.lines().line_index(offset)
+    }
+
+    /// Byte offset where the 0-based line starts.
+    pub fn line_start(&self, line: usize) -> usize {
+        self.lines().line_start(line)
+    }
+
+    /// Byte range of the 0-based line without its line break (`\n`, `\r\n` or `\r`).
+    pub fn line_span(&self, line: usize) -> Span {
+        self.lines().line_span(line)
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.line_starts().len()
+    }
+
+    pub fn position(&self, offset: usize) -> Position {
+        self.lines().position(offset)
+    }
+
+    pub fn slice(&self, span: Span) -> &str {
+        self.text.get(span.range()).unwrap_or("")
+    }
+}
+
+/// A file's text and where its lines start, borrowed: what renderers that work across threads (miette) are lent.
+#[derive(Clone, Copy, Debug)]
+pub struct Lines<'a> {
+    pub text: &'a str,
+    starts: &'a [u32],
+}
+
+impl Lines<'_> {
+    /// 0-based line index of a byte offset.
+    pub fn line_index(&self, offset: usize) -> usize {
+        let offset = u32::try_from(offset).unwrap_or(u32::MAX);
+        match self.starts.binary_search(&offset) {
             Ok(line) => line,
             Err(next) => next - 1,
         }
@@ -74,13 +235,13 @@ impl SourceFile {
 
     /// Byte offset where the 0-based line starts.
     pub fn line_start(&self, line: usize) -> usize {
-        self.line_starts.get(line).copied().unwrap_or(self.text.len())
+        self.starts.get(line).map_or(self.text.len(), |&start| start as usize)
     }
 
     /// Byte range of the 0-based line without its line break (`\n`, `\r\n` or `\r`).
     pub fn line_span(&self, line: usize) -> Span {
         let start = self.line_start(line);
-        let mut end = self.line_starts.get(line + 1).map_or(self.text.len(), |next| next - 1);
+        let mut end = self.starts.get(line + 1).map_or(self.text.len(), |&next| next as usize - 1);
         if end > start && self.text.as_bytes().get(end - 1) == Some(&b'\r') {
             end -= 1;
         }
@@ -88,30 +249,22 @@ impl SourceFile {
     }
 
     pub fn line_count(&self) -> usize {
-        self.line_starts.len()
+        self.starts.len()
     }
 
     pub fn position(&self, offset: usize) -> Position {
-        let offset = self.floor_char_boundary(offset.min(self.text.len()));
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
         let line = self.line_index(offset);
-        let start = self.line_starts[line];
+        let start = self.line_start(line);
         let mut column = self.text[start..offset].encode_utf16().count() + 1;
         // A byte-order mark is not a column: editors and GitHub start line 1 after it.
         if line == 0 && offset > 0 && self.text.starts_with('\u{feff}') {
             column -= 1;
         }
         Position { line: line + 1, column }
-    }
-
-    fn floor_char_boundary(&self, mut offset: usize) -> usize {
-        while !self.text.is_char_boundary(offset) {
-            offset -= 1;
-        }
-        offset
-    }
-
-    pub fn slice(&self, span: Span) -> &str {
-        self.text.get(span.range()).unwrap_or("")
     }
 }
 
@@ -186,6 +339,23 @@ mod tests {
         assert_eq!(file.position(x), Position { line: 2, column: 4 });
         assert_eq!(file.slice(file.line_span(1)), "ü😀x");
         assert_eq!(file.position(file.text.len()), Position { line: 3, column: 2 });
+    }
+
+    #[test]
+    fn a_text_let_go_is_read_again_on_first_use_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("a.ts");
+        std::fs::write(&real, "a\u{1b}\nb\n").unwrap();
+        let mut file = SourceFile::later("a.ts".into(), Reread::Disk(real.clone()));
+        assert!(!file.text.is_held());
+        file.text.make_terminal_safe();
+        assert!(!file.text.is_held(), "made safe when read, not read for it");
+        assert_eq!(file.position(3), Position { line: 2, column: 1 });
+        assert_eq!(file.text.as_str(), "a?\nb\n");
+        std::fs::write(&real, "changed").unwrap();
+        assert_eq!(file.slice(file.line_span(1)), "b", "read once");
+        let gone = SourceFile::later("b.ts".into(), Reread::Disk(dir.path().join("b.ts")));
+        assert_eq!((gone.text.as_str(), gone.line_count()), ("", 1));
     }
 
     #[test]

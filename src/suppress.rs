@@ -111,22 +111,25 @@ fn scan_text(out: &mut Vec<Ignore>, source: &SourceFile, file: FileId) {
 fn collect_ignores(project: &Project, found: &[Diagnostic]) -> Vec<Ignore> {
     let mut ignores = Vec::new();
     let mut parsed: HashSet<FileId> = HashSet::new();
+    // A file's lines are looked at only when it has an ignore comment: a module's text may not even be in memory.
     for manifest in &project.graph.files {
         let source = project.file(manifest.file);
-        let first = first_statement(source, true);
         parsed.insert(manifest.file);
+        let mut first = None;
         for comment in &manifest.doc.comments {
             if let Some(ids) = parse_ignore(&comment.text) {
+                let first = *first.get_or_insert_with(|| first_statement(source, true));
                 push_ignores(&mut ignores, source, manifest.file, first, comment.span, ids);
             }
         }
     }
     for module in &project.modules {
         let source = project.file(module.file);
-        let first = first_statement(source, false);
         parsed.insert(module.file);
+        let mut first = None;
         for (span, text) in &module.facts.comments {
             if let Some(ids) = parse_ignore(text) {
+                let first = *first.get_or_insert_with(|| first_statement(source, false));
                 push_ignores(&mut ignores, source, module.file, first, *span, ids);
             }
         }
@@ -153,12 +156,13 @@ pub fn apply(
     let mut ignores = collect_ignores(project, &found);
     let mut kept = Vec::with_capacity(found.len());
     for diagnostic in found {
-        let file = project.file(diagnostic.primary.file);
-        let line = file.line_index(diagnostic.primary.span.start);
         let mut ignored = false;
-        for ignore in ignores.iter_mut() {
+        // The finding's line only where an ignore could apply (it costs the file's line table).
+        let mut line = None;
+        for ignore in ignores.iter_mut().filter(|i| i.file == diagnostic.primary.file && i.rule == diagnostic.rule) {
+            let line = *line.get_or_insert_with(|| project.file(ignore.file).line_index(diagnostic.primary.span.start));
             let on_line = ignore.line == line || (ignore.whole_file && line == 0);
-            if ignore.file == diagnostic.primary.file && on_line && ignore.rule == diagnostic.rule {
+            if on_line {
                 ignore.used = true;
                 ignored = true;
             }

@@ -198,3 +198,75 @@ fn a_tsconfig_paths_edit_shows_on_a_warm_run() {
     assert!(after.iter().any(|f| f.starts_with("module-import-missing ")), "{after:?}");
     assert_eq!(report(dir.path(), &[]), report(dir.path(), &["--no-cache"]));
 }
+
+/// A repository of `files`, committed with modification times well before the index's, so that its stat data
+/// vouches for every file (git's "racily clean" rule distrusts a file changed in the second the index was written).
+fn committed(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = project(files);
+    let past = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_500_000_000);
+    for (path, _) in files {
+        std::fs::File::options().write(true).open(dir.path().join(path)).unwrap().set_modified(past).unwrap();
+    }
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-qm", "all"]);
+    dir
+}
+
+/// The JSON report of a run with `BEEUNI_LINT_STATS` set, and the counts it printed: modules read, modules
+/// parsed, texts read again.
+fn counted(dir: &Path, args: &[&str]) -> (String, [usize; 3]) {
+    let mut all = if args.contains(&"--format") { vec![] } else { vec!["--format", "json"] };
+    all.extend_from_slice(args);
+    all.push(".");
+    let output = bin(dir).env("BEEUNI_LINT_STATS", "1").args(&all).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let line = stderr.lines().find_map(|l| l.strip_prefix("stats: ")).unwrap_or_else(|| panic!("no stats: {stderr}"));
+    let numbers: Vec<usize> = line.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
+    (String::from_utf8_lossy(&output.stdout).into_owned(), numbers.try_into().unwrap())
+}
+
+const TWO_MODULES: &str = "tools:\n  web_search: beeuni:web_search\n  a: tools/a.ts\n  b: tools/b.ts\n";
+
+#[test]
+fn a_warm_run_with_nothing_changed_reads_no_module() {
+    let dir = committed(&[("beeuni.yaml", TWO_MODULES), ("tools/a.ts", MODULE), ("tools/b.ts", MODULE)]);
+    let (cold, counts) = counted(dir.path(), &["--no-cache"]);
+    assert_eq!(counts, [2, 2, 0], "cold");
+    let (filling, counts) = counted(dir.path(), &[]);
+    assert_eq!(counts, [2, 2, 0], "the run that fills the cache");
+    let (warm, counts) = counted(dir.path(), &[]);
+    assert_eq!(counts, [0, 0, 0], "warm: every module is known by its index stat data and cached");
+    assert_eq!((&filling, &warm), (&cold, &cold));
+}
+
+#[test]
+fn one_changed_module_costs_one_read_and_one_parse() {
+    let dir = committed(&[("beeuni.yaml", TWO_MODULES), ("tools/a.ts", MODULE), ("tools/b.ts", MODULE)]);
+    counted(dir.path(), &[]);
+    write(dir.path(), "tools/b.ts", b"export default {\n");
+    let (warm, counts) = counted(dir.path(), &[]);
+    // Read to be keyed by its hash, and parsed; a module that does not parse keeps its text for its finding.
+    assert_eq!(counts, [1, 1, 0], "{warm}");
+    assert!(warm.contains("module-syntax"), "{warm}");
+    assert_eq!(warm, report(dir.path(), &["--no-cache"]));
+    // Changed but not staged: read (and hashed) on every run, parsed no more.
+    let (again, counts) = counted(dir.path(), &[]);
+    assert_eq!((counts, &again), ([1, 0, 0], &warm));
+    write(dir.path(), "tools/b.ts", format!("{MODULE}// edited\n").as_bytes());
+    assert_eq!(counted(dir.path(), &[]).1, [1, 1, 0]);
+}
+
+#[test]
+fn only_a_module_a_finding_is_shown_in_is_read_again() {
+    let broken = "// beeuni-lint: ignore[module-no-default-export]\nexport default {\n";
+    let dir = committed(&[("beeuni.yaml", TWO_MODULES), ("tools/a.ts", MODULE), ("tools/b.ts", broken)]);
+    let (cold, _) = counted(dir.path(), &["--no-cache"]);
+    assert!(cold.contains("module-syntax"), "{cold}");
+    counted(dir.path(), &[]);
+    for format in ["json", "human", "sarif"] {
+        let (_, counts) = counted(dir.path(), &["--format", format]);
+        assert_eq!(counts, [0, 0, 1], "--format {format}: only tools/b.ts is read, to place its findings");
+    }
+    assert_eq!(counted(dir.path(), &[]).0, cold);
+}

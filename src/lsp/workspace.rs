@@ -101,7 +101,8 @@ impl Workspace {
 
     /// Lints the project at `root` with the buffers in place, and the diagnostics of each of its open files.
     pub fn lint(&mut self, root: &Path) -> Outcome {
-        let options = CheckOptions::new(root.to_path_buf());
+        let mut options = CheckOptions::new(root.to_path_buf());
+        options.keep_texts = true;
         let previous = self.projects.remove(root);
         let parsed = previous.as_ref().map_or_else(Parsed::default, |linted| {
             let project = &linted.project;
@@ -178,7 +179,7 @@ impl Workspace {
     /// The file of the model that is this document (the model's text is the buffer's).
     fn file_of(&self, linted: &Linted, doc: &Document) -> Option<FileId> {
         let id = linted.project.sources.find(&relative(&linted.project.checkout.root, &doc.path)?)?;
-        (linted.project.file(id).text == *doc.text).then_some(id)
+        (*linted.project.file(id).text == *doc.text).then_some(id)
     }
 
     /// The URI of a file of the model: the client's own URI when it is open.

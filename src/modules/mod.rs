@@ -14,7 +14,7 @@ use crate::manifest::tools::ToolDecl;
 use crate::repo::checkout::{Checkout, Resolved};
 use crate::repo::fs::{self, Refusal};
 use crate::repo::git::IndexStat;
-use crate::source::{FileId, SourceFile, Sources, Span};
+use crate::source::{FileId, Reread, SourceFile, Sources, Span};
 use facts::{ImportKind, ModuleFacts, SyntaxError};
 use gix::ObjectId;
 use oxc_allocator::Allocator;
@@ -23,6 +23,11 @@ use resolve::{Resolution, Resolver};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// How many modules a run read and how many it parsed (for `BEEUNI_LINT_STATS`, see [`crate::stats`]).
+pub static MODULES_READ: AtomicUsize = AtomicUsize::new(0);
+pub static MODULES_PARSED: AtomicUsize = AtomicUsize::new(0);
 
 /// Parsing is recursive in oxc: deep (but accepted) nesting needs a deep stack.
 const ANALYSIS_STACK: usize = 64 * 1024 * 1024;
@@ -108,7 +113,9 @@ struct Pending {
 /// folders (RULES.md §6), and every file they import relatively, transitively (the runtime loads that whole
 /// closure): each file once, each level of the closure in parallel.
 /// A file whose text is what `parsed` holds for its path keeps those facts instead of being parsed again; with a
-/// `cache`, so does a file whose content the cache holds, and the cache is updated with this run's files.
+/// `cache`, so does a file whose content the cache holds (a clean tracked file is then not even read), and the
+/// cache is updated with this run's files. Unless `keep_texts`, a text that can be read again from the checkout is
+/// let go once analysed (see [`crate::source::Text`]).
 pub fn analyse_all(
     checkout: &Checkout,
     tools: &[ToolDecl],
@@ -116,6 +123,7 @@ pub fn analyse_all(
     sources: &mut Sources,
     parsed: &Parsed,
     cache: Option<&ModuleCache>,
+    keep_texts: bool,
 ) -> Vec<Module> {
     let mut index_of: HashMap<String, usize> = HashMap::new();
     let mut batch: Vec<Pending> = Vec::new();
@@ -153,32 +161,42 @@ pub fn analyse_all(
     while !batch.is_empty() {
         let (paths, reads): (Vec<Origin>, Vec<Read>) =
             batch.into_iter().map(|p| ((p.path, p.declared_by, p.xcsh), p.read)).unzip();
+        let mut rereads = Vec::with_capacity(paths.len());
         let (work, from_disk): (Vec<Work>, Vec<Option<PathBuf>>) = paths
             .iter()
             .zip(reads)
             .map(|((path, ..), read)| {
                 let known = parsed.module(path);
+                let reread = match &read {
+                    Read::Later { real, .. } => Some(Reread::Disk(real.clone())),
+                    Read::Done { bytes: Ok(_), id: Some(id) } => checkout.git.clone().map(|git| Reread::Blob(git, *id)),
+                    _ => None,
+                };
+                let let_go = !keep_texts && reread.is_some();
+                rereads.push(reread);
                 match read {
                     // Read from disk by an earlier run while the disk is taken as unchanged: that run's facts hold.
                     Read::Later { real, .. } if known.is_some() && checkout.unchanged(&real) => {
-                        ((path.as_str(), (Read::Known, known)), None)
+                        ((path.as_str(), (Read::Known, known), let_go), None)
                     }
                     Read::Later { real, indexed } => {
-                        ((path.as_str(), (Read::Later { real: real.clone(), indexed }, known)), Some(real))
+                        ((path.as_str(), (Read::Later { real: real.clone(), indexed }, known), let_go), Some(real))
                     }
-                    read => ((path.as_str(), (read, known)), None),
+                    read => ((path.as_str(), (read, known), let_go), None),
                 }
             })
             .unzip();
         let analysed = parse_in_parallel(work, cache);
-        for ((text, facts, _), real) in analysed.iter().zip(&from_disk) {
+        for ((body, facts, _), real) in analysed.iter().zip(&from_disk) {
             // Unless the read failed (an empty text with an error).
-            if let Some(real) = real.as_ref().filter(|_| !text.is_empty() || facts.syntax_errors.is_empty()) {
+            let read = !matches!(body, Body::Held(text) if text.is_empty()) || facts.syntax_errors.is_empty();
+            if let Some(real) = real.as_ref().filter(|_| read) {
                 checkout.saw(real);
             }
         }
         let mut next = Vec::new();
-        for ((path, declared_by, xcsh), (text, facts, entry)) in paths.into_iter().zip(analysed) {
+        for (((path, declared_by, xcsh), (body, facts, entry)), reread) in paths.into_iter().zip(analysed).zip(rereads)
+        {
             used.extend(entry);
             let mut loads = Vec::new();
             let resolutions = facts
@@ -204,7 +222,12 @@ pub fn analyse_all(
                     (!erased).then_some(resolution)
                 })
                 .collect();
-            let file = sources.add(SourceFile::new(path.clone(), text));
+            let file = match (body, reread) {
+                (Body::LetGo, Some(reread)) => SourceFile::later(path.clone(), reread),
+                (Body::Held(text), _) => SourceFile::new(path.clone(), text),
+                (Body::LetGo, None) => SourceFile::new(path.clone(), String::new()),
+            };
+            let file = sources.add(file);
             edges.push(loads);
             modules.push(Module { path, file, declared_by, loaded_by: Vec::new(), xcsh, facts, resolutions });
         }
@@ -249,7 +272,10 @@ fn read(checkout: &Checkout, path: &str, resolved: &Resolved) -> Read {
         (_, Some(Some(bytes))) => Read::Done { bytes: Ok(bytes.clone()), id: None },
         // Work-tree files are read on the analysis threads; git blobs here (gix is not `Sync`).
         (Resolved::Path(real), _) => Read::Later { real: real.clone(), indexed: checkout.index_stat(path) },
-        (Resolved::Blob(id), _) => Read::Done { bytes: checkout.read_resolved(resolved), id: Some(*id) },
+        (Resolved::Blob(id), _) => {
+            MODULES_READ.fetch_add(1, Ordering::Relaxed);
+            Read::Done { bytes: checkout.read_resolved(resolved), id: Some(*id) }
+        }
     }
 }
 
@@ -263,15 +289,23 @@ enum Read {
     Known,
 }
 
-/// A file's path, its bytes, and the text and facts an earlier run had for it.
-type Work<'a> = (&'a str, (Read, Option<(&'a str, &'a ModuleFacts)>));
+/// A file's path, its bytes, the text and facts an earlier run had for it, and whether its text may be let go
+/// (it can be read again from the checkout, and the run does not keep texts).
+type Work<'a> = (&'a str, (Read, Option<(&'a str, &'a ModuleFacts)>), bool);
+
+/// A module's text after its analysis.
+enum Body {
+    Held(String),
+    /// Let go (or never read): read again from the checkout if something needs it.
+    LetGo,
+}
 
 /// A module's text, its facts, and the cache entry that holds them (when there is a cache).
-type Analysed = (String, ModuleFacts, Option<(Key, Entry)>);
+type Analysed = (Body, ModuleFacts, Option<(Key, Entry)>);
 
 fn parse_in_parallel(work: Vec<Work>, cache: Option<&ModuleCache>) -> Vec<Analysed> {
     let pool = rayon::ThreadPoolBuilder::new().stack_size(ANALYSIS_STACK).build();
-    let analyse = |(path, (read, known)): Work| analyse_bytes(path, read, known, cache);
+    let analyse = |(path, (read, known), let_go): Work| analyse_bytes(path, read, known, cache, let_go);
     match pool {
         Ok(pool) => pool.install(|| work.into_par_iter().map(analyse).collect()),
         // Without a pool of our own, analyse on one big-stack thread rather than risk the default stack.
@@ -286,16 +320,44 @@ fn parse_in_parallel(work: Vec<Work>, cache: Option<&ModuleCache>) -> Vec<Analys
     }
 }
 
-fn analyse_bytes(path: &str, read: Read, known: Option<(&str, &ModuleFacts)>, cache: Option<&ModuleCache>) -> Analysed {
+/// The facts of a clean tracked work-tree file that the cache holds, from one `stat` (git's test of "unchanged
+/// since staged") and without reading the file.
+fn cached_unread(
+    path: &str,
+    real: &std::path::Path,
+    indexed: Option<IndexStat>,
+    cache: &ModuleCache,
+) -> Option<Analysed> {
+    let metadata = gix::index::fs::Metadata::from_path_no_follow(real).ok()?;
+    let key = Key::new(indexed?.id_if_clean(&metadata)?, path);
+    let (facts, range) = cache.get(&key)?;
+    Some((Body::LetGo, facts, Some((key, Entry::Hit(range)))))
+}
+
+fn analyse_bytes(
+    path: &str,
+    read: Read,
+    known: Option<(&str, &ModuleFacts)>,
+    cache: Option<&ModuleCache>,
+    let_go: bool,
+) -> Analysed {
     let (bytes, id) = match (read, known) {
-        (Read::Known, Some((text, facts))) => return (text.to_string(), facts.clone(), None),
-        (Read::Later { real, indexed }, _) => match fs::read_with_metadata(&real) {
-            Ok((bytes, metadata)) => {
-                let id = indexed.and_then(|indexed| indexed.id_if_clean(&metadata));
-                (Ok(bytes), id)
+        (Read::Known, Some((text, facts))) => return (Body::Held(text.to_string()), facts.clone(), None),
+        (Read::Later { real, indexed }, _) => {
+            if let Some(cache) = cache.filter(|_| let_go && indexed.is_some())
+                && let Some(hit) = cached_unread(path, &real, indexed, cache)
+            {
+                return hit;
             }
-            Err(refusal) => (Err(refusal), None),
-        },
+            MODULES_READ.fetch_add(1, Ordering::Relaxed);
+            match fs::read_with_metadata(&real) {
+                Ok((bytes, metadata)) => {
+                    let id = indexed.and_then(|indexed| indexed.id_if_clean(&metadata));
+                    (Ok(bytes), id)
+                }
+                Err(refusal) => (Err(refusal), None),
+            }
+        }
         (Read::Done { bytes, id }, _) => (bytes, id),
         (Read::Known, None) => (Err(Refusal::NotFound), None),
     };
@@ -303,12 +365,17 @@ fn analyse_bytes(path: &str, read: Read, known: Option<(&str, &ModuleFacts)>, ca
         Ok(bytes) => bytes,
         Err(refusal) => {
             let error = SyntaxError { span: Default::default(), message: format!("the module {}", refusal.describe()) };
-            return (String::new(), ModuleFacts { syntax_errors: vec![error], ..Default::default() }, None);
+            return (Body::Held(String::new()), ModuleFacts { syntax_errors: vec![error], ..Default::default() }, None);
         }
     };
     if let Some((text, facts)) = known.filter(|(text, _)| text.as_bytes() == bytes) {
-        return (text.to_string(), facts.clone(), None);
+        return (Body::Held(text.to_string()), facts.clone(), None);
     }
+    // A module that does not parse is all but sure to be shown: it keeps its text.
+    let body = |text: String, facts: &ModuleFacts| match let_go && facts.syntax_errors.is_empty() {
+        true => Body::LetGo,
+        false => Body::Held(text),
+    };
     // The cache key: the blob id git already knows, or the bytes hashed as git would.
     let key = cache.and_then(|_| {
         let id = id.or_else(|| gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, &bytes).ok())?;
@@ -319,11 +386,12 @@ fn analyse_bytes(path: &str, read: Read, known: Option<(&str, &ModuleFacts)>, ca
             if let (Some(cache), Some(key)) = (cache, &key)
                 && let Some((facts, range)) = cache.get(key)
             {
-                return (text, facts, Some((key.clone(), Entry::Hit(range))));
+                return (body(text, &facts), facts, Some((key.clone(), Entry::Hit(range))));
             }
+            MODULES_PARSED.fetch_add(1, Ordering::Relaxed);
             let facts = ALLOCATOR.with(|allocator| analyse::analyse(path, &text, &mut allocator.borrow_mut()));
             let entry = key.map(|key| (key, Entry::New(ModuleCache::encode(&facts))));
-            (text, facts, entry)
+            (body(text, &facts), facts, entry)
         }
         Err(e) => {
             let at = e.utf8_error().valid_up_to();
@@ -334,7 +402,7 @@ fn analyse_bytes(path: &str, read: Read, known: Option<(&str, &ModuleFacts)>, ca
                 span: crate::source::Span::new(line_start, line_end),
                 message: "the module is not valid UTF-8".into(),
             };
-            (text, ModuleFacts { syntax_errors: vec![error], ..Default::default() }, None)
+            (Body::Held(text), ModuleFacts { syntax_errors: vec![error], ..Default::default() }, None)
         }
     }
 }

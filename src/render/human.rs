@@ -14,7 +14,7 @@ use miette::{
 use crate::Report;
 use crate::diagnostic::{Diagnostic, Safety, Severity};
 use crate::render::{Summary, file, short, summary_line};
-use crate::source::{SourceFile, Sources, Span};
+use crate::source::{Lines, SourceFile, Sources, Span};
 
 /// The report's width: fixed, so that output does not depend on the terminal.
 const WIDTH: usize = 100;
@@ -98,7 +98,7 @@ impl<'a> Finding<'a> {
                 Severity::Warning => miette::Severity::Warning,
                 Severity::Info => miette::Severity::Advice,
             },
-            source: primary.map(FileSource),
+            source: primary.map(FileSource::of),
             labels,
             help: (!help.is_empty()).then(|| help.join("\n")),
         }
@@ -173,7 +173,13 @@ impl miette::Diagnostic for Finding<'_> {
 
 /// A borrowed [`SourceFile`] as miette source code, named by its repo-relative path.
 #[derive(Debug)]
-struct FileSource<'a>(&'a SourceFile);
+struct FileSource<'a>(&'a str, Lines<'a>);
+
+impl<'a> FileSource<'a> {
+    fn of(file: &'a SourceFile) -> Self {
+        FileSource(&file.shown, file.lines())
+    }
+}
 
 /// What miette is shown of an empty file: one empty line, so a label still has
 /// somewhere to point.
@@ -186,9 +192,9 @@ impl SourceCode for FileSource<'_> {
         context_lines_before: usize,
         context_lines_after: usize,
     ) -> Result<Box<dyn SpanContents<'b> + 'b>, MietteError> {
-        let file = self.0;
+        let file = self.1;
         let text = file.text.as_bytes();
-        let name = file.shown.clone();
+        let name = self.0.to_string();
         if text.is_empty() {
             let contents = MietteSpanContents::new_named(name, EMPTY_FILE, (0, EMPTY_FILE.len()).into(), 0, 0, 1);
             return Ok(Box::new(contents));
@@ -289,7 +295,7 @@ mod tests {
     #[test]
     fn file_source_reads_whole_lines_with_context() {
         let file = SourceFile::new("f".into(), "a\nbb\nccc\ndd\n".into());
-        let source = FileSource(&file);
+        let source = FileSource::of(&file);
         let contents = source.read_span(&(5..6).into(), 1, 1).unwrap();
         assert_eq!(contents.data(), b"bb\nccc\ndd\n");
         assert_eq!((contents.line(), contents.column(), contents.line_count()), (1, 0, 3));

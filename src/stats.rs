@@ -1,0 +1,18 @@
+//! What a run cost in module reads, parses and texts read again: printed on stderr when `BEEUNI_LINT_STATS` is
+//! set, so that tests can tell a warm run from a cold one without timing it.
+
+use std::sync::atomic::Ordering;
+
+/// The environment variable that asks for the line.
+pub const VARIABLE: &str = "BEEUNI_LINT_STATS";
+
+/// `stats: modules read N, parsed N; texts read again N`.
+pub fn line() -> String {
+    let get = |counter: &std::sync::atomic::AtomicUsize| counter.load(Ordering::Relaxed);
+    format!(
+        "stats: modules read {}, parsed {}; texts read again {}",
+        get(&crate::modules::MODULES_READ),
+        get(&crate::modules::MODULES_PARSED),
+        get(&crate::source::TEXTS_READ_AGAIN)
+    )
+}
