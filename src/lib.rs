@@ -41,14 +41,23 @@ pub struct Report {
 }
 
 impl Report {
-    /// Makes every file text and message safe to print on a terminal (see [`render::terminal_safe`]).
+    /// Makes every message, and the text of every file a finding points into (renderers show no other), safe to
+    /// print on a terminal (see [`render::terminal_safe`]).
     pub fn make_terminal_safe(&mut self) {
         let safe = |text: &mut String| {
             if let Some(clean) = render::terminal_safe(text) {
                 *text = clean;
             }
         };
-        for file in self.sources.iter_mut() {
+        let mut shown = vec![false; self.sources.len()];
+        for diagnostic in &self.diagnostics {
+            for label in std::iter::once(&diagnostic.primary).chain(&diagnostic.related) {
+                if let Some(shown) = shown.get_mut(label.file) {
+                    *shown = true;
+                }
+            }
+        }
+        for (file, _) in self.sources.iter_mut().zip(shown).filter(|(_, shown)| *shown) {
             file.text.make_terminal_safe();
         }
         for diagnostic in &mut self.diagnostics {

@@ -22,7 +22,9 @@ pub fn terminal_safe(text: &str) -> Option<String> {
         (c.is_control() && !matches!(c, '\n' | '\t' | '\r'))
             || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
     };
-    if !text.chars().any(unsafe_char) {
+    // Printable ASCII and line breaks, the common case, by bytes.
+    let plain = |b: &u8| matches!(b, b' '..=b'~' | b'\n' | b'\t' | b'\r');
+    if text.as_bytes().iter().all(plain) || !text.chars().any(unsafe_char) {
         return None;
     }
     Some(text.chars().map(|c| if unsafe_char(c) { "?".repeat(c.len_utf8()) } else { c.to_string() }).collect())
