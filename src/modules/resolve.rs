@@ -13,6 +13,7 @@ use crate::repo::checkout::Checkout;
 use crate::repo::fs;
 use json::Json;
 use maps::Mapped;
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::rc::Rc;
 use tsconfig::TsConfig;
@@ -91,6 +92,9 @@ pub struct Resolver<'a> {
     manifests: HashMap<String, Option<Rc<Json>>>,
     /// The config that applies in a folder (the nearest at or above it), by folder.
     configs: HashMap<String, Option<Rc<TsConfig>>>,
+    /// Each specifier's resolution from a folder (with `require()` or not): modules of one folder import the same
+    /// helpers and packages, and each would otherwise cost a look-up of every candidate file.
+    resolved: FxHashMap<(String, String, bool), Resolution>,
 }
 
 /// Where a package provides a subpath.
@@ -104,13 +108,22 @@ enum Entry {
 
 impl<'a> Resolver<'a> {
     pub fn new(checkout: &'a Checkout) -> Self {
-        Resolver { checkout, manifests: HashMap::new(), configs: HashMap::new() }
+        Resolver { checkout, manifests: HashMap::new(), configs: HashMap::new(), resolved: FxHashMap::default() }
     }
 
     /// Resolves `specifier`, imported by the module at repo-relative `module` (with `require()` when `require`:
     /// `exports` conditions differ).
     pub fn resolve(&mut self, module: &str, specifier: &str, require: bool) -> Resolution {
-        let dir = parent(module);
+        let key = (parent(module).to_string(), specifier.to_string(), require);
+        if let Some(known) = self.resolved.get(&key) {
+            return known.clone();
+        }
+        let resolution = self.resolve_from(&key.0, specifier, require);
+        self.resolved.insert(key, resolution.clone());
+        resolution
+    }
+
+    fn resolve_from(&mut self, dir: &str, specifier: &str, require: bool) -> Resolution {
         if specifier.starts_with("./") || specifier.starts_with("../") || specifier == "." || specifier == ".." {
             return self.relative(dir, specifier);
         }
