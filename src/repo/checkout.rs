@@ -64,11 +64,14 @@ pub struct Checkout {
     pub overlay: Option<Rc<Overlay>>,
     /// The disk's answers, kept across runs while the disk is taken as unchanged (see [`DiskMemo`]).
     pub memo: Option<Rc<DiskMemo>>,
+    /// This run's folder listings (work tree only).
+    listings: Rc<fs::Listings>,
 }
 
 impl Checkout {
     pub fn work_tree(root: PathBuf, git: Option<Rc<GitRepo>>, git_prefix: String) -> Self {
-        Checkout { root, git, git_prefix, side: Side::WorkTree, overlay: None, memo: None }
+        let listings = Rc::default();
+        Checkout { root, git, git_prefix, side: Side::WorkTree, overlay: None, memo: None, listings }
     }
 
     /// The same project as another version of its files: a tree, the index, or nothing.
@@ -80,6 +83,7 @@ impl Checkout {
             side,
             overlay: self.overlay.clone(),
             memo: self.memo.clone(),
+            listings: self.listings.clone(),
         }
     }
 
@@ -103,10 +107,18 @@ impl Checkout {
             (Side::WorkTree, _) if self.overlaid(rel) == Some(None) => Err(Refusal::NotFound),
             (Side::WorkTree, _) => match &self.memo {
                 Some(memo) => memo.resolve(&self.root, rel),
-                None => fs::resolve(&self.root, rel).map(Resolved::Path),
+                None => fs::resolve_listed(&self.root, rel, &self.listings, || self.indexed_within_limit(rel))
+                    .map(Resolved::Path),
             },
             _ => Err(Refusal::NotFound),
         }
+    }
+
+    /// Does the git index record this work-tree path as a regular file no larger than [`fs::MAX_FILE_BYTES`]?
+    /// (Its size when staged: a file grown past the limit since is refused when it is read.)
+    fn indexed_within_limit(&self, rel: &str) -> bool {
+        let Some(git) = &self.git else { return false };
+        git.indexed_size(&self.git_path(rel)).is_some_and(|size| size <= fs::MAX_FILE_BYTES)
     }
 
     /// Looks a path up in git objects, following symlinks that stay inside the project (a few hops at most).

@@ -2,7 +2,10 @@
 //! is a regular file and is not too large. Nothing behind a symlink that
 //! leaves the repository is ever opened.
 
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
@@ -77,14 +80,20 @@ fn canonical_folder(folder: &Path) -> Option<PathBuf> {
 
 /// Where a repo-relative path leads, checked without reading it.
 pub fn resolve(root: &Path, rel: &str) -> Result<PathBuf, Refusal> {
+    resolve_entry(root, in_canonical_folder(root, rel)?)
+}
+
+/// A repo-relative path with its folder made canonical (its last part may still be a symlink).
+fn in_canonical_folder(root: &Path, rel: &str) -> Result<PathBuf, Refusal> {
     let joined = root.join(rel);
     let (Some(folder), Some(name)) = (joined.parent(), joined.file_name()) else {
         return Err(Refusal::NotFound);
     };
-    let Some(real_folder) = canonical_folder(folder) else {
-        return Err(Refusal::NotFound);
-    };
-    let real = real_folder.join(name);
+    Ok(canonical_folder(folder).ok_or(Refusal::NotFound)?.join(name))
+}
+
+/// [`resolve`] of `real` (a canonical folder joined with a name), from one `lstat` of it.
+fn resolve_entry(root: &Path, real: PathBuf) -> Result<PathBuf, Refusal> {
     let (real, meta) = match fs::symlink_metadata(&real) {
         Ok(meta) if meta.file_type().is_symlink() => match fs::canonicalize(&real) {
             Ok(target) => {
@@ -110,6 +119,54 @@ pub fn resolve(root: &Path, rel: &str) -> Result<PathBuf, Refusal> {
         return Err(Refusal::TooLarge(meta.len()));
     }
     Ok(real)
+}
+
+/// The folders of one run, each listed once: one `getdents` answers for every file in it, where [`resolve`] costs
+/// an `lstat` per file (a project names thousands of modules in a few folders). A listing is a snapshot: keep
+/// one only while the disk is taken as unchanged (one run).
+#[derive(Default)]
+pub struct Listings(RefCell<FxHashMap<PathBuf, Option<FxHashMap<OsString, fs::FileType>>>>);
+
+impl Listings {
+    /// What the listing of `folder` says of `name`: `Some(None)` absent, `None` when the folder cannot be listed.
+    fn kind(&self, folder: &Path, name: &OsStr) -> Option<Option<fs::FileType>> {
+        let mut listings = self.0.borrow_mut();
+        let listing = listings.entry(folder.to_path_buf()).or_insert_with(|| {
+            let entries = fs::read_dir(folder).ok()?;
+            entries.map(|entry| entry.ok().and_then(|e| Some((e.file_name(), e.file_type().ok()?)))).collect()
+        });
+        listing.as_ref().map(|names| names.get(name).copied())
+    }
+}
+
+/// [`resolve`], answered from the folder's listing where it can be: a name the listing lacks does not exist, a
+/// folder is a folder, and a regular file is accepted without an `lstat` when `within_limit` vouches for its size
+/// (the git index's record of it). Symlinks, other kinds and files of unknown size take [`resolve`]'s way.
+pub fn resolve_listed(
+    root: &Path,
+    rel: &str,
+    listings: &Listings,
+    within_limit: impl FnOnce() -> bool,
+) -> Result<PathBuf, Refusal> {
+    let real = in_canonical_folder(root, rel)?;
+    let (Some(folder), Some(name)) = (real.parent(), real.file_name()) else {
+        return resolve_entry(root, real);
+    };
+    match listings.kind(folder, name) {
+        Some(None) => Err(Refusal::NotFound),
+        Some(Some(kind)) if kind.is_dir() || kind.is_file() => {
+            if !real.starts_with(root) {
+                Err(Refusal::OutsideRepository)
+            } else if kind.is_dir() {
+                Err(Refusal::Directory)
+            } else if within_limit() {
+                Ok(real)
+            } else {
+                resolve_entry(root, real)
+            }
+        }
+        _ => resolve_entry(root, real),
+    }
 }
 
 /// Reads a repo-relative file after [`resolve`] accepted it.
@@ -181,5 +238,28 @@ mod tests {
         let status = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
         assert!(status.success());
         assert_eq!(read(&root, "fifo"), Err(Refusal::NotRegular));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn listings_answer_as_lstat_does() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret.ts"), "").unwrap();
+        let repo = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(repo.path()).unwrap();
+        std::fs::create_dir_all(root.join("tools/sub")).unwrap();
+        std::fs::write(root.join("tools/a.ts"), "export {}").unwrap();
+        std::os::unix::fs::symlink("a.ts", root.join("tools/in.ts")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.ts"), root.join("tools/out.ts")).unwrap();
+        std::fs::File::create(root.join("tools/big.ts")).unwrap().set_len(MAX_FILE_BYTES + 1).unwrap();
+        let listings = Listings::default();
+        for rel in
+            ["tools/a.ts", "tools/in.ts", "tools/out.ts", "tools/sub", "tools/none.ts", "none/a.ts", "tools/big.ts"]
+        {
+            assert_eq!(resolve_listed(&root, rel, &listings, || false), resolve(&root, rel), "{rel}");
+        }
+        assert_eq!(resolve(&root, "tools/big.ts"), Err(Refusal::TooLarge(MAX_FILE_BYTES + 1)));
+        // A size the index vouches for spares the `lstat`.
+        assert_eq!(resolve_listed(&root, "tools/a.ts", &listings, || true), Ok(root.join("tools/a.ts")));
     }
 }
