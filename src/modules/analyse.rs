@@ -1,6 +1,7 @@
 //! Static analysis of one tool module: parse it with oxc (never run or import it) and extract the facts the
 //! module rules read.
 
+pub(crate) mod bindings;
 mod depth;
 mod early;
 pub(crate) mod export;

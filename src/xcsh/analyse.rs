@@ -11,6 +11,7 @@ use oxc_span::{GetSpan, SourceType};
 
 use super::facts::*;
 use super::uses::{self, Receivers};
+use crate::modules::analyse::bindings::{Binding, Values, bindings};
 use crate::modules::analyse::export::{is_commonjs_export, not_constant};
 use crate::source::Span;
 
@@ -33,19 +34,15 @@ pub fn analyse(path: &str, text: &str) -> Option<XcshFacts> {
         return None;
     }
     let program = &parsed.program;
-    let mut analyser =
-        Analyser { text, top: bindings(&program.body), local: HashMap::new(), receivers: Receivers::default() };
+    let mut analyser = Analyser {
+        text,
+        top: bindings(&program.body, Values::Const),
+        local: HashMap::new(),
+        receivers: Receivers::default(),
+    };
     let export = analyser.export(program, !(path.ends_with(".mjs") || path.ends_with(".mts")));
     let (exec_without_signal, unguarded_ui) = uses::collect(program, &analyser.receivers);
     Some(XcshFacts { export, exec_without_signal, unguarded_ui })
-}
-
-/// What a name is bound to.
-enum Binding<'b, 'a> {
-    Value(&'b Expression<'a>),
-    Function(&'b Function<'a>),
-    Import(&'a str),
-    Unknown,
 }
 
 /// Where an expression leads once parentheses, type assertions and `const` bindings are seen through.
@@ -61,64 +58,6 @@ enum Resolved<'b, 'a> {
 enum Func<'b, 'a> {
     Function(&'b Function<'a>),
     Arrow(&'b ArrowFunctionExpression<'a>),
-}
-
-/// The names statements bind: `const` values, function declarations, imports; other declarations are unknown.
-fn bindings<'b, 'a>(statements: &'b [Statement<'a>]) -> HashMap<&'a str, Binding<'b, 'a>> {
-    let mut bindings = HashMap::new();
-    for statement in statements {
-        let declaration = match statement {
-            Statement::ImportDeclaration(import) => {
-                for specifier in import.specifiers.iter().flatten() {
-                    bindings.insert(specifier.local().name.as_str(), Binding::Import(import.source.value.as_str()));
-                }
-                continue;
-            }
-            Statement::ExportDeclaration(export) => &export.declaration,
-            Statement::ExportDefaultDeclaration(export) => {
-                if let ExportDefaultDeclarationKind::FunctionDeclaration(f) = &export.declaration
-                    && let Some(id) = &f.id
-                {
-                    bindings.insert(id.name.as_str(), Binding::Function(f));
-                }
-                continue;
-            }
-            _ => match statement.as_declaration() {
-                Some(declaration) => declaration,
-                None => continue,
-            },
-        };
-        match declaration {
-            Declaration::VariableDeclaration(variables) => {
-                for declarator in &variables.declarations {
-                    match (&declarator.id, &declarator.init) {
-                        (BindingPattern::BindingIdentifier(id), Some(init))
-                            if variables.kind == VariableDeclarationKind::Const =>
-                        {
-                            bindings.insert(id.name.as_str(), Binding::Value(init));
-                        }
-                        (pattern, _) => {
-                            for id in pattern.get_binding_identifiers() {
-                                bindings.insert(id.name.as_str(), Binding::Unknown);
-                            }
-                        }
-                    }
-                }
-            }
-            Declaration::FunctionDeclaration(f) => {
-                if let Some(id) = &f.id {
-                    bindings.insert(id.name.as_str(), Binding::Function(f));
-                }
-            }
-            Declaration::ClassDeclaration(c) => {
-                if let Some(id) = &c.id {
-                    bindings.insert(id.name.as_str(), Binding::Unknown);
-                }
-            }
-            _ => {}
-        }
-    }
-    bindings
 }
 
 struct Analyser<'b, 'a> {
@@ -142,8 +81,8 @@ impl<'b, 'a> Analyser<'b, 'a> {
             match self.local.get(name).or_else(|| self.top.get(name)) {
                 Some(Binding::Value(value)) => expr = value.get_inner_expression(),
                 Some(Binding::Function(f)) => return Resolved::Function(f),
-                Some(Binding::Import(source)) => return Resolved::Import { name, source },
-                Some(Binding::Unknown) | None => return Resolved::Unknown(name),
+                Some(Binding::Import { source, .. }) => return Resolved::Import { name, source },
+                Some(Binding::Class | Binding::Unknown) | None => return Resolved::Unknown(name),
             }
         }
         Resolved::Unknown(first.unwrap_or_default())
@@ -261,7 +200,7 @@ impl<'b, 'a> Analyser<'b, 'a> {
         match self.top.get(id.name.as_str()) {
             Some(Binding::Function(f)) => Export::Factory(self.factory(Func::Function(f))),
             Some(Binding::Value(value)) => self.classify(at, value),
-            Some(Binding::Import(source)) => Export::Unanalyzable {
+            Some(Binding::Import { source, .. }) => Export::Unanalyzable {
                 span: span(at),
                 why: format!("the factory is `{}`, imported from `{source}`", id.name),
             },
@@ -310,7 +249,7 @@ impl<'b, 'a> Analyser<'b, 'a> {
             self.receivers.factory(&first.pattern);
         }
         let statements = body.map_or(&[][..], |b| b.statements.as_slice());
-        self.local = bindings(statements);
+        self.local = bindings(statements, Values::Const);
         let mut returned = Vec::new();
         match expression {
             Some(expr) => returned.push(expr),

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use oxc_ast::ast::*;
 use oxc_span::GetSpan;
 
+use super::bindings::{Binding, Values, bindings};
 use crate::modules::facts::*;
 use crate::source::Span;
 
@@ -13,19 +14,6 @@ const MAX_HOPS: usize = 8;
 
 pub(super) fn span(s: oxc_span::Span) -> Span {
     Span::new(s.start as usize, s.end as usize)
-}
-
-/// What a top-level name is bound to.
-enum Binding<'b, 'a> {
-    Value(&'b Expression<'a>),
-    Function(&'b Function<'a>),
-    Class,
-    Import {
-        source: &'a str,
-        imported: &'a str,
-    },
-    /// Declared without a value we can read: no initialiser, a destructuring pattern, an enum.
-    Unknown,
 }
 
 /// Where an expression leads once parentheses, type assertions and top-level bindings are seen through.
@@ -55,74 +43,8 @@ pub(super) struct Scope<'b, 'a> {
 
 impl<'b, 'a> Scope<'b, 'a> {
     pub fn new(program: &'b Program<'a>) -> Self {
-        let mut bindings = HashMap::new();
-        for statement in &program.body {
-            let declaration = match statement {
-                Statement::ExportDeclaration(export) => &export.declaration,
-                Statement::ImportDeclaration(import) => {
-                    for specifier in import.specifiers.iter().flatten() {
-                        let imported = match specifier {
-                            ImportDeclarationSpecifier::ImportSpecifier(s) => s.imported.name().as_str(),
-                            ImportDeclarationSpecifier::ImportDefaultSpecifier(_) => "default",
-                            ImportDeclarationSpecifier::ImportNamespaceSpecifier(_) => "*",
-                        };
-                        let binding = Binding::Import { source: import.source.value.as_str(), imported };
-                        bindings.insert(specifier.local().name.as_str(), binding);
-                    }
-                    continue;
-                }
-                Statement::ExportDefaultDeclaration(export) => {
-                    if let ExportDefaultDeclarationKind::FunctionDeclaration(f) = &export.declaration
-                        && let Some(id) = &f.id
-                    {
-                        bindings.insert(id.name.as_str(), Binding::Function(f));
-                    }
-                    continue;
-                }
-                _ => match statement.as_declaration() {
-                    Some(declaration) => declaration,
-                    None => continue,
-                },
-            };
-            match declaration {
-                Declaration::VariableDeclaration(variables) => {
-                    for declarator in &variables.declarations {
-                        match (&declarator.id, &declarator.init) {
-                            (BindingPattern::BindingIdentifier(id), Some(init)) => {
-                                bindings.insert(id.name.as_str(), Binding::Value(init));
-                            }
-                            (pattern, _) => {
-                                for id in pattern.get_binding_identifiers() {
-                                    bindings.insert(id.name.as_str(), Binding::Unknown);
-                                }
-                            }
-                        }
-                    }
-                }
-                Declaration::FunctionDeclaration(f) => {
-                    if let Some(id) = &f.id {
-                        bindings.insert(id.name.as_str(), Binding::Function(f));
-                    }
-                }
-                Declaration::ClassDeclaration(c) => {
-                    if let Some(id) = &c.id {
-                        bindings.insert(id.name.as_str(), Binding::Class);
-                    }
-                }
-                Declaration::TSImportEqualsDeclaration(import) => {
-                    let source = match &import.module_reference {
-                        TSModuleReference::ExternalModuleReference(r) => r.expression.value.as_str(),
-                        _ => "",
-                    };
-                    bindings.insert(import.id.name.as_str(), Binding::Import { source, imported: "*" });
-                }
-                Declaration::TSEnumDeclaration(e) => {
-                    bindings.insert(e.id.name.as_str(), Binding::Unknown);
-                }
-                _ => {}
-            }
-        }
-        Scope { text: program.source_text, bindings }
+        // Module-level `let` and `var` values are followed too, not only `const`s.
+        Scope { text: program.source_text, bindings: bindings(&program.body, Values::Any) }
     }
 
     fn resolve(&self, expr: &'b Expression<'a>) -> Resolved<'b, 'a> {

@@ -60,3 +60,16 @@ fn an_object_with_a_name_is_a_tool_not_the_beeuni_form() {
     let f = facts("export { default } from './impl'");
     assert!(matches!(f.export, Export::Unanalyzable { ref why, .. } if why.contains("re-exported from `./impl`")));
 }
+
+/// The bindings are the Beeuni module analyser's (`modules::analyse::bindings`), `const` values only: a class is
+/// not followed, and `import x = require(...)` is an import.
+#[test]
+fn shared_top_level_bindings() {
+    let why = |source: &str| match facts(source).export {
+        Export::Unanalyzable { why, .. } => why,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(why("import f = require('./impl')\nexport default f"), "the factory is `f`, imported from `./impl`");
+    assert!(why("class F {}\nexport default F").contains("`F`"));
+    assert!(why("let f = (pi) => ({})\nexport default f").contains("`f`"));
+}

@@ -1,0 +1,103 @@
+//! The names a list of statements binds (a module's top level, the top of a function body), read the same way
+//! for Beeuni tool modules and xcsh tools: both follow `export default x` and its fields through them.
+
+use std::collections::HashMap;
+
+use oxc_ast::ast::*;
+
+/// What a name is bound to.
+pub(crate) enum Binding<'b, 'a> {
+    Value(&'b Expression<'a>),
+    Function(&'b Function<'a>),
+    Class,
+    Import {
+        source: &'a str,
+        imported: &'a str,
+    },
+    /// Declared without a value we can read: no initialiser, a destructuring pattern, an enum (or a `let` or
+    /// `var`, where only `const` values are followed).
+    Unknown,
+}
+
+/// Which declared values [`bindings`] follows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Values {
+    /// `const` only: a `let` or `var` may be reassigned before it is used.
+    Const,
+    /// Any variable with an initialiser.
+    Any,
+}
+
+/// The names `statements` bind: imports, variables, functions (an exported default one too), classes,
+/// `import x = require(...)` and enums.
+pub(crate) fn bindings<'b, 'a>(statements: &'b [Statement<'a>], values: Values) -> HashMap<&'a str, Binding<'b, 'a>> {
+    let mut bindings = HashMap::new();
+    for statement in statements {
+        let declaration = match statement {
+            Statement::ExportDeclaration(export) => &export.declaration,
+            Statement::ImportDeclaration(import) => {
+                for specifier in import.specifiers.iter().flatten() {
+                    let imported = match specifier {
+                        ImportDeclarationSpecifier::ImportSpecifier(s) => s.imported.name().as_str(),
+                        ImportDeclarationSpecifier::ImportDefaultSpecifier(_) => "default",
+                        ImportDeclarationSpecifier::ImportNamespaceSpecifier(_) => "*",
+                    };
+                    let binding = Binding::Import { source: import.source.value.as_str(), imported };
+                    bindings.insert(specifier.local().name.as_str(), binding);
+                }
+                continue;
+            }
+            Statement::ExportDefaultDeclaration(export) => {
+                if let ExportDefaultDeclarationKind::FunctionDeclaration(f) = &export.declaration
+                    && let Some(id) = &f.id
+                {
+                    bindings.insert(id.name.as_str(), Binding::Function(f));
+                }
+                continue;
+            }
+            _ => match statement.as_declaration() {
+                Some(declaration) => declaration,
+                None => continue,
+            },
+        };
+        match declaration {
+            Declaration::VariableDeclaration(variables) => {
+                let followed = values == Values::Any || variables.kind == VariableDeclarationKind::Const;
+                for declarator in &variables.declarations {
+                    match (&declarator.id, &declarator.init) {
+                        (BindingPattern::BindingIdentifier(id), Some(init)) if followed => {
+                            bindings.insert(id.name.as_str(), Binding::Value(init));
+                        }
+                        (pattern, _) => {
+                            for id in pattern.get_binding_identifiers() {
+                                bindings.insert(id.name.as_str(), Binding::Unknown);
+                            }
+                        }
+                    }
+                }
+            }
+            Declaration::FunctionDeclaration(f) => {
+                if let Some(id) = &f.id {
+                    bindings.insert(id.name.as_str(), Binding::Function(f));
+                }
+            }
+            Declaration::ClassDeclaration(c) => {
+                if let Some(id) = &c.id {
+                    bindings.insert(id.name.as_str(), Binding::Class);
+                }
+            }
+            Declaration::TSImportEqualsDeclaration(import) => {
+                let source = match &import.module_reference {
+                    TSModuleReference::ExternalModuleReference(r) => r.expression.value.as_str(),
+                    _ => "",
+                };
+                bindings.insert(import.id.name.as_str(), Binding::Import { source, imported: "*" });
+            }
+            Declaration::TSEnumDeclaration(e) => {
+                bindings.insert(e.id.name.as_str(), Binding::Unknown);
+            }
+            _ => {}
+        }
+    }
+    bindings
+}
