@@ -11,69 +11,62 @@ fn lint(manifest: &str) -> serde_json::Value {
     json_in(dir.path(), &[]).1
 }
 
-#[test]
-fn a_flow_sequence_continued_at_column_one_is_yaml_syntax() {
-    let report = lint("tools:\n  web_search: beeuni:web_search\nagents:\n  a:\n    tools: [read,\ngrep]\n");
-    assert_findings(
-        &report,
-        &[(
-            "yaml-syntax",
-            "error",
-            "beeuni.yaml",
+/// Where the one `yaml-syntax` finding of a case is: line, column, message.
+type Finding = (u64, u64, &'static str);
+
+/// Each case: the manifest, and its finding (`None`: clean).
+const CASES: &[(&str, Option<Finding>)] = &[
+    // A flow sequence continued at column 1, inside an agent.
+    (
+        "tools:\n  web_search: beeuni:web_search\nagents:\n  a:\n    tools: [read,\ngrep]\n",
+        Some((
             6,
             1,
             "this line continues a flow collection but is indented by 0 spaces: YAML needs more than 4, the indentation of the block it is in",
-        )],
-    );
+        )),
+    ),
     // The shape of 9C9N at the top level.
-    let report = lint("---\nimports: [a.yaml,\nb.yaml]\n");
-    assert_findings(
-        &report,
-        &[(
-            "yaml-syntax",
-            "error",
-            "beeuni.yaml",
+    (
+        "---\nimports: [a.yaml,\nb.yaml]\n",
+        Some((
             3,
             1,
             "this line continues a flow collection but is indented by 0 spaces: YAML needs more than 0, the indentation of the block it is in",
-        )],
-    );
-}
-
-#[test]
-fn a_quoted_scalar_continued_too_little_is_yaml_syntax() {
-    // The shape of QB6E.
-    let report = lint("tools:\n  web_search: \"beeuni:\n  web_search\"\n");
-    assert_findings(
-        &report,
-        &[(
-            "yaml-syntax",
-            "error",
-            "beeuni.yaml",
+        )),
+    ),
+    // The shape of QB6E: a quoted scalar continued too little.
+    (
+        "tools:\n  web_search: \"beeuni:\n  web_search\"\n",
+        Some((
             3,
             3,
             "this line continues a quoted scalar but is indented by 2 spaces: YAML needs more than 2, the indentation of the block it is in",
-        )],
-    );
+        )),
+    ),
     // The shape of DK95 case 01: a tab is not indentation.
-    let report = lint("agents:\n  a:\n    secrets: \"API\n\tKEY\"\n");
-    assert_findings(
-        &report,
-        &[(
-            "yaml-syntax",
-            "error",
-            "beeuni.yaml",
+    (
+        "agents:\n  a:\n    secrets: \"API\n\tKEY\"\n",
+        Some((
             4,
             2,
             "this line of a quoted scalar is indented with a tab; indent it with more than 4 spaces (tabs are not indentation in YAML)",
-        )],
-    );
-}
+        )),
+    ),
+    // Indented enough is fine.
+    ("tools:\n  web_search: beeuni:web_search\nagents:\n  a:\n    tools: [read,\n      grep]\n", None),
+];
 
 #[test]
-fn indented_enough_is_fine() {
-    let report = lint("tools:\n  web_search: beeuni:web_search\nagents:\n  a:\n    tools: [read,\n      grep]\n");
-    assert_findings(&report, &[]);
+fn continuation_lines_indented_too_little_are_yaml_syntax() {
+    for (manifest, expected) in CASES {
+        let report = lint(manifest);
+        match expected {
+            Some((line, column, message)) => {
+                assert_findings(&report, &[("yaml-syntax", "error", "beeuni.yaml", *line, *column, message)])
+            }
+            None => assert_findings(&report, &[]),
+        }
+    }
 }
 
 #[test]
