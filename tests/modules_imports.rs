@@ -20,7 +20,7 @@ fn module_import_missing() {
         )
     };
     let (a, b, d) = (missing("../lib/fromat"), missing("./carrier.js"), missing("../lib/items"));
-    let c = "`tools/lookup_order.ts` imports `../../shared/orders`: it leads outside the repository";
+    let c = "`tools/lookup_order.ts` imports `../../outside/orders`: it leads outside the repository";
     // A static import, `export … from`, `require(` and `import(`; `import type` of a missing
     // file is erased and not reported; `../lib/money` (extension added) resolves.
     let report = trigger(
@@ -44,13 +44,13 @@ fn module_import_missing() {
 #[test]
 fn relative_import_of_an_existing_file_outside_the_repository() {
     let outer = tempfile::TempDir::new().unwrap();
-    write(outer.path(), "shared/orders.ts", b"export default { description: 'SHARED-OUTSIDE' }\n");
+    write(outer.path(), "outside/orders.ts", b"export default { description: 'SHARED-OUTSIDE' }\n");
     let root = outer.path().join("repo");
-    let module = "import orders from '../../shared/orders'\nimport other from '../../shared/orders.ts'\nexport default { description: 'x', parameters: { type: 'object', properties: {} }, async execute() { return orders } }\n";
+    let module = "import orders from '../../outside/orders'\nimport other from '../../outside/orders.ts'\nexport default { description: 'x', parameters: { type: 'object', properties: {} }, async execute() { return orders } }\n";
     write_module(&root, "tools/lookup_order.ts", module.as_bytes());
     let (code, report) = json_in(&root, &[]);
     let message = |s: &str| format!("`tools/lookup_order.ts` imports `{s}`: it leads outside the repository");
-    let (a, b) = (message("../../shared/orders"), message("../../shared/orders.ts"));
+    let (a, b) = (message("../../outside/orders"), message("../../outside/orders.ts"));
     assert_module_findings(
         &report,
         &[

@@ -71,7 +71,7 @@ fn import_missing() {
 
 #[test]
 fn import_path() {
-    let message = "import path `../shared/agents.yaml` escapes the repository";
+    let message = "import path `../outside/agents.yaml` escapes the repository";
     trigger("import-path", 1, &[("import-path", "error", "beeuni.yaml", 2, 3, message)]);
     clean_twin("import-path");
 }

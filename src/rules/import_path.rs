@@ -13,7 +13,7 @@
 //! ## Example
 //! ```yaml
 //! imports:
-//!   - ../shared/agents.yaml
+//!   - ../outside/agents.yaml
 //! ```
 //!
 //! ## Fix
