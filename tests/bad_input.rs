@@ -290,38 +290,3 @@ fn import_cycles_are_found_through_dot_and_dot_dot() {
     );
     assert_eq!(report["summary"]["files"], 3);
 }
-
-/// An imported `.json` file is JSON: valid JSON (tabs, CRLF, a byte-order mark) passes; what only YAML accepts
-/// (a trailing comma, a bare word, a `#` comment) is `yaml-syntax` where the JSON reader stops.
-#[test]
-fn a_json_import_must_be_json() {
-    let lint = |json: &[u8]| {
-        let dir = project(&[("beeuni.yaml", "imports: [config/tools.json]\n")]);
-        write(dir.path(), "config/tools.json", json);
-        json_in(dir.path(), &[])
-    };
-    for valid in [
-        &b"{\"tools\": {\"web_search\": \"beeuni:web_search\"}}"[..],
-        b"{\r\n\t\"tools\": {\r\n\t\t\"web_search\": \"beeuni:web_search\"\r\n\t}\r\n}\r\n",
-        b"\xef\xbb\xbf{\"tools\": {\"web_search\": \"beeuni:web_search\", \"x\": \"tools/x\\u002ets\"}}\n",
-    ] {
-        let (_, report) = lint(valid);
-        assert!(of_rule(&report, "yaml-syntax").is_empty(), "{report:#}");
-    }
-    let message = |what: &str| {
-        format!("`config/tools.json` is not valid JSON ({what}): a `.json` file of the graph must be JSON")
-    };
-    for (json, line, column, what) in [
-        (&b"{\"tools\": {\"web_search\": \"beeuni:web_search\",}}\n"[..], 1, 46, "key must be a string"),
-        (b"{\n  \"tools\": {\"web_search\": beeuni:web_search}\n}\n", 2, 27, "expected value"),
-        (b"{\"tools\": {}, \"agents\": {\"a\": {\"tools\": [\"read\",]}}}\n", 1, 49, "expected value"),
-        (b"# tools\n{\"tools\": {}}\n", 1, 1, "expected value"),
-    ] {
-        let (code, report) = lint(json);
-        assert_eq!(code, 1);
-        assert_findings(&report, &[("yaml-syntax", "error", "config/tools.json", line, column, &message(what))]);
-    }
-    // Not JSON and not YAML either: the YAML parser's finding, once.
-    let (_, report) = lint(b"{\"tools\": {\"web_search\": \"beeuni:web_search\"}\n");
-    assert_findings(&report, &[("yaml-syntax", "error", "config/tools.json", 1, 1, "unclosed bracket '{'")]);
-}

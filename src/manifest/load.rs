@@ -208,36 +208,12 @@ pub fn read_yaml(
         return (file, Document::default());
     }
     match yaml::parse(&source.text) {
-        Ok(_) if let Some((offset, message)) = json_error(rel, &source.text) => {
-            problems.push(syntax(offset, message));
-            (file, Document::default())
-        }
         Ok(doc) => (file, doc),
         Err(e) => {
             problems.push(syntax(e.offset, e.message));
             (file, Document::default())
         }
     }
-}
-
-/// A `.json` file of the graph must be JSON, not only YAML (which accepts trailing commas, comments and bare
-/// words a JSON reader refuses): where and why it is not, if it is not.
-fn json_error(rel: &str, text: &str) -> Option<(usize, String)> {
-    if !rel.to_ascii_lowercase().ends_with(".json") {
-        return None;
-    }
-    // A byte-order mark is allowed before JSON text (RFC 8259, 8.1) and YAML has read past it.
-    let bom = if text.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
-    let error = serde_json::from_str::<serde::de::IgnoredAny>(&text[bom..]).err()?;
-    // serde_json counts lines by `\n` and columns in bytes, from 1.
-    let line_start: usize = text[bom..].split_inclusive('\n').take(error.line().saturating_sub(1)).map(str::len).sum();
-    let mut offset = (bom + line_start + error.column().saturating_sub(1)).min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let full = error.to_string();
-    let what = full.rsplit_once(" at line ").map_or(full.as_str(), |(what, _)| what);
-    Some((offset, format!("`{rel}` is not valid JSON ({what}): a `.json` file of the graph must be JSON")))
 }
 
 fn import_items(doc: &Document, file: FileId, text: &str) -> Vec<ImportItem> {

@@ -4,9 +4,6 @@
 //! Every file of the graph (`beeuni.yaml` and every file it imports) must be
 //! one UTF-8 YAML document. The finding points at the parser's error
 //! position; a non-UTF-8 byte at its own line; a second document at its `---`.
-//! An imported `.json` file must also be JSON: YAML accepts trailing commas,
-//! `#` comments and bare words that a JSON reader refuses, so such a file is
-//! reported where the JSON reader stops.
 //!
 //! ## Why
 //! The platform cannot read a file it cannot parse: every tool, agent and
