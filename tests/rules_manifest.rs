@@ -84,25 +84,8 @@ fn import_cycle() {
     clean_twin("import-cycle");
 }
 
-#[test]
-fn duplicate_import() {
-    let message = "`./config/agents.yaml` names `config/agents.yaml` again, imported above: the file is read once";
-    let report = trigger("duplicate-import", 0, &[("duplicate-import", "info", "beeuni.yaml", 3, 3, message)]);
-    let finding = &diagnostics(&report)[0];
-    assert_related(finding, 0, "beeuni.yaml", 2, 3, "first imported here");
-    assert_help(finding, "remove the repeated entry");
-    assert_eq!(finding["fix"]["safety"], "safe", "{finding:#}");
-    // The whole line `  - ./config/agents.yaml\n` goes.
-    let edit = &finding["fix"]["edits"][0];
-    assert_eq!(
-        (edit["start"].as_u64(), edit["end"].as_u64(), edit["content"].as_str()),
-        (Some(32), Some(57), Some(""))
-    );
-    clean_twin("duplicate-import");
-}
-
-/// The same file named three ways (`a.yaml`, `./a.yaml`, `a.yaml/`): two repeats, each reported once; a trailing
-/// `/` names a folder, which the loader cannot open as a file.
+/// The same file named three ways (`a.yaml`, `./a.yaml`, `a.yaml/`): the file is read once and the repeat stops
+/// nothing, so it is not reported; a trailing `/` names a folder, which the loader cannot open as a file.
 #[test]
 fn one_file_named_three_ways() {
     let dir = project(&[
@@ -117,41 +100,16 @@ fn one_file_named_three_ways() {
     assert_eq!(code, 1);
     assert_findings(
         &report,
-        &[
-            (
-                "duplicate-import",
-                "info",
-                "beeuni.yaml",
-                1,
-                19,
-                "`./a.yaml` names `a.yaml` again, imported above: the file is read once",
-            ),
-            (
-                "import-missing",
-                "error",
-                "beeuni.yaml",
-                1,
-                29,
-                "imported file `a.yaml/` ends in `/`: it names a folder, not a file",
-            ),
-        ],
-    );
-    assert_help(&diagnostics(&report)[1], "write `a.yaml`");
-    // Twice the same spelling says so; the fix empties the flow list item by item.
-    let dir = project(&[
-        (
+        &[(
+            "import-missing",
+            "error",
             "beeuni.yaml",
-            "imports: [a.yaml, a.yaml]
-",
-        ),
-        ("a.yaml", ""),
-    ]);
-    let (_, report) = json_in(dir.path(), &[]);
-    let message = "`a.yaml` is already imported above in this list: the file is read once";
-    assert_findings(&report, &[("duplicate-import", "info", "beeuni.yaml", 1, 19, message)]);
-    let run = run_in(dir.path(), &["--fix", "."]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    assert_eq!(std::fs::read_to_string(dir.path().join("beeuni.yaml")).unwrap(), "imports: [a.yaml]\n");
+            1,
+            29,
+            "imported file `a.yaml/` ends in `/`: it names a folder, not a file",
+        )],
+    );
+    assert_help(&diagnostics(&report)[0], "write `a.yaml`");
 }
 
 #[test]

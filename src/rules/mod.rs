@@ -9,7 +9,6 @@ mod beeuni_ref;
 mod beeuni_ref_project;
 mod connector_in_tools;
 mod duplicate_agent;
-mod duplicate_import;
 mod duplicate_key;
 mod duplicate_tool;
 pub mod eject_comment;
@@ -125,7 +124,6 @@ pub static RULES: &[&Rule] = &[
     &import_missing::RULE,
     &import_path::RULE,
     &import_cycle::RULE,
-    &duplicate_import::RULE,
     &file_untracked::RULE,
     &unused_ignore::RULE,
     &tool_name::RULE,
