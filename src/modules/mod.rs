@@ -20,8 +20,8 @@ use gix::ObjectId;
 use oxc_allocator::Allocator;
 use rayon::prelude::*;
 use resolve::{Resolution, Resolver};
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -125,7 +125,7 @@ pub fn analyse_all(
     cache: Option<&ModuleCache>,
     keep_texts: bool,
 ) -> Vec<Module> {
-    let mut index_of: HashMap<String, usize> = HashMap::new();
+    let mut index_of: FxHashMap<String, usize> = FxHashMap::default();
     let mut batch: Vec<Pending> = Vec::new();
     for (index, decl) in tools.iter().enumerate() {
         let (Some(path), Some(Ok(resolved))) = (decl.module_path(), &decl.module) else { continue };

@@ -14,7 +14,6 @@ use crate::repo::fs;
 use json::Json;
 use maps::Mapped;
 use rustc_hash::FxHashMap;
-use std::collections::HashMap;
 use std::rc::Rc;
 use tsconfig::TsConfig;
 
@@ -89,9 +88,9 @@ const NODE_BUILTINS: &[&str] = &[
 /// Resolves imports for many modules, remembering the `package.json` and `tsconfig.json` files it has read.
 pub struct Resolver<'a> {
     checkout: &'a Checkout,
-    manifests: HashMap<String, Option<Rc<Json>>>,
+    manifests: FxHashMap<String, Option<Rc<Json>>>,
     /// The config that applies in a folder (the nearest at or above it), by folder.
-    configs: HashMap<String, Option<Rc<TsConfig>>>,
+    configs: FxHashMap<String, Option<Rc<TsConfig>>>,
     /// Each specifier's resolution from a folder (with `require()` or not): modules of one folder import the same
     /// helpers and packages, and each would otherwise cost a look-up of every candidate file.
     resolved: FxHashMap<(String, String, bool), Resolution>,
@@ -108,7 +107,12 @@ enum Entry {
 
 impl<'a> Resolver<'a> {
     pub fn new(checkout: &'a Checkout) -> Self {
-        Resolver { checkout, manifests: HashMap::new(), configs: HashMap::new(), resolved: FxHashMap::default() }
+        Resolver {
+            checkout,
+            manifests: FxHashMap::default(),
+            configs: FxHashMap::default(),
+            resolved: FxHashMap::default(),
+        }
     }
 
     /// Resolves `specifier`, imported by the module at repo-relative `module` (with `require()` when `require`:

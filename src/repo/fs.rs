@@ -125,37 +125,57 @@ fn resolve_entry(root: &Path, real: PathBuf) -> Result<PathBuf, Refusal> {
 /// an `lstat` per file (a project names thousands of modules in a few folders). A listing is a snapshot: keep
 /// one only while the disk is taken as unchanged (one run).
 #[derive(Default)]
-pub struct Listings(RefCell<FxHashMap<PathBuf, Option<FxHashMap<OsString, fs::FileType>>>>);
+pub struct Listings(RefCell<FxHashMap<String, Option<Listing>>>);
 
-impl Listings {
-    /// What the listing of `folder` says of `name`: `Some(None)` absent, `None` when the folder cannot be listed.
-    fn kind(&self, folder: &Path, name: &OsStr) -> Option<Option<fs::FileType>> {
-        let mut listings = self.0.borrow_mut();
-        let listing = listings.entry(folder.to_path_buf()).or_insert_with(|| {
-            let entries = fs::read_dir(folder).ok()?;
-            entries.map(|entry| entry.ok().and_then(|e| Some((e.file_name(), e.file_type().ok()?)))).collect()
+/// A folder's canonical path, whether that is inside the root, and its entries by name (`None` when it cannot be
+/// listed).
+struct Listing {
+    real: PathBuf,
+    inside: bool,
+    names: Option<FxHashMap<OsString, fs::FileType>>,
+}
+
+impl Listing {
+    fn of(root: &Path, folder: &str) -> Option<Listing> {
+        let real = canonical_folder(&root.join(folder))?;
+        let names = fs::read_dir(&real).ok().map(|entries| {
+            entries.filter_map(|entry| entry.ok().and_then(|e| Some((e.file_name(), e.file_type().ok()?)))).collect()
         });
-        listing.as_ref().map(|names| names.get(name).copied())
+        Some(Listing { inside: real.starts_with(root), real, names })
     }
 }
 
 /// [`resolve`], answered from the folder's listing where it can be: a name the listing lacks does not exist, a
 /// folder is a folder, and a regular file is accepted without an `lstat` when `within_limit` vouches for its size
-/// (the git index's record of it). Symlinks, other kinds and files of unknown size take [`resolve`]'s way.
+/// (the git index's record of it). Symlinks, other kinds, files of unknown size and paths not in plain form
+/// (`./`, `..`, empty parts) take [`resolve`]'s way.
 pub fn resolve_listed(
     root: &Path,
     rel: &str,
     listings: &Listings,
     within_limit: impl FnOnce() -> bool,
 ) -> Result<PathBuf, Refusal> {
-    let real = in_canonical_folder(root, rel)?;
-    let (Some(folder), Some(name)) = (real.parent(), real.file_name()) else {
+    let plain = |part: &str| !part.is_empty() && part != "." && part != "..";
+    if !rel.split('/').all(plain) {
+        return resolve(root, rel);
+    }
+    let (folder, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+    let mut listings = listings.0.borrow_mut();
+    if !listings.contains_key(folder) {
+        listings.insert(folder.to_string(), Listing::of(root, folder));
+    }
+    let Some(listing) = listings.get(folder).and_then(Option::as_ref) else {
+        return Err(Refusal::NotFound);
+    };
+    let real = listing.real.join(name);
+    let Some(names) = &listing.names else {
         return resolve_entry(root, real);
     };
-    match listings.kind(folder, name) {
-        Some(None) => Err(Refusal::NotFound),
-        Some(Some(kind)) if kind.is_dir() || kind.is_file() => {
-            if !real.starts_with(root) {
+    match names.get(OsStr::new(name)) {
+        None => Err(Refusal::NotFound),
+        Some(kind) if kind.is_dir() || kind.is_file() => {
+            // A plain name in a folder inside the root is inside the root.
+            if !listing.inside {
                 Err(Refusal::OutsideRepository)
             } else if kind.is_dir() {
                 Err(Refusal::Directory)
@@ -165,7 +185,7 @@ pub fn resolve_listed(
                 resolve_entry(root, real)
             }
         }
-        _ => resolve_entry(root, real),
+        Some(_) => resolve_entry(root, real),
     }
 }
 

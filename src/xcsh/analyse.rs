@@ -2,8 +2,6 @@
 //! returns, each returned tool literal's fields. Bindings are followed through `const` declarations at the top
 //! level and at the top of the factory's body; anything else is reported as built at run time, never guessed.
 
-use std::collections::HashMap;
-
 use oxc_allocator::Allocator;
 use oxc_ast::ast::*;
 use oxc_parser::{ParseOptions, Parser};
@@ -11,7 +9,7 @@ use oxc_span::{GetSpan, SourceType};
 
 use super::facts::*;
 use super::uses::{self, Receivers};
-use crate::modules::analyse::bindings::{Binding, Values, bindings};
+use crate::modules::analyse::bindings::{Binding, Bindings, Values, bindings};
 use crate::modules::analyse::export::{is_commonjs_export, not_constant};
 use crate::source::Span;
 
@@ -37,7 +35,7 @@ pub fn analyse(path: &str, text: &str) -> Option<XcshFacts> {
     let mut analyser = Analyser {
         text,
         top: bindings(&program.body, Values::Const),
-        local: HashMap::new(),
+        local: Bindings::default(),
         receivers: Receivers::default(),
     };
     let export = analyser.export(program, !(path.ends_with(".mjs") || path.ends_with(".mts")));
@@ -62,9 +60,9 @@ enum Func<'b, 'a> {
 
 struct Analyser<'b, 'a> {
     text: &'a str,
-    top: HashMap<&'a str, Binding<'b, 'a>>,
+    top: Bindings<'b, 'a>,
     /// The `const`s at the top of the factory's body.
-    local: HashMap<&'a str, Binding<'b, 'a>>,
+    local: Bindings<'b, 'a>,
     receivers: Receivers,
 }
 

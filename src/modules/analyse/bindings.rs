@@ -1,7 +1,7 @@
 //! The names a list of statements binds (a module's top level, the top of a function body), read the same way
 //! for Beeuni tool modules and xcsh tools: both follow `export default x` and its fields through them.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use oxc_ast::ast::*;
 
@@ -19,6 +19,9 @@ pub(crate) enum Binding<'b, 'a> {
     Unknown,
 }
 
+/// Names and what they are bound to (a module has a few dozen: FxHash, not SipHash).
+pub(crate) type Bindings<'b, 'a> = FxHashMap<&'a str, Binding<'b, 'a>>;
+
 /// Which declared values [`bindings`] follows.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Values {
@@ -30,8 +33,8 @@ pub(crate) enum Values {
 
 /// The names `statements` bind: imports, variables, functions (an exported default one too), classes,
 /// `import x = require(...)` and enums.
-pub(crate) fn bindings<'b, 'a>(statements: &'b [Statement<'a>], values: Values) -> HashMap<&'a str, Binding<'b, 'a>> {
-    let mut bindings = HashMap::new();
+pub(crate) fn bindings<'b, 'a>(statements: &'b [Statement<'a>], values: Values) -> Bindings<'b, 'a> {
+    let mut bindings = Bindings::default();
     for statement in statements {
         let declaration = match statement {
             Statement::ExportDeclaration(export) => &export.declaration,

@@ -1,11 +1,9 @@
 //! The default export: which form it takes and, for a plain object, what its fields hold.
 
-use std::collections::HashMap;
-
 use oxc_ast::ast::*;
 use oxc_span::GetSpan;
 
-use super::bindings::{Binding, Values, bindings};
+use super::bindings::{Binding, Bindings, Values, bindings};
 use crate::modules::facts::*;
 use crate::source::Span;
 
@@ -38,7 +36,7 @@ pub(super) struct ExecuteInfo {
 /// The top-level bindings of a module, to read through `export default x` and `parameters: schema`.
 pub(super) struct Scope<'b, 'a> {
     text: &'a str,
-    bindings: HashMap<&'a str, Binding<'b, 'a>>,
+    bindings: Bindings<'b, 'a>,
 }
 
 impl<'b, 'a> Scope<'b, 'a> {
