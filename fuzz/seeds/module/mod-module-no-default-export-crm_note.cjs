@@ -1,0 +1,7 @@
+exports.tool = {
+  description: 'Write a CRM note.',
+  parameters: { type: 'object', properties: {} },
+  execute() {
+    return 'ok'
+  },
+}
