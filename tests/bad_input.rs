@@ -290,3 +290,38 @@ fn import_cycles_are_found_through_dot_and_dot_dot() {
     );
     assert_eq!(report["summary"]["files"], 3);
 }
+
+/// A manifest over the 32 MiB beeuni-lint reads: a located `yaml-syntax` finding on it, not an exit 2 that
+/// names an absolute path.
+#[test]
+fn a_manifest_over_32_mib_is_a_located_finding() {
+    let mut yaml = b"tools:\n  web_search: beeuni:web_search\n#".to_vec();
+    yaml.resize(33 * 1024 * 1024, b'x');
+    yaml.push(b'\n');
+    let dir = project(&[]);
+    write(dir.path(), "beeuni.yaml", &yaml);
+    let run = run_in(dir.path(), &["--format", "json"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let root = dir.path().canonicalize().unwrap();
+    assert!(!run.stdout.contains(root.to_str().unwrap()), "{}", run.stdout);
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    let message =
+        "this file is 34603009 bytes, more than the 33554432 bytes beeuni-lint reads: nothing in it was checked";
+    assert_findings(&report, &[("yaml-syntax", "error", "beeuni.yaml", 1, 1, message)]);
+}
+
+/// A helper over 32 MiB is there (Bun loads it): not `module-import-missing`, but `module-unanalyzable` (info)
+/// on it, and nothing else.
+#[test]
+fn a_helper_over_32_mib_is_not_analysed() {
+    let module = "import { h } from './big'\nexport default {\n  description: 'Look up',\n  parameters: { type: 'object', properties: {} },\n  execute: async () => h,\n}\n";
+    let dir = project(&[("tools/x.ts", module)]);
+    let mut big = b"export const h = 1\n//".to_vec();
+    big.resize(33 * 1024 * 1024, b'x');
+    write(dir.path(), "tools/big.ts", &big);
+    write(dir.path(), "beeuni.yaml", b"tools:\n  web_search: beeuni:web_search\n  x: tools/x.ts\n");
+    let (code, report) = json_in(dir.path(), &[]);
+    let message = "`tools/big.ts` is 34603008 bytes, more than the 33554432 bytes beeuni-lint reads: none of its checks were made";
+    assert_findings(&report, &[("module-unanalyzable", "info", "tools/big.ts", 1, 1, message)]);
+    assert_eq!(code, 0);
+}

@@ -124,8 +124,13 @@ impl<'a> Parsed<'a> {
 pub fn load(checkout: &Checkout, manifest: &str, sources: &mut Sources, parsed: &Parsed) -> Graph {
     let mut graph = Graph::default();
     let mut visited: HashMap<Resolved, usize> = HashMap::new();
-    let Ok(real) = checkout.resolve(manifest) else {
-        return graph;
+    let real = match checkout.resolve(manifest) {
+        Ok(real) => real,
+        Err(Refusal::TooLarge(size)) => {
+            too_large(&mut graph, sources, manifest, size);
+            return graph;
+        }
+        Err(_) => return graph,
     };
     let mut stack = vec![open(&mut graph, sources, (checkout, parsed), manifest, real, None, &mut visited)];
     while let Some(frame) = stack.last_mut() {
@@ -174,6 +179,16 @@ fn open(
     let index = graph.files.len() - 1;
     visited.insert(real.clone(), index);
     Frame { index, real, imports, next: 0 }
+}
+
+/// A file of the graph too large to read: it joins the graph empty, with a `yaml-syntax` finding at its start.
+fn too_large(graph: &mut Graph, sources: &mut Sources, rel: &str, size: u64) {
+    let file = sources.add(SourceFile::new(rel.to_string(), String::new()));
+    let message = format!("this file {}: nothing in it was checked", Refusal::TooLarge(size).describe());
+    let help = Some("a manifest file is a page of YAML; split or shorten it".to_string());
+    let at = Label::new(file, Span::empty(0));
+    graph.problems.push(LoadProblem { kind: ProblemKind::Syntax, at, message, help, related: Vec::new() });
+    graph.files.push(ManifestFile { file, doc: Rc::new(Document::default()), imported_by: None, reused: false });
 }
 
 /// Reads and parses one file; problems become `yaml-syntax` findings and an empty document.

@@ -12,26 +12,28 @@ use oxc_ast_visit::{Visit, walk};
 use oxc_parser::{ParseOptions, Parser};
 use oxc_span::{GetSpan, SourceType};
 
+use self::depth::Scan;
 use self::export::{Scope, env_binding, span, string_value};
 use crate::modules::facts::*;
 use crate::source::Span;
 
-/// How many expressions and statements the visitor enters inside one another. Left-nested chains that the
-/// parser builds without recursing (`a + b + …`, `a.b.c…`, `f()()…`) can be far deeper than anything the
-/// depth scan bounds; at this limit a visit costs well under 20 MiB of stack even in a debug build.
-const MAX_VISIT_DEPTH: usize = 10_000;
+/// How many expressions and statements the visitor enters inside one another: above what the depth scan lets
+/// through (a bracket is at most three levels, a counted token one). Left-nested chains that the parser builds
+/// without recursing (`a + b + …`, `a.b.c…`, `f()()…`) can be far deeper; a release build visits (and checks
+/// for early errors) some 700,000 levels on the 64 MiB analysis stack.
+const MAX_VISIT_DEPTH: usize = 25_000;
 
 /// Parses `text` as the module at `path` (its extension picks TS or JS, module or CommonJS) and extracts its facts.
 /// Never panics, never recurses without bound: a module nested deeper than the parser or the visitor can take
-/// comes back as a syntax error, not a stack overflow.
+/// comes back not analysed (`not_analysed`), not as a stack overflow.
 pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts {
     allocator.reset();
     let mut facts = ModuleFacts::default();
-    let scan = depth::scan(text);
-    if let Some(deep) = scan.too_deep {
-        let at = Span::new(deep.at, deep.at + 1);
-        facts.syntax_errors.push(SyntaxError { span: at, message: deep.message });
-        facts.comments = lint_comments(text, scan.comments.iter().copied());
+    // Most modules are too short to reach the limits: scanning them too would cost a tenth of a cold run.
+    let scan = depth::may_be_too_deep(text).then(|| depth::scan(text));
+    if let Some(Scan { too_deep: Some(deep), comments }) = &scan {
+        facts.not_analysed = Some(NotAnalysed { span: Span::new(deep.at, deep.at + 1), why: deep.message.clone() });
+        facts.comments = lint_comments(text, comments.iter().copied());
         return facts;
     }
 
@@ -51,7 +53,8 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
     let program = &parsed.program;
     // A parser that gave up leaves an empty program: the scan's comments still carry the ignore markers.
     facts.comments = if parsed.panicked {
-        lint_comments(text, scan.comments.iter().copied())
+        let comments = scan.map_or_else(|| depth::scan(text).comments, |scan| scan.comments);
+        lint_comments(text, comments.into_iter())
     } else {
         lint_comments(text, program.comments.iter().map(|c| (c.span.start as usize, c.span.end as usize)))
     };
@@ -79,10 +82,19 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         fetches: Vec::new(),
     };
     visitor.visit_program(program);
+    let visitor_too_deep = visitor.too_deep;
     let fetch_without_signal = std::mem::take(&mut visitor.fetches);
     let nested_module_code = visitor.nested_module_code;
     facts.execute = execute.map(|info| ExecuteFacts { span: info.property, fetch_without_signal });
     facts.imports.sort_by_key(|import| import.span.start);
+    if visitor_too_deep {
+        // A syntax error is the finding that matters; otherwise the facts are partial: drop them.
+        if facts.syntax_errors.is_empty() {
+            let (not_analysed, comments) = (facts.not_analysed.take(), std::mem::take(&mut facts.comments));
+            return ModuleFacts { not_analysed, comments, ..ModuleFacts::default() };
+        }
+        facts.not_analysed = None;
+    }
     // The visitor bounds its own depth but the checker does not: it runs only on what the visitor took whole.
     if facts.syntax_errors.is_empty() && !parsed.panicked {
         facts.syntax_errors = early::errors(program, nested_module_code);
@@ -138,10 +150,10 @@ impl Collector<'_> {
     fn descend(&mut self, at: oxc_span::Span) -> bool {
         if self.depth >= MAX_VISIT_DEPTH {
             if !std::mem::replace(&mut self.too_deep, true) {
-                let message = format!(
-                    "the module is nested too deeply to analyse (more than {MAX_VISIT_DEPTH} expressions deep)"
+                let why = format!(
+                    "nests more than {MAX_VISIT_DEPTH} expressions and statements inside one another, deeper than beeuni-lint analyses"
                 );
-                self.facts.syntax_errors.push(SyntaxError { span: span(at), message });
+                self.facts.not_analysed = Some(NotAnalysed { span: span(at), why });
             }
             return false;
         }

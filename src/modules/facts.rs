@@ -135,10 +135,20 @@ pub struct SyntaxError {
     pub message: String,
 }
 
+/// Why a module was not analysed at all, and where: it is nested deeper than the analysis can follow, or too
+/// large to read. Not an error of the module (the runtime may load it): its checks were not made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NotAnalysed {
+    pub span: Span,
+    pub why: String,
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ModuleFacts {
     /// Parse errors; when non-empty the other facts may be partial.
     pub syntax_errors: Vec<SyntaxError>,
+    /// Set when the module was not analysed; then every other fact is empty (but `comments`, when it was read).
+    pub not_analysed: Option<NotAnalysed>,
     /// `None`: the module has no default export.
     pub default_export: Option<DefaultExport>,
     /// Named exports that are opencode tools (`export const search = tool({...})`), by exported name.
@@ -154,6 +164,13 @@ pub struct ModuleFacts {
     pub execute: Option<ExecuteFacts>,
     /// `// beeuni-lint: ignore[...]` and `/* … */` comments: (comment span, comment text without the `//`).
     pub comments: Vec<(Span, String)>,
+}
+
+impl ModuleFacts {
+    /// Was the module parsed without error, so that its facts are whole?
+    pub fn is_whole(&self) -> bool {
+        self.syntax_errors.is_empty() && self.not_analysed.is_none()
+    }
 }
 
 /// The environments [`EnvRead::via`] names.

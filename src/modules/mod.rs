@@ -15,7 +15,7 @@ use crate::repo::checkout::{Checkout, Resolved};
 use crate::repo::fs::{self, Refusal};
 use crate::repo::git::IndexStat;
 use crate::source::{FileId, Reread, SourceFile, Sources, Span};
-use facts::{ImportKind, ModuleFacts, SyntaxError};
+use facts::{ImportKind, ModuleFacts, NotAnalysed, SyntaxError};
 use gix::ObjectId;
 use oxc_allocator::Allocator;
 use rayon::prelude::*;
@@ -189,7 +189,7 @@ pub fn analyse_all(
         let analysed = parse_in_parallel(work, cache);
         for ((body, facts, _), real) in analysed.iter().zip(&from_disk) {
             // Unless the read failed (an empty text with an error).
-            let read = !matches!(body, Body::Held(text) if text.is_empty()) || facts.syntax_errors.is_empty();
+            let read = !matches!(body, Body::Held(text) if text.is_empty()) || facts.is_whole();
             if let Some(real) = real.as_ref().filter(|_| read) {
                 checkout.saw(real);
             }
@@ -363,6 +363,10 @@ fn analyse_bytes(
     };
     let bytes = match bytes {
         Ok(bytes) => bytes,
+        Err(refusal @ Refusal::TooLarge(_)) => {
+            let not_analysed = Some(NotAnalysed { span: Default::default(), why: refusal.describe() });
+            return (Body::Held(String::new()), ModuleFacts { not_analysed, ..Default::default() }, None);
+        }
         Err(refusal) => {
             let error = SyntaxError { span: Default::default(), message: format!("the module {}", refusal.describe()) };
             return (Body::Held(String::new()), ModuleFacts { syntax_errors: vec![error], ..Default::default() }, None);
@@ -372,7 +376,7 @@ fn analyse_bytes(
         return (Body::Held(text.to_string()), facts.clone(), None);
     }
     // A module that does not parse is all but sure to be shown: it keeps its text.
-    let body = |text: String, facts: &ModuleFacts| match let_go && facts.syntax_errors.is_empty() {
+    let body = |text: String, facts: &ModuleFacts| match let_go && facts.is_whole() {
         true => Body::LetGo,
         false => Body::Held(text),
     };

@@ -188,7 +188,8 @@ impl<'a> Resolver<'a> {
     fn file(&self, target: &str) -> Result<Option<String>, String> {
         for candidate in file_candidates(target) {
             match self.checkout.resolve(&candidate) {
-                Ok(_) => return Ok(Some(candidate)),
+                // Too large to read, but there: the modules stage says it was not analysed.
+                Ok(_) | Err(fs::Refusal::TooLarge(_)) => return Ok(Some(candidate)),
                 Err(fs::Refusal::OutsideRepository) => {
                     return Err("it resolves through a symlink to outside the repository".into());
                 }

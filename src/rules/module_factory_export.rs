@@ -32,7 +32,7 @@ pub static RULE: Rule =
     Rule::new("module-factory-export", Severity::Error, include_str!("module_factory_export.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    for module in tool_modules(project).filter(|m| m.facts.syntax_errors.is_empty()) {
+    for module in tool_modules(project).filter(|m| m.facts.is_whole()) {
         let Some(export) = &module.facts.default_export else {
             continue;
         };

@@ -32,7 +32,7 @@ pub static RULE: Rule =
     Rule::new("module-no-default-export", Severity::Error, include_str!("module_no_default_export.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    for module in tool_modules(project).filter(|m| m.facts.syntax_errors.is_empty()) {
+    for module in tool_modules(project).filter(|m| m.facts.is_whole()) {
         let path = &module.path;
         let (message, help) = match &module.facts.default_export {
             Some(DefaultExport { kind: DefaultExportKind::Literal { text }, .. }) => (

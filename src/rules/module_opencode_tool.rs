@@ -28,7 +28,7 @@ pub static RULE: Rule =
     Rule::new("module-opencode-tool", Severity::Error, include_str!("module_opencode_tool.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    for module in tool_modules(project).filter(|m| m.facts.syntax_errors.is_empty()) {
+    for module in tool_modules(project).filter(|m| m.facts.is_whole()) {
         let Some(export) = &module.facts.default_export else {
             continue;
         };

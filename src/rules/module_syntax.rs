@@ -8,8 +8,8 @@
 //! raises at load count too: a redeclared `let`, an invalid regular expression,
 //! `import`/`export` below the top level, two default exports, `await` outside
 //! an async function, duplicate parameters in strict code. The finding gives
-//! the message at its position. A module that is not UTF-8, or is nested too
-//! deeply to analyse, is reported here too.
+//! the message at its position. A module that is not UTF-8 is reported here
+//! too (one nested deeper than beeuni-lint analyses is `module-unanalyzable`).
 //!
 //! ## Why
 //! A module that cannot be loaded is skipped: the tool is not offered to the

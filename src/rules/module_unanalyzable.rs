@@ -1,10 +1,12 @@
-//! A module's default export or `parameters` is built at run time.
+//! A module's default export or `parameters` is built at run time, or the module is beyond the limits.
 //!
 //! ## What it checks
 //! The default export, or its `description`, `parameters` or `execute`, is a
 //! value static analysis cannot read: a call (`z.toJSONSchema(...)`), a
 //! spread, an imported binding. The finding says which, and that the checks
-//! above were not made for it.
+//! above were not made for it. A module (or helper) nested deeper, or larger,
+//! than the limits in the README ("Limits") is not analysed at all: the
+//! finding points at where it went too deep, and none of its checks were made.
 //!
 //! ## Why
 //! beeuni-lint never runs a module and never guesses: what it cannot read,
@@ -29,7 +31,13 @@ pub static RULE: Rule =
     Rule::new("module-unanalyzable", Severity::Info, include_str!("module_unanalyzable.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    for module in tool_modules(project).filter(|m| m.facts.syntax_errors.is_empty()) {
+    for module in &project.modules {
+        let Some(not) = &module.facts.not_analysed else { continue };
+        let message = format!("`{}` {}: none of its checks were made", module.path, not.why);
+        let diagnostic = in_module(project, RULE.id, RULE.severity, module, not.span, message);
+        out.push(diagnostic.help("the runtime may still load it; beeuni-lint stops here to stay within its limits"));
+    }
+    for module in tool_modules(project).filter(|m| m.facts.is_whole()) {
         let Some(export) = &module.facts.default_export else {
             continue;
         };

@@ -103,7 +103,7 @@ pub fn object_modules(project: &Project) -> impl Iterator<Item = (&Module, &crat
         Some(crate::modules::facts::DefaultExport {
             kind: crate::modules::facts::DefaultExportKind::Object(object),
             ..
-        }) if module.facts.syntax_errors.is_empty() => Some((module, &**object)),
+        }) if module.facts.is_whole() => Some((module, &**object)),
         _ => None,
     })
 }

@@ -134,16 +134,12 @@ pub fn collect(found: Found, modules: &[Module], sources: &Sources) -> Xcsh {
             tools.push((index, *folder));
         }
     }
-    // Only a module that parsed (and passed the depth scan) is parsed again: the parser recurses.
+    // Only a module that parsed (within the depth limits) is parsed again: the parser recurses.
     let texts: Vec<Option<(&str, &str)>> = tools
         .iter()
         .map(|&(index, _)| {
             let module = &modules[index];
-            module
-                .facts
-                .syntax_errors
-                .is_empty()
-                .then(|| (module.path.as_str(), sources.get(module.file).text.as_str()))
+            module.facts.is_whole().then(|| (module.path.as_str(), sources.get(module.file).text.as_str()))
         })
         .collect();
     let contracts = read_contracts(&texts);

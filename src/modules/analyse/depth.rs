@@ -4,15 +4,18 @@
 //! `x => y => …` or `else if` without braces, overflow even a 64 MiB stack. The scan is a rough tokenizer
 //! (it skips strings, comments, template text and regular expressions) that tracks the bracket nesting and,
 //! at each bracket level, counts the tokens that make the parser recurse without a bracket. Both estimates
-//! are meant to err high: a module the scan accepts stays far below what a 64 MiB stack takes (measured in
-//! release builds: about 1.8 KiB of stack a bracket level, at most about 1.2 KiB a counted token, so at most
-//! about 13 MiB at the limits below).
+//! are meant to err high. The limits are what the 64 MiB stack of an analysis thread takes (parse, visit and
+//! early errors), measured in a release build, with a margin of at least 4.5 (README, "Limits").
+//! A text too short to reach them is not scanned at all ([`may_be_too_deep`]).
 
 /// Deeper bracket nesting than this is refused.
-const MAX_BRACKETS: usize = 1_000;
+const MAX_BRACKETS: usize = 5_000;
 /// A bracket level weighs this much, a counted token 1; a heavier path from the top level is refused.
 const BRACKET_WEIGHT: usize = 2;
-const MAX_WEIGHT: usize = 10_000;
+const MAX_WEIGHT: usize = 15_000;
+/// A byte adds at most one bracket level, and at most 3 to the weight (a `[` right after `]` is a counted
+/// token and a bracket; `<` counts twice), so a text this short cannot reach either limit.
+const SHORTEST_TOO_DEEP: usize = if MAX_WEIGHT / 3 < MAX_BRACKETS { MAX_WEIGHT / 3 } else { MAX_BRACKETS } + 1;
 /// Closing brackets look this far down the stack for their opener, so that a bracket misread inside a
 /// regular expression does not shift every later level.
 const RECOVERY_LOOKBACK: usize = 4;
@@ -70,6 +73,11 @@ impl Frame {
     }
 }
 
+/// Could `text` be nested too deeply? Only then is it worth a [`scan`].
+pub(super) fn may_be_too_deep(text: &str) -> bool {
+    text.len() >= SHORTEST_TOO_DEEP
+}
+
 pub(super) fn scan(text: &str) -> Scan {
     let bytes = text.as_bytes();
     let mut s = Scanner {
@@ -124,7 +132,7 @@ impl Scanner<'_> {
         if self.stack.len() - 1 > MAX_BRACKETS {
             return Err(TooDeep {
                 at,
-                message: format!("the module is nested too deeply to analyse (more than {MAX_BRACKETS} brackets deep)"),
+                message: format!("is nested more than {MAX_BRACKETS} brackets deep, deeper than beeuni-lint analyses"),
             });
         }
         check_weight(base, at)
@@ -319,10 +327,7 @@ impl Scanner<'_> {
 
 fn check_weight(weight: usize, at: usize) -> Result<(), TooDeep> {
     if weight > MAX_WEIGHT {
-        return Err(TooDeep {
-            at,
-            message: "the module is nested too deeply to analyse (operators or statements chained too deep)".into(),
-        });
+        return Err(TooDeep { at, message: "chains operators or statements deeper than beeuni-lint analyses".into() });
     }
     Ok(())
 }
