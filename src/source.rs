@@ -304,6 +304,11 @@ impl Sources {
         self.files.len() - 1
     }
 
+    /// Room for `more` files (a caller that knows how many comes spares the list its growth by doubling).
+    pub fn reserve(&mut self, more: usize) {
+        self.files.reserve(more);
+    }
+
     pub fn get(&self, id: FileId) -> &SourceFile {
         &self.files[id]
     }

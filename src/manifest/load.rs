@@ -96,7 +96,7 @@ impl<'a> Parsed<'a> {
     /// Also the facts of these analysed modules (their text is in `sources`).
     pub fn with_modules(mut self, modules: &'a [Module], sources: &'a Sources) -> Self {
         self.modules =
-            modules.iter().map(|m| (m.path.as_str(), (sources.get(m.file).text.as_str(), &m.facts))).collect();
+            modules.iter().map(|m| (m.path.as_str(), (sources.get(m.file).text.as_str(), &*m.facts))).collect();
         self
     }
 

@@ -45,7 +45,8 @@ pub struct Module {
     pub loaded_by: Vec<(usize, Span)>,
     /// An xcsh custom tool (RULES.md §6): a root of the closure that the xcsh loader finds in a tool folder.
     pub xcsh: bool,
-    pub facts: ModuleFacts,
+    /// Boxed: moved from the analysis threads to the module list without copying, and a module stays small.
+    pub facts: Box<ModuleFacts>,
     /// The resolution of each import of `facts.imports`, by index (type-only imports of non-harness packages
     /// are not resolved: they are erased at run time).
     pub resolutions: Vec<Option<Resolution>>,
@@ -187,6 +188,10 @@ pub fn analyse_all(
             })
             .unzip();
         let analysed = parse_in_parallel(work, cache);
+        // Sized once per level: a list grown by doubling holds up to twice what it needs at the run's peak.
+        modules.reserve(paths.len());
+        edges.reserve(paths.len());
+        sources.reserve(paths.len());
         for ((body, facts, _), real) in analysed.iter().zip(&from_disk) {
             // Unless the read failed (an empty text with an error).
             let read = !matches!(body, Body::Held(text) if text.is_empty()) || facts.is_whole();
@@ -301,7 +306,7 @@ enum Body {
 }
 
 /// A module's text, its facts, and the cache entry that holds them (when there is a cache).
-type Analysed = (Body, ModuleFacts, Option<(Key, Entry)>);
+type Analysed = (Body, Box<ModuleFacts>, Option<(Key, Entry)>);
 
 fn parse_in_parallel(work: Vec<Work>, cache: Option<&ModuleCache>) -> Vec<Analysed> {
     let pool = rayon::ThreadPoolBuilder::new().stack_size(ANALYSIS_STACK).build();
@@ -331,7 +336,7 @@ fn cached_unread(
     let metadata = gix::index::fs::Metadata::from_path_no_follow(real).ok()?;
     let key = Key::new(indexed?.id_if_clean(&metadata)?, path);
     let (facts, range) = cache.get(&key)?;
-    Some((Body::LetGo, facts, Some((key, Entry::Hit(range)))))
+    Some((Body::LetGo, Box::new(facts), Some((key, Entry::Hit(range)))))
 }
 
 fn analyse_bytes(
@@ -342,7 +347,7 @@ fn analyse_bytes(
     let_go: bool,
 ) -> Analysed {
     let (bytes, id) = match (read, known) {
-        (Read::Known, Some((text, facts))) => return (Body::Held(text.to_string()), facts.clone(), None),
+        (Read::Known, Some((text, facts))) => return (Body::Held(text.to_string()), Box::new(facts.clone()), None),
         (Read::Later { real, indexed }, _) => {
             if let Some(cache) = cache.filter(|_| let_go && indexed.is_some())
                 && let Some(hit) = cached_unread(path, &real, indexed, cache)
@@ -369,11 +374,12 @@ fn analyse_bytes(
         }
         Err(refusal) => {
             let error = SyntaxError { span: Default::default(), message: format!("the module {}", refusal.describe()) };
-            return (Body::Held(String::new()), ModuleFacts { syntax_errors: vec![error], ..Default::default() }, None);
+            let facts = ModuleFacts { syntax_errors: vec![error], ..Default::default() };
+            return (Body::Held(String::new()), Box::new(facts), None);
         }
     };
     if let Some((text, facts)) = known.filter(|(text, _)| text.as_bytes() == bytes) {
-        return (Body::Held(text.to_string()), facts.clone(), None);
+        return (Body::Held(text.to_string()), Box::new(facts.clone()), None);
     }
     // A module that does not parse is all but sure to be shown: it keeps its text.
     let body = |text: String, facts: &ModuleFacts| match let_go && facts.is_whole() {
@@ -390,12 +396,12 @@ fn analyse_bytes(
             if let (Some(cache), Some(key)) = (cache, &key)
                 && let Some((facts, range)) = cache.get(key)
             {
-                return (body(text, &facts), facts, Some((key.clone(), Entry::Hit(range))));
+                return (body(text, &facts), Box::new(facts), Some((key.clone(), Entry::Hit(range))));
             }
             MODULES_PARSED.fetch_add(1, Ordering::Relaxed);
             let facts = ALLOCATOR.with(|allocator| analyse::analyse(path, &text, &mut allocator.borrow_mut()));
             let entry = key.map(|key| (key, Entry::New(ModuleCache::encode(&facts))));
-            (body(text, &facts), facts, entry)
+            (body(text, &facts), Box::new(facts), entry)
         }
         Err(e) => {
             let at = e.utf8_error().valid_up_to();
@@ -406,7 +412,7 @@ fn analyse_bytes(
                 span: crate::source::Span::new(line_start, line_end),
                 message: "the module is not valid UTF-8".into(),
             };
-            (Body::Held(text), ModuleFacts { syntax_errors: vec![error], ..Default::default() }, None)
+            (Body::Held(text), Box::new(ModuleFacts { syntax_errors: vec![error], ..Default::default() }), None)
         }
     }
 }
