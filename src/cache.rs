@@ -4,7 +4,8 @@
 //! the file's git blob id (what the index already holds for a file unchanged since staged; otherwise the bytes
 //! are hashed the way git does) and the part of its name that picks the parser. Everything that depends on
 //! other files (resolution, tracking, `node_modules`, tsconfig, package.json, the manifest) is recomputed on
-//! every run, and config plays no part in the facts. One file, `modules.bin`, in `.beeuni-lint-cache/` at the
+//! every run, and config plays no part in the facts. A manifest file's YAML tree ([`Document`]) is cached the same
+//! way (under its bytes hashed as git does). One file, `modules.bin`, in `.beeuni-lint-cache/` at the
 //! project root (with a `.gitignore` of `*`) or in `--cache-dir`.
 //!
 //! Loading it is one read and no decoding: the file starts with the tool's version, then a table of where each
@@ -14,19 +15,22 @@
 //! (atomically, by rename) with what this run used.
 
 use crate::modules::facts::ModuleFacts;
+use crate::yaml::tree::Document;
 use gix::ObjectId;
 use rustc_hash::FxHasher;
+use serde::de::DeserializeOwned;
 use std::cmp::Ordering;
 use std::hash::Hasher;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// The folder's name at the project root.
 pub const DIR: &str = ".beeuni-lint-cache";
 const FILE: &str = "modules.bin";
 const MAGIC: &[u8] = b"beeuni-lint cache\n";
 /// Bumped when the layout of the file or of [`ModuleFacts`] changes within one version (during development).
-const FORMAT: u32 = 3;
+const FORMAT: u32 = 4;
 
 /// What a module's facts depend on: its content and the part of its name from the first `.` (`ts`, `d.ts`, `mjs`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -39,6 +43,14 @@ impl Key {
     pub fn new(id: ObjectId, path: &str) -> Self {
         let name = path.rsplit('/').next().unwrap_or(path);
         Key { id, suffix: name.split_once('.').map_or("", |(_, suffix)| suffix).into() }
+    }
+
+    /// The key of a manifest file's YAML tree: its bytes hashed as git does, and a suffix no module's can be (a
+    /// file name holds no NUL).
+    pub fn manifest(bytes: &[u8], path: &str) -> Option<Self> {
+        let id = gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes).ok()?;
+        let Key { id, suffix } = Key::new(id, path);
+        Some(Key { id, suffix: format!("\0{suffix}").into() })
     }
 
     /// The order of entries in the file: by id bytes, then suffix bytes.
@@ -62,6 +74,10 @@ pub struct ModuleCache {
     /// Where the table starts in `data` and how many entries it lists (0 when the file is absent or foreign).
     table: usize,
     count: usize,
+    /// The manifest entries this run used (the module entries come to [`ModuleCache::store`] with the modules).
+    documents: Mutex<Vec<(Key, Entry)>>,
+    /// Never written (see [`ModuleCache::read_only`]).
+    read_only: bool,
 }
 
 impl ModuleCache {
@@ -69,11 +85,29 @@ impl ModuleCache {
     pub fn open(dir: PathBuf) -> Self {
         let data = std::fs::read(dir.join(FILE)).unwrap_or_default();
         let (table, count) = layout(&data).unwrap_or((0, 0));
-        ModuleCache { dir, data, table, count }
+        ModuleCache { dir, data, table, count, documents: Mutex::default(), read_only: false }
     }
 
-    /// The facts stored for `key` with the entry's range (`None` when absent, damaged, or when it does not decode).
-    pub fn get(&self, key: &Key) -> Option<(ModuleFacts, Range<usize>)> {
+    /// The same cache, read but never written.
+    pub fn read_only(self) -> Self {
+        ModuleCache { read_only: true, ..self }
+    }
+
+    /// The YAML tree stored for a manifest file's `key`, remembered as used.
+    pub fn document(&self, key: &Key) -> Option<Document> {
+        let (document, range) = self.get(key)?;
+        self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push((key.clone(), Entry::Hit(range)));
+        Some(document)
+    }
+
+    /// Stores a manifest file's YAML tree under its `key` (written by [`ModuleCache::store`]).
+    pub fn put_document(&self, key: Key, document: &Document) {
+        let Ok(bytes) = postcard::to_allocvec(document) else { return };
+        self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push((key, Entry::New(bytes)));
+    }
+
+    /// What is stored for `key` with the entry's range (`None` when absent, damaged, or when it does not decode).
+    pub fn get<T: DeserializeOwned>(&self, key: &Key) -> Option<(T, Range<usize>)> {
         let (mut low, mut high) = (0, self.count);
         while low < high {
             let middle = (low + high) / 2;
@@ -112,15 +146,20 @@ impl ModuleCache {
         postcard::to_allocvec(facts).unwrap_or_default()
     }
 
-    /// Writes the entries this run used, unless they are exactly what was loaded. Failing to write (a read-only
-    /// project) only costs the next run its warmth.
+    /// Writes the entries this run used, when it used one the file did not hold. Failing to write (a read-only
+    /// project) only costs the next run its warmth. A project without modules writes none: its manifest trees alone
+    /// are not worth a file in the project.
     pub fn store(&self, mut used: Vec<(Key, Entry)>) {
+        if used.is_empty() || self.read_only {
+            return;
+        }
+        used.append(&mut self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
         // A suffix longer than its length byte can say is not worth an entry.
         used.retain(|(key, _)| key.suffix.len() <= usize::from(u8::MAX));
         used.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         used.dedup_by(|a, b| a.0 == b.0);
-        let unchanged = used.len() == self.count && used.iter().all(|(_, entry)| matches!(entry, Entry::Hit(_)));
-        if unchanged {
+        // Nothing new: the file stays as it is (an entry this run did not use may serve the next one).
+        if used.iter().all(|(_, entry)| matches!(entry, Entry::Hit(_))) {
             return;
         }
         let mut file = header();
@@ -237,12 +276,12 @@ mod tests {
     fn entries_come_back_as_stored_under_content_and_extension() {
         let dir = tempfile::tempdir().unwrap();
         let cache = ModuleCache::open(dir.path().to_path_buf());
-        assert!(cache.get(&key(1, "tools/a.ts")).is_none());
+        assert!(cache.get::<ModuleFacts>(&key(1, "tools/a.ts")).is_none());
         cache.store(vec![(key(1, "tools/a.ts"), Entry::New(ModuleCache::encode(&facts())))]);
         let cache = ModuleCache::open(dir.path().to_path_buf());
-        assert_eq!(cache.get(&key(1, "other/b.ts")).map(|(f, _)| f), Some(facts()));
-        assert!(cache.get(&key(1, "tools/a.mts")).is_none());
-        assert!(cache.get(&key(2, "tools/a.ts")).is_none());
+        assert_eq!(cache.get::<ModuleFacts>(&key(1, "other/b.ts")).map(|(f, _)| f), Some(facts()));
+        assert!(cache.get::<ModuleFacts>(&key(1, "tools/a.mts")).is_none());
+        assert!(cache.get::<ModuleFacts>(&key(2, "tools/a.ts")).is_none());
         assert_eq!(key(1, "x/a.d.ts").suffix.as_ref(), "d.ts");
     }
 
@@ -251,7 +290,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let cache = ModuleCache::open(dir.path().to_path_buf());
         cache.store(vec![(key(1, "a.ts"), Entry::New(vec![0xff; 7]))]);
-        assert!(ModuleCache::open(dir.path().to_path_buf()).get(&key(1, "a.ts")).is_none());
+        assert!(ModuleCache::open(dir.path().to_path_buf()).get::<ModuleFacts>(&key(1, "a.ts")).is_none());
     }
 
     #[test]
@@ -266,9 +305,9 @@ mod tests {
         bytes[last] ^= 0x55;
         std::fs::write(&path, &bytes).unwrap();
         let cache = ModuleCache::open(dir.path().to_path_buf());
-        assert_eq!(cache.get(&key(1, "a.ts")).map(|(f, _)| f), Some(facts()));
-        assert_eq!(cache.get(&key(2, "a.ts")).map(|(f, _)| f), Some(facts()));
-        assert!(cache.get(&key(3, "a.ts")).is_none());
+        assert_eq!(cache.get::<ModuleFacts>(&key(1, "a.ts")).map(|(f, _)| f), Some(facts()));
+        assert_eq!(cache.get::<ModuleFacts>(&key(2, "a.ts")).map(|(f, _)| f), Some(facts()));
+        assert!(cache.get::<ModuleFacts>(&key(3, "a.ts")).is_none());
     }
 
     #[test]
@@ -280,9 +319,24 @@ mod tests {
         let bytes = std::fs::read(&path).unwrap();
         let foreign = String::from_utf8_lossy(&bytes).replacen(env!("CARGO_PKG_VERSION"), "0.0.0-other", 1);
         std::fs::write(&path, foreign.as_bytes()).unwrap();
-        assert!(ModuleCache::open(dir.path().to_path_buf()).get(&key(1, "a.ts")).is_none());
+        assert!(ModuleCache::open(dir.path().to_path_buf()).get::<ModuleFacts>(&key(1, "a.ts")).is_none());
         std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
-        assert!(ModuleCache::open(dir.path().to_path_buf()).get(&key(1, "a.ts")).is_none());
+        assert!(ModuleCache::open(dir.path().to_path_buf()).get::<ModuleFacts>(&key(1, "a.ts")).is_none());
+    }
+
+    #[test]
+    fn a_manifest_tree_is_kept_apart_from_a_module_of_the_same_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = ModuleCache::open(dir.path().to_path_buf());
+        let bytes = b"tools:\n  a: tools/a.ts # c\n";
+        let tree = Key::manifest(bytes, "beeuni.yaml").unwrap();
+        assert!(cache.document(&tree).is_none());
+        cache.put_document(tree.clone(), &crate::yaml::parse(std::str::from_utf8(bytes).unwrap()).unwrap());
+        cache.store(vec![(key(1, "a.ts"), Entry::New(ModuleCache::encode(&facts())))]);
+        let cache = ModuleCache::open(dir.path().to_path_buf());
+        let document = cache.document(&tree).unwrap();
+        assert_eq!((document.nodes.len(), document.comments[0].text.as_str()), (5, " c"));
+        assert!(cache.get::<ModuleFacts>(&Key::new(tree.id, "beeuni.yaml")).is_none());
     }
 
     #[test]

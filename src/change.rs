@@ -45,7 +45,7 @@ pub fn base_facts(head: &Project, sides: &Sides) -> BaseFacts {
     };
     let mut sources = Sources::default();
     let parsed = Parsed::of(&head.graph, &head.sources, head.checkout.side);
-    let graph = load::load(&checkout, &manifest, &mut sources, &parsed);
+    let graph = load::load(&checkout, &manifest, &mut sources, &parsed, None);
     if graph.problems.iter().any(|p| p.kind == ProblemKind::Syntax) {
         // What sessions got from a base that does not parse is unknown: claim no removal.
         return BaseFacts { description, ..BaseFacts::default() };

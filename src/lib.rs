@@ -75,6 +75,7 @@ impl Report {
     }
 }
 
+#[derive(Clone)]
 pub struct CheckOptions {
     pub path: PathBuf,
     pub config: Option<PathBuf>,
@@ -102,6 +103,19 @@ pub enum CacheChoice {
     Dir(PathBuf),
     /// `--no-cache`: neither read nor write one.
     Off,
+    /// Read that cache, never write it (the fix engine's runs: planning writes nothing).
+    ReadOnly(Box<CacheChoice>),
+}
+
+impl CacheChoice {
+    fn open(&self, root: &std::path::Path) -> Option<cache::ModuleCache> {
+        match self {
+            CacheChoice::ProjectRoot => Some(cache::ModuleCache::open(root.join(cache::DIR))),
+            CacheChoice::Dir(dir) => Some(cache::ModuleCache::open(dir.clone())),
+            CacheChoice::Off => None,
+            CacheChoice::ReadOnly(choice) => choice.open(root).map(cache::ModuleCache::read_only),
+        }
+    }
 }
 
 impl CheckOptions {
@@ -149,11 +163,7 @@ pub fn load_over(
     let found = discover::discover(&options.path, options.staged)?;
     let top = found.git.as_ref().map_or_else(|| found.root.clone(), |git| git.root().to_path_buf());
     let config = config::Config::load(&found.root, &top, options.config.as_deref())?;
-    let cache = match &options.cache {
-        CacheChoice::ProjectRoot => Some(cache::ModuleCache::open(found.root.join(cache::DIR))),
-        CacheChoice::Dir(dir) => Some(cache::ModuleCache::open(dir.clone())),
-        CacheChoice::Off => None,
-    };
+    let cache = options.cache.open(&found.root);
     let mut work = repo::checkout::Checkout::work_tree(found.root.clone(), found.git.map(Rc::new), found.git_prefix);
     work.overlay = overlay;
     work.memo = memo;

@@ -84,7 +84,9 @@ impl Project {
     pub fn build(input: ProjectInput) -> Project {
         let mut sources = Sources::with_prefix(&input.checkout.git_prefix);
         let (graph, misnamed_manifest) = match &input.manifest {
-            Some(Ok(manifest)) => (load::load(&input.checkout, manifest, &mut sources, input.parsed), None),
+            Some(Ok(manifest)) => {
+                (load::load(&input.checkout, manifest, &mut sources, input.parsed, input.cache), None)
+            }
             None => (Graph::default(), None),
             Some(Err(misnamed)) => {
                 let text = input.checkout.read(misnamed).unwrap_or_default();

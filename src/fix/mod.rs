@@ -18,7 +18,7 @@ pub use write::{diff, write};
 use crate::diagnostic::{Diagnostic, Fix, Safety, Severity};
 use crate::repo::checkout::Overlay;
 use crate::source::Span;
-use crate::{CheckOptions, Report};
+use crate::{CacheChoice, CheckOptions, Report};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -105,6 +105,8 @@ pub fn plan(options: &CheckOptions, unsafe_fixes: bool, min: Severity) -> Result
                 .into(),
         );
     }
+    // Its runs read the cache and leave it as it is.
+    let options = &CheckOptions { cache: CacheChoice::ReadOnly(Box::new(options.cache.clone())), ..options.clone() };
     let (mut report, root) = crate::lint(options, None)?;
     let mut overlay = Overlay::new();
     let mut originals: BTreeMap<String, (String, Vec<u8>)> = BTreeMap::new();

@@ -1,6 +1,7 @@
 //! Loads the manifest graph: `beeuni.yaml` and every file it imports,
 //! depth-first, each read once, with cycles detected and never followed.
 
+use crate::cache::{Key, ModuleCache};
 use crate::diagnostic::Label;
 use crate::modules::Module;
 use crate::modules::facts::ModuleFacts;
@@ -121,7 +122,14 @@ impl<'a> Parsed<'a> {
     }
 }
 
-pub fn load(checkout: &Checkout, manifest: &str, sources: &mut Sources, parsed: &Parsed) -> Graph {
+/// With a `cache`, a file's YAML tree is taken from it when it holds the file's bytes, and put there otherwise.
+pub fn load(
+    checkout: &Checkout,
+    manifest: &str,
+    sources: &mut Sources,
+    parsed: &Parsed,
+    cache: Option<&ModuleCache>,
+) -> Graph {
     let mut graph = Graph::default();
     let mut visited: HashMap<Resolved, usize> = HashMap::new();
     let real = match checkout.resolve(manifest) {
@@ -132,7 +140,7 @@ pub fn load(checkout: &Checkout, manifest: &str, sources: &mut Sources, parsed: 
         }
         Err(_) => return graph,
     };
-    let mut stack = vec![open(&mut graph, sources, (checkout, parsed), manifest, real, None, &mut visited)];
+    let mut stack = vec![open(&mut graph, sources, (checkout, parsed, cache), manifest, real, None, &mut visited)];
     while let Some(frame) = stack.last_mut() {
         let Some(item) = frame.imports.get(frame.next) else {
             stack.pop();
@@ -152,7 +160,7 @@ pub fn load(checkout: &Checkout, manifest: &str, sources: &mut Sources, parsed: 
         if visited.contains_key(&real) {
             continue;
         }
-        let next = open(&mut graph, sources, (checkout, parsed), &rel, real, Some(item.label), &mut visited);
+        let next = open(&mut graph, sources, (checkout, parsed, cache), &rel, real, Some(item.label), &mut visited);
         stack.push(next);
     }
     graph
@@ -161,7 +169,7 @@ pub fn load(checkout: &Checkout, manifest: &str, sources: &mut Sources, parsed: 
 fn open(
     graph: &mut Graph,
     sources: &mut Sources,
-    (checkout, parsed): (&Checkout, &Parsed),
+    (checkout, parsed, cache): (&Checkout, &Parsed, Option<&ModuleCache>),
     rel: &str,
     real: Resolved,
     imported_by: Option<Label>,
@@ -170,7 +178,7 @@ fn open(
     let (file, doc, reused) = match parsed.reuse(checkout, rel) {
         Some((text, doc)) => (sources.add(SourceFile::new(rel.to_string(), text.to_string())), doc, true),
         None => {
-            let (file, doc) = read_yaml(checkout, rel, sources, &mut graph.problems);
+            let (file, doc) = read_yaml(checkout, rel, sources, &mut graph.problems, cache);
             (file, Rc::new(doc), false)
         }
     };
@@ -197,8 +205,11 @@ pub fn read_yaml(
     rel: &str,
     sources: &mut Sources,
     problems: &mut Vec<LoadProblem>,
+    cache: Option<&ModuleCache>,
 ) -> (FileId, Document) {
     let bytes = checkout.read(rel).unwrap_or_default();
+    // Bytes of pending fixes are not worth keeping: the cache is for what is on disk.
+    let key = cache.filter(|_| checkout.overlaid(rel).is_none()).and_then(|_| Key::manifest(&bytes, rel));
     let (text, bad_byte) = match String::from_utf8(bytes) {
         Ok(text) => (text, None),
         Err(e) => {
@@ -222,7 +233,14 @@ pub fn read_yaml(
         problems.push(problem);
         return (file, Document::default());
     }
-    match yaml::parse(&source.text) {
+    let parsed = match (cache, key) {
+        (Some(cache), Some(key)) => match cache.document(&key) {
+            Some(document) => Ok(document),
+            None => yaml::parse(&source.text).inspect(|document| cache.put_document(key, document)),
+        },
+        _ => yaml::parse(&source.text),
+    };
+    match parsed {
         Ok(doc) => (file, doc),
         Err(e) => {
             problems.push(syntax(e.offset, e.message));

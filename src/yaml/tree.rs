@@ -8,18 +8,19 @@
 use super::scalar::{ScalarKind, plain_kind, tagged_kind};
 use crate::source::Span;
 use granit_parser::{Event, Options, Parser, ScalarStyle, StructureStyle};
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 pub type NodeId = usize;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Style {
     Plain,
     Quoted,
     Block,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Serialize, Deserialize)]
 pub enum Value {
     Scalar {
         text: String,
@@ -32,20 +33,20 @@ pub enum Value {
     Alias(NodeId),
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub struct Entry {
     pub key: NodeId,
     pub value: NodeId,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct Node {
     pub value: Value,
     pub span: Span,
     pub flow: bool,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Serialize, Deserialize)]
 pub struct Comment {
     pub span: Span,
     /// The text after `#`.
@@ -53,13 +54,14 @@ pub struct Comment {
 }
 
 /// A mapping key that repeats an earlier one of the same mapping.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub struct DuplicateKey {
     pub first: NodeId,
     pub repeat: NodeId,
 }
 
-#[derive(Debug, Default)]
+/// What a file's bytes parse to; the warm cache ([`crate::cache`]) stores it as it is.
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Document {
     pub nodes: Vec<Node>,
     /// `None` for an empty or comment-only file.
