@@ -370,7 +370,7 @@ fn analyse_bytes(
         Ok(bytes) => bytes,
         Err(refusal @ Refusal::TooLarge(_)) => {
             let not_analysed = Some(NotAnalysed { span: Default::default(), why: refusal.describe() });
-            return (Body::Held(String::new()), ModuleFacts { not_analysed, ..Default::default() }, None);
+            return (Body::Held(String::new()), Box::new(ModuleFacts { not_analysed, ..Default::default() }), None);
         }
         Err(refusal) => {
             let error = SyntaxError { span: Default::default(), message: format!("the module {}", refusal.describe()) };
