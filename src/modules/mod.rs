@@ -308,13 +308,19 @@ enum Body {
 /// A module's text, its facts, and the cache entry that holds them (when there is a cache).
 type Analysed = (Body, Box<ModuleFacts>, Option<(Key, Entry)>);
 
+/// The analysis threads (with large stacks: parsing is recursive in oxc), made once per process: every level of
+/// the closure and the manifest's YAML files run on the same threads, which keep their parse allocators warm.
+pub(crate) fn pool() -> Option<&'static rayon::ThreadPool> {
+    static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| rayon::ThreadPoolBuilder::new().stack_size(ANALYSIS_STACK).build().ok()).as_ref()
+}
+
 fn parse_in_parallel(work: Vec<Work>, cache: Option<&ModuleCache>) -> Vec<Analysed> {
-    let pool = rayon::ThreadPoolBuilder::new().stack_size(ANALYSIS_STACK).build();
     let analyse = |(path, (read, known), let_go): Work| analyse_bytes(path, read, known, cache, let_go);
-    match pool {
-        Ok(pool) => pool.install(|| work.into_par_iter().map(analyse).collect()),
+    match pool() {
+        Some(pool) => pool.install(|| work.into_par_iter().map(analyse).collect()),
         // Without a pool of our own, analyse on one big-stack thread rather than risk the default stack.
-        Err(_) => std::thread::scope(|scope| {
+        None => std::thread::scope(|scope| {
             std::thread::Builder::new()
                 .stack_size(ANALYSIS_STACK)
                 .spawn_scoped(scope, || work.into_iter().map(analyse).collect())
