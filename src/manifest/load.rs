@@ -8,7 +8,8 @@ use crate::modules::facts::ModuleFacts;
 use crate::repo::checkout::{Checkout, Resolved, Side};
 use crate::repo::fs::{self, Refusal};
 use crate::source::{FileId, SourceFile, Sources, Span};
-use crate::yaml::{self, Document, NodeId, block_item_start};
+use crate::yaml::{self, Document, NodeId, SyntaxError, block_item_start};
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
 use std::rc::Rc;
@@ -140,7 +141,9 @@ pub fn load(
         }
         Err(_) => return graph,
     };
-    let mut stack = vec![open(&mut graph, sources, (checkout, parsed, cache), manifest, real, None, &mut visited)];
+    let mut ahead = Ahead::default();
+    let root = open(&mut graph, sources, (checkout, parsed, cache), manifest, real, None, &mut visited, &mut ahead);
+    let mut stack = vec![root];
     while let Some(frame) = stack.last_mut() {
         let Some(item) = frame.imports.get(frame.next) else {
             stack.pop();
@@ -160,12 +163,14 @@ pub fn load(
         if visited.contains_key(&real) {
             continue;
         }
-        let next = open(&mut graph, sources, (checkout, parsed, cache), &rel, real, Some(item.label), &mut visited);
+        let input = (checkout, parsed, cache);
+        let next = open(&mut graph, sources, input, &rel, real, Some(item.label), &mut visited, &mut ahead);
         stack.push(next);
     }
     graph
 }
 
+#[allow(clippy::too_many_arguments)]
 fn open(
     graph: &mut Graph,
     sources: &mut Sources,
@@ -174,15 +179,19 @@ fn open(
     real: Resolved,
     imported_by: Option<Label>,
     visited: &mut HashMap<Resolved, usize>,
+    ahead: &mut Ahead,
 ) -> Frame {
     let (file, doc, reused) = match parsed.reuse(checkout, rel) {
         Some((text, doc)) => (sources.add(SourceFile::new(rel.to_string(), text.to_string())), doc, true),
         None => {
-            let (file, doc) = read_yaml(checkout, rel, sources, &mut graph.problems, cache);
+            let (file, doc) = read_yaml(checkout, rel, sources, &mut graph.problems, cache, ahead.remove(rel));
             (file, Rc::new(doc), false)
         }
     };
     let imports = import_items(&doc, file, &sources.get(file).text);
+    if parsed.files.is_empty() {
+        parse_ahead(checkout, cache, &imports, visited, ahead);
+    }
     graph.files.push(ManifestFile { file, doc, imported_by, reused });
     let index = graph.files.len() - 1;
     visited.insert(real.clone(), index);
@@ -199,23 +208,82 @@ fn too_large(graph: &mut Graph, sources: &mut Sources, rel: &str, size: u64) {
     graph.files.push(ManifestFile { file, doc: Rc::new(Document::default()), imported_by: None, reused: false });
 }
 
-/// Reads and parses one file; problems become `yaml-syntax` findings and an empty document.
-pub fn read_yaml(
+/// Files parsed ahead of the walk that opens them, by repo-relative path: their text and what parsing it gave.
+type Ahead = HashMap<String, (String, Result<Document, SyntaxError>)>;
+
+/// Reads the files these imports name (those not opened yet) and parses them in parallel (or takes their trees from
+/// the cache), ahead of the depth-first walk that opens them one at a time: a manifest that imports a hundred files
+/// does not parse them one by one on the thread everything else waits for. What is not UTF-8 is left to
+/// [`read_yaml`].
+fn parse_ahead(
+    checkout: &Checkout,
+    cache: Option<&ModuleCache>,
+    imports: &[ImportItem],
+    visited: &HashMap<Resolved, usize>,
+    ahead: &mut Ahead,
+) {
+    let texts: Vec<(String, String, Option<&ModuleCache>)> = imports
+        .iter()
+        .filter(|item| non_relative_reason(&item.path).is_none() && !item.path.ends_with('/'))
+        .filter_map(|item| fs::normalize(&item.path))
+        .filter(|rel| !ahead.contains_key(rel))
+        .filter(|rel| checkout.resolve(rel).is_ok_and(|real| !visited.contains_key(&real)))
+        .filter_map(|rel| {
+            let text = String::from_utf8(checkout.read(&rel).ok()?).ok()?;
+            Some((text, rel.clone(), kept(checkout, &rel, cache)))
+        })
+        .map(|(text, rel, cache)| (rel, text, cache))
+        .collect();
+    if texts.len() < 2 {
+        return;
+    }
+    let parse = |(rel, text, cache): (String, String, Option<&ModuleCache>)| {
+        let parsed = parse_text(&rel, &text, cache);
+        (rel, (text, parsed))
+    };
+    let parsed: Vec<_> = match crate::modules::pool() {
+        Some(pool) => pool.install(|| texts.into_par_iter().map(parse).collect()),
+        None => texts.into_iter().map(parse).collect(),
+    };
+    ahead.extend(parsed);
+}
+
+/// The cache, for a file whose trees it keeps: bytes of pending fixes are not worth keeping (the cache is for what
+/// is on disk).
+fn kept<'c>(checkout: &Checkout, rel: &str, cache: Option<&'c ModuleCache>) -> Option<&'c ModuleCache> {
+    cache.filter(|_| checkout.overlaid(rel).is_none())
+}
+
+/// The tree of a file's text: from the cache when it holds these bytes, else parsed (and put there).
+fn parse_text(rel: &str, text: &str, cache: Option<&ModuleCache>) -> Result<Document, SyntaxError> {
+    match cache.and_then(|cache| Some((cache, Key::manifest(text.as_bytes(), rel)?))) {
+        Some((cache, key)) => match cache.document(&key) {
+            Some(document) => Ok(document),
+            None => yaml::parse(text).inspect(|document| cache.put_document(key, document)),
+        },
+        None => yaml::parse(text),
+    }
+}
+
+/// Reads and parses one file (or takes what [`parse_ahead`] read and parsed); problems become `yaml-syntax`
+/// findings and an empty document.
+fn read_yaml(
     checkout: &Checkout,
     rel: &str,
     sources: &mut Sources,
     problems: &mut Vec<LoadProblem>,
     cache: Option<&ModuleCache>,
+    ahead: Option<(String, Result<Document, SyntaxError>)>,
 ) -> (FileId, Document) {
-    let bytes = checkout.read(rel).unwrap_or_default();
-    // Bytes of pending fixes are not worth keeping: the cache is for what is on disk.
-    let key = cache.filter(|_| checkout.overlaid(rel).is_none()).and_then(|_| Key::manifest(&bytes, rel));
-    let (text, bad_byte) = match String::from_utf8(bytes) {
-        Ok(text) => (text, None),
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            (String::from_utf8_lossy(e.as_bytes()).into_owned(), Some(at))
-        }
+    let (text, bad_byte, parsed) = match ahead {
+        Some((text, parsed)) => (text, None, Some(parsed)),
+        None => match String::from_utf8(checkout.read(rel).unwrap_or_default()) {
+            Ok(text) => (text, None, None),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                (String::from_utf8_lossy(e.as_bytes()).into_owned(), Some(at), None)
+            }
+        },
     };
     let file = sources.add(SourceFile::new(rel.to_string(), text));
     let source = sources.get(file);
@@ -233,14 +301,7 @@ pub fn read_yaml(
         problems.push(problem);
         return (file, Document::default());
     }
-    let parsed = match (cache, key) {
-        (Some(cache), Some(key)) => match cache.document(&key) {
-            Some(document) => Ok(document),
-            None => yaml::parse(&source.text).inspect(|document| cache.put_document(key, document)),
-        },
-        _ => yaml::parse(&source.text),
-    };
-    match parsed {
+    match parsed.unwrap_or_else(|| parse_text(rel, &source.text, kept(checkout, rel, cache))) {
         Ok(doc) => (file, doc),
         Err(e) => {
             problems.push(syntax(e.offset, e.message));
