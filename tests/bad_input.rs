@@ -325,3 +325,20 @@ fn a_helper_over_32_mib_is_not_analysed() {
     assert_findings(&report, &[("module-unanalyzable", "info", "tools/big.ts", 1, 1, message)]);
     assert_eq!(code, 0);
 }
+
+/// Found by the `manifest` fuzz target: a list whose last item is left empty at the very end of the file (no
+/// line break) panicked while `no-beeuni-tools` planned its fix.
+#[test]
+fn an_empty_last_item_at_the_end_of_the_file() {
+    let (code, report) = lint_bytes(b"tools:\n  web_searcimports:\n  - a.yaml\n  - ", &[]);
+    assert_eq!(code, 1);
+    let none = "Sessions of this project get no Beeuni tool (web_search, image_search, scrape_webpage, memory, show). Add `<name>: beeuni:<name>` to keep one.";
+    let list = "the value of tool `web_searcimports` must be a string, not a list";
+    assert_findings(
+        &report,
+        &[
+            ("no-beeuni-tools", "warning", "beeuni.yaml", 1, 1, none),
+            ("tool-value", "error", "beeuni.yaml", 2, 3, list),
+        ],
+    );
+}

@@ -252,7 +252,9 @@ pub fn parse(text: &str) -> Result<Document, SyntaxError> {
                         (Value::Map(entries), start, flow, anchor)
                     }
                 };
-                let end = if flow { span.end } else { last_child_end(&doc, &value).unwrap_or(start) };
+                // Clamped: an empty last value at the end of the text would end one past it.
+                let end =
+                    if flow { span.end } else { last_child_end(&doc, &value).map_or(start, |e| e.min(text.len())) };
                 let id = push(&mut doc, value, Span::new(start, end), flow);
                 if anchor != 0 {
                     anchors.insert(anchor, id);
@@ -379,6 +381,16 @@ fn find_duplicates(doc: &mut Document, entries: &[Entry]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by the `manifest` fuzz target: an empty last item at the very end of the text made its collections
+    /// end one byte past it (and the fix of `no-beeuni-tools` slice out of bounds).
+    #[test]
+    fn an_empty_value_at_the_end_of_the_text_ends_within_it() {
+        for text in ["tools:\n  web_searcimports:\n  - a.yaml\n  - ", "tools:\n  x:", "a:\n  - b:"] {
+            let doc = parse(text).unwrap();
+            assert!(doc.nodes.iter().all(|node| node.span.end <= text.len()), "{text:?}: {doc:?}");
+        }
+    }
 
     fn slice<'a>(text: &'a str, doc: &Document, id: NodeId) -> &'a str {
         &text[doc.node(id).span.range()]
