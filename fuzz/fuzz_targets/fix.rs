@@ -3,6 +3,7 @@
 #![no_main]
 
 use beeuni_lint::CheckOptions;
+use beeuni_lint::diagnostic::Severity;
 use beeuni_lint::fix::plan;
 use beeuni_lint_fuzz::Scratch;
 use libfuzzer_sys::fuzz_target;
@@ -16,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let options = CheckOptions::new(scratch.root.clone());
-    let outcome = plan(&options, true).unwrap_or_else(|message| panic!("--fix failed: {message}"));
+    let outcome = plan(&options, true, Severity::Info).unwrap_or_else(|message| panic!("--fix failed: {message}"));
     for change in &outcome.changes {
         let path = scratch.path(&change.path);
         let Some(after) = &change.after else {
@@ -37,7 +38,8 @@ fuzz_target!(|data: &[u8]| {
     if outcome.changes.is_empty() {
         return;
     }
-    let again = plan(&options, true).unwrap_or_else(|message| panic!("--fix failed on fixed files: {message}"));
+    let again =
+        plan(&options, true, Severity::Info).unwrap_or_else(|message| panic!("--fix failed on fixed files: {message}"));
     let changed: Vec<&str> = again.changes.iter().map(|c| c.path.as_str()).collect();
     assert!(changed.is_empty(), "a second --fix changed {changed:?}");
 });
