@@ -45,10 +45,11 @@ impl Key {
         Key { id, suffix: name.split_once('.').map_or("", |(_, suffix)| suffix).into() }
     }
 
-    /// The key of a manifest file's YAML tree: its bytes hashed as git does, and a suffix no module's can be (a
-    /// file name holds no NUL).
-    pub fn manifest(bytes: &[u8], path: &str) -> Option<Self> {
-        let id = gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes).ok()?;
+    /// The key of a manifest file's YAML tree: its blob id (`known` from git, else its bytes hashed as git does),
+    /// and a suffix no module's can be (a file name holds no NUL).
+    pub fn manifest(known: Option<ObjectId>, bytes: &[u8], path: &str) -> Option<Self> {
+        let hashed = || gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes).ok();
+        let id = known.or_else(hashed)?;
         let Key { id, suffix } = Key::new(id, path);
         Some(Key { id, suffix: format!("\0{suffix}").into() })
     }
@@ -329,7 +330,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let cache = ModuleCache::open(dir.path().to_path_buf());
         let bytes = b"tools:\n  a: tools/a.ts # c\n";
-        let tree = Key::manifest(bytes, "beeuni.yaml").unwrap();
+        let tree = Key::manifest(None, bytes, "beeuni.yaml").unwrap();
         assert!(cache.document(&tree).is_none());
         cache.put_document(tree.clone(), &crate::yaml::parse(std::str::from_utf8(bytes).unwrap()).unwrap());
         cache.store(vec![(key(1, "a.ts"), Entry::New(ModuleCache::encode(&facts())))]);

@@ -6,13 +6,14 @@ use std::sync::atomic::Ordering;
 /// The environment variable that asks for the line.
 pub const VARIABLE: &str = "BEEUNI_LINT_STATS";
 
-/// `stats: modules read N, parsed N; texts read again N`.
+/// `stats: modules read N, parsed N; texts read again N; manifest files parsed N`.
 pub fn line() -> String {
     let get = |counter: &std::sync::atomic::AtomicUsize| counter.load(Ordering::Relaxed);
     format!(
-        "stats: modules read {}, parsed {}; texts read again {}",
+        "stats: modules read {}, parsed {}; texts read again {}; manifest files parsed {}",
         get(&crate::modules::MODULES_READ),
         get(&crate::modules::MODULES_PARSED),
-        get(&crate::source::TEXTS_READ_AGAIN)
+        get(&crate::source::TEXTS_READ_AGAIN),
+        get(&crate::manifest::load::MANIFESTS_PARSED)
     )
 }

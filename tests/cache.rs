@@ -214,8 +214,8 @@ fn committed(files: &[(&str, &str)]) -> tempfile::TempDir {
 }
 
 /// The JSON report of a run with `BEEUNI_LINT_STATS` set, and the counts it printed: modules read, modules
-/// parsed, texts read again.
-fn counted(dir: &Path, args: &[&str]) -> (String, [usize; 3]) {
+/// parsed, texts read again, manifest files parsed.
+fn counted(dir: &Path, args: &[&str]) -> (String, [usize; 4]) {
     let mut all = if args.contains(&"--format") { vec![] } else { vec!["--format", "json"] };
     all.extend_from_slice(args);
     all.push(".");
@@ -232,11 +232,11 @@ const TWO_MODULES: &str = "tools:\n  web_search: beeuni:web_search\n  a: tools/a
 fn a_warm_run_with_nothing_changed_reads_no_module() {
     let dir = committed(&[("beeuni.yaml", TWO_MODULES), ("tools/a.ts", MODULE), ("tools/b.ts", MODULE)]);
     let (cold, counts) = counted(dir.path(), &["--no-cache"]);
-    assert_eq!(counts, [2, 2, 0], "cold");
+    assert_eq!(counts, [2, 2, 0, 1], "cold");
     let (filling, counts) = counted(dir.path(), &[]);
-    assert_eq!(counts, [2, 2, 0], "the run that fills the cache");
+    assert_eq!(counts, [2, 2, 0, 1], "the run that fills the cache");
     let (warm, counts) = counted(dir.path(), &[]);
-    assert_eq!(counts, [0, 0, 0], "warm: every module is known by its index stat data and cached");
+    assert_eq!(counts, [0, 0, 0, 0], "warm: every module is known by its index stat data and cached, and the manifest");
     assert_eq!((&filling, &warm), (&cold, &cold));
 }
 
@@ -247,14 +247,17 @@ fn one_changed_module_costs_one_read_and_one_parse() {
     write(dir.path(), "tools/b.ts", b"export default {\n");
     let (warm, counts) = counted(dir.path(), &[]);
     // Read to be keyed by its hash, and parsed; a module that does not parse keeps its text for its finding.
-    assert_eq!(counts, [1, 1, 0], "{warm}");
+    assert_eq!(counts, [1, 1, 0, 0], "{warm}");
     assert!(warm.contains("module-syntax"), "{warm}");
     assert_eq!(warm, report(dir.path(), &["--no-cache"]));
     // Changed but not staged: read (and hashed) on every run, parsed no more.
     let (again, counts) = counted(dir.path(), &[]);
-    assert_eq!((counts, &again), ([1, 0, 0], &warm));
+    assert_eq!((counts, &again), ([1, 0, 0, 0], &warm));
     write(dir.path(), "tools/b.ts", format!("{MODULE}// edited\n").as_bytes());
-    assert_eq!(counted(dir.path(), &[]).1, [1, 1, 0]);
+    assert_eq!(counted(dir.path(), &[]).1, [1, 1, 0, 0]);
+    // A manifest edit costs that file's parse, and nothing more.
+    write(dir.path(), "beeuni.yaml", format!("# edited\n{TWO_MODULES}").as_bytes());
+    assert_eq!(counted(dir.path(), &[]).1, [1, 0, 0, 1]);
 }
 
 #[test]
@@ -266,7 +269,7 @@ fn only_a_module_a_finding_is_shown_in_is_read_again() {
     counted(dir.path(), &[]);
     for format in ["json", "human", "sarif"] {
         let (_, counts) = counted(dir.path(), &["--format", format]);
-        assert_eq!(counts, [0, 0, 1], "--format {format}: only tools/b.ts is read, to place its findings");
+        assert_eq!(counts, [0, 0, 1, 0], "--format {format}: only tools/b.ts is read, to place its findings");
     }
     assert_eq!(counted(dir.path(), &[]).0, cold);
 }

@@ -222,7 +222,7 @@ fn parse_ahead(
     visited: &HashMap<Resolved, usize>,
     ahead: &mut Ahead,
 ) {
-    let texts: Vec<(String, String, Option<&ModuleCache>)> = imports
+    let texts: Vec<(String, String, Option<Kept>)> = imports
         .iter()
         .filter(|item| non_relative_reason(&item.path).is_none() && !item.path.ends_with('/'))
         .filter_map(|item| fs::normalize(&item.path))
@@ -237,7 +237,7 @@ fn parse_ahead(
     if texts.len() < 2 {
         return;
     }
-    let parse = |(rel, text, cache): (String, String, Option<&ModuleCache>)| {
+    let parse = |(rel, text, cache): (String, String, Option<Kept>)| {
         let parsed = parse_text(&rel, &text, cache);
         (rel, (text, parsed))
     };
@@ -248,20 +248,42 @@ fn parse_ahead(
     ahead.extend(parsed);
 }
 
+/// The cache, with the file's blob id when git knows it without hashing.
+type Kept<'c> = (&'c ModuleCache, Option<gix::ObjectId>);
+
 /// The cache, for a file whose trees it keeps: bytes of pending fixes are not worth keeping (the cache is for what
 /// is on disk).
-fn kept<'c>(checkout: &Checkout, rel: &str, cache: Option<&'c ModuleCache>) -> Option<&'c ModuleCache> {
-    cache.filter(|_| checkout.overlaid(rel).is_none())
+fn kept<'c>(checkout: &Checkout, rel: &str, cache: Option<&'c ModuleCache>) -> Option<Kept<'c>> {
+    cache.filter(|_| checkout.overlaid(rel).is_none()).map(|cache| (cache, blob_id(checkout, rel)))
 }
 
+/// The blob id of a file, when git knows it without hashing: a file of a git side, or a work-tree file unchanged
+/// since staged (one `stat`, compared with the index's stat data as git does).
+fn blob_id(checkout: &Checkout, rel: &str) -> Option<gix::ObjectId> {
+    match checkout.resolve(rel).ok()? {
+        Resolved::Blob(id) => Some(id),
+        Resolved::Path(real) => {
+            let metadata = gix::index::fs::Metadata::from_path_no_follow(&real).ok()?;
+            checkout.index_stat(rel)?.id_if_clean(&metadata)
+        }
+    }
+}
+
+/// How many manifest files a run parsed (for `BEEUNI_LINT_STATS`, see [`crate::stats`]).
+pub static MANIFESTS_PARSED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 /// The tree of a file's text: from the cache when it holds these bytes, else parsed (and put there).
-fn parse_text(rel: &str, text: &str, cache: Option<&ModuleCache>) -> Result<Document, SyntaxError> {
-    match cache.and_then(|cache| Some((cache, Key::manifest(text.as_bytes(), rel)?))) {
+fn parse_text(rel: &str, text: &str, cache: Option<Kept>) -> Result<Document, SyntaxError> {
+    let parse = |text: &str| {
+        MANIFESTS_PARSED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        yaml::parse(text)
+    };
+    match cache.and_then(|(cache, known)| Some((cache, Key::manifest(known, text.as_bytes(), rel)?))) {
         Some((cache, key)) => match cache.document(&key) {
             Some(document) => Ok(document),
-            None => yaml::parse(text).inspect(|document| cache.put_document(key, document)),
+            None => parse(text).inspect(|document| cache.put_document(key, document)),
         },
-        None => yaml::parse(text),
+        None => parse(text),
     }
 }
 
