@@ -12,6 +12,8 @@ pub mod config;
 pub mod diagnostic;
 pub mod discover;
 pub mod fix;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod hook;
 pub mod listing;
 pub mod lsp;

@@ -1,0 +1,52 @@
+//! Every checked-in seed of the fuzz targets (`fuzz/seeds/TARGET`), and every crash they found, through the
+//! targets' bodies (`beeuni_lint::fuzzing`): the corpora stay valid and a fixed crash stays fixed.
+
+use std::path::Path;
+
+fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds").join(target);
+    let mut seeds: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| {
+            let path = entry.unwrap().path();
+            (path.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&path).unwrap())
+        })
+        .collect();
+    seeds.sort();
+    assert!(seeds.len() >= 10, "{target}: {} seeds", seeds.len());
+    seeds
+}
+
+#[test]
+fn module_seeds() {
+    for (_, data) in seeds("module") {
+        beeuni_lint::fuzzing::module(&data);
+    }
+}
+
+#[test]
+fn xcsh_seeds() {
+    for (_, data) in seeds("xcsh") {
+        beeuni_lint::fuzzing::xcsh(&data);
+    }
+}
+
+#[test]
+fn manifest_seeds() {
+    for (name, data) in seeds("manifest") {
+        let dir = tempfile::TempDir::new().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        eprintln!("{name}");
+        beeuni_lint::fuzzing::manifest(&root, &data);
+    }
+}
+
+#[test]
+fn fix_seeds() {
+    for (name, data) in seeds("fix") {
+        let dir = tempfile::TempDir::new().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        eprintln!("{name}");
+        beeuni_lint::fuzzing::fix(&root, &data);
+    }
+}
