@@ -94,6 +94,9 @@ pub struct CheckOptions {
     /// Keep module texts in memory (the language server compares and edits them); a run of the command line lets
     /// them go once analysed and reads again only those a finding is shown in.
     pub keep_texts: bool,
+    /// The process ends after this run (the command line): the model is left for the operating system to reclaim
+    /// instead of being freed piece by piece (on the 2,000-module bench, a tenth of the main thread's work).
+    pub leave_model: bool,
 }
 
 /// Where the warm cache ([`cache`]) lives.
@@ -132,6 +135,7 @@ impl CheckOptions {
             // Only `check` keeps a cache: the other commands (and the language server) leave no files behind.
             cache: CacheChoice::Off,
             keep_texts: false,
+            leave_model: false,
         }
     }
 }
@@ -262,5 +266,9 @@ pub fn lint(options: &CheckOptions, overlay: Option<Rc<repo::checkout::Overlay>>
         diagnostics = change::only_changed(&project, sides, diagnostics);
     }
     let root = project.checkout.root.clone();
-    Ok((Report { sources: project.sources, diagnostics, files }, root))
+    let report = Report { sources: std::mem::take(&mut project.sources), diagnostics, files };
+    if options.leave_model {
+        std::mem::forget((project, config, sides));
+    }
+    Ok((report, root))
 }

@@ -121,6 +121,7 @@ fn check_path(args: &CheckArgs, path: std::path::PathBuf) -> Result<u8, String> 
             (None, false) => CacheChoice::ProjectRoot,
         },
         keep_texts: false,
+        leave_model: true,
     };
     // `--min-severity`: what is below it is dropped before anything else, from the fixes, the output and from
     // `--fail-on`.
