@@ -342,3 +342,18 @@ fn an_empty_last_item_at_the_end_of_the_file() {
         ],
     );
 }
+
+/// A declared module over 32 MiB exists (Bun loads it): `module-unanalyzable` (info) on it, not
+/// `module-missing`.
+#[test]
+fn a_declared_module_over_32_mib_is_not_analysed() {
+    let dir = project(&[]);
+    let mut big = b"export default { description: 'd', parameters: { type: 'object' }, execute() {} }\n//".to_vec();
+    big.resize(33 * 1024 * 1024, b'x');
+    write(dir.path(), "tools/big.ts", &big);
+    write(dir.path(), "beeuni.yaml", b"tools:\n  web_search: beeuni:web_search\n  big: tools/big.ts\n");
+    let (code, report) = json_in(dir.path(), &[]);
+    let message = "`tools/big.ts` is 34603008 bytes, more than the 33554432 bytes beeuni-lint reads: none of its checks were made";
+    assert_findings(&report, &[("module-unanalyzable", "info", "tools/big.ts", 1, 1, message)]);
+    assert_eq!(code, 0);
+}

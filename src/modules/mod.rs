@@ -129,17 +129,20 @@ pub fn analyse_all(
     let mut index_of: FxHashMap<String, usize> = FxHashMap::default();
     let mut batch: Vec<Pending> = Vec::new();
     for (index, decl) in tools.iter().enumerate() {
-        let (Some(path), Some(Ok(resolved))) = (decl.module_path(), &decl.module) else { continue };
+        // A module too large to read is there all the same (the runtime loads it): it comes back not analysed.
+        let (Some(path), Some(Ok(_) | Err(Refusal::TooLarge(_)))) = (decl.module_path(), &decl.module) else {
+            continue;
+        };
         match index_of.get(path) {
             Some(&at) => batch[at].declared_by.push(index),
             None => {
                 index_of.insert(path.to_string(), batch.len());
-                batch.push(Pending {
-                    path: path.to_string(),
-                    declared_by: vec![index],
-                    xcsh: false,
-                    read: read(checkout, path, resolved),
-                });
+                let read = match &decl.module {
+                    Some(Ok(resolved)) => read(checkout, path, resolved),
+                    Some(Err(refusal)) => Read::Done { bytes: Err(refusal.clone()), id: None },
+                    None => continue,
+                };
+                batch.push(Pending { path: path.to_string(), declared_by: vec![index], xcsh: false, read });
             }
         }
     }

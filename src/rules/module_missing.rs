@@ -30,6 +30,10 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let (Some(path), Some(Err(refusal))) = (decl.module_path(), &decl.module) else {
             continue;
         };
+        if let Refusal::TooLarge(_) = refusal {
+            // It exists: the modules stage reports it as not analysed (`module-unanalyzable`).
+            continue;
+        }
         let instead = project.missing_modules.get(index).cloned().flatten().unwrap_or_default();
         if instead.unstaged {
             // Not staged: `file-untracked` says so.
