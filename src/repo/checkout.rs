@@ -107,18 +107,10 @@ impl Checkout {
             (Side::WorkTree, _) if self.overlaid(rel) == Some(None) => Err(Refusal::NotFound),
             (Side::WorkTree, _) => match &self.memo {
                 Some(memo) => memo.resolve(&self.root, rel),
-                None => fs::resolve_listed(&self.root, rel, &self.listings, || self.indexed_within_limit(rel))
-                    .map(Resolved::Path),
+                None => fs::resolve_listed(&self.root, rel, &self.listings).map(Resolved::Path),
             },
             _ => Err(Refusal::NotFound),
         }
-    }
-
-    /// Does the git index record this work-tree path as a regular file no larger than [`fs::MAX_FILE_BYTES`]?
-    /// (Its size when staged: a file grown past the limit since is refused when it is read.)
-    fn indexed_within_limit(&self, rel: &str) -> bool {
-        let Some(git) = &self.git else { return false };
-        git.indexed_size(&self.git_path(rel)).is_some_and(|size| size <= fs::MAX_FILE_BYTES)
     }
 
     /// Looks a path up in git objects, following symlinks that stay inside the project (a few hops at most).
