@@ -273,3 +273,16 @@ fn only_a_module_a_finding_is_shown_in_is_read_again() {
     }
     assert_eq!(counted(dir.path(), &[]).0, cold);
 }
+
+#[test]
+fn a_warm_staged_run_reads_no_blob_it_has_facts_for() {
+    let broken = "export default {\n";
+    let dir = committed(&[("beeuni.yaml", TWO_MODULES), ("tools/a.ts", MODULE), ("tools/b.ts", broken)]);
+    let (cold, counts) = counted(dir.path(), &["--staged", "--no-cache"]);
+    assert_eq!(counts, [2, 2, 0, 1], "cold: both blobs read and parsed");
+    assert!(cold.contains("module-syntax"), "{cold}");
+    counted(dir.path(), &["--staged"]);
+    let (warm, counts) = counted(dir.path(), &["--staged"]);
+    // Only the blob a finding is shown in is read, from git, to place it.
+    assert_eq!((counts, &warm), ([0, 0, 1, 0], &cold));
+}

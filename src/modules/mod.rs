@@ -128,6 +128,9 @@ pub fn analyse_all(
 ) -> Vec<Module> {
     let mut index_of: FxHashMap<String, usize> = FxHashMap::default();
     let mut batch: Vec<Pending> = Vec::new();
+    // A git blob whose facts the cache holds is not read (its text is read again only if a finding needs it).
+    let unread = cache.filter(|_| !keep_texts);
+    let read = |path: &str, resolved: &Resolved| read(checkout, path, resolved, unread);
     for (index, decl) in tools.iter().enumerate() {
         // A module too large to read is there all the same (the runtime loads it): it comes back not analysed.
         let (Some(path), Some(Ok(_) | Err(Refusal::TooLarge(_)))) = (decl.module_path(), &decl.module) else {
@@ -138,7 +141,7 @@ pub fn analyse_all(
             None => {
                 index_of.insert(path.to_string(), batch.len());
                 let read = match &decl.module {
-                    Some(Ok(resolved)) => read(checkout, path, resolved),
+                    Some(Ok(resolved)) => read(path, resolved),
                     Some(Err(refusal)) => Read::Done { bytes: Err(refusal.clone()), id: None },
                     None => continue,
                 };
@@ -151,8 +154,7 @@ pub fn analyse_all(
             Some(&at) => batch[at].xcsh = true,
             None => {
                 index_of.insert(path.clone(), batch.len());
-                let read =
-                    resolved.map_or_else(|e| Read::Done { bytes: Err(e), id: None }, |r| read(checkout, &path, &r));
+                let read = resolved.map_or_else(|e| Read::Done { bytes: Err(e), id: None }, |r| read(&path, &r));
                 batch.push(Pending { path, declared_by: Vec::new(), xcsh: true, read });
             }
         }
@@ -174,6 +176,7 @@ pub fn analyse_all(
                 let reread = match &read {
                     Read::Later { real, .. } => Some(Reread::Disk(real.clone())),
                     Read::Done { bytes: Ok(_), id: Some(id) } => checkout.git.clone().map(|git| Reread::Blob(git, *id)),
+                    Read::Cached { key, .. } => checkout.git.clone().map(|git| Reread::Blob(git, key.id)),
                     _ => None,
                 };
                 let let_go = !keep_texts && reread.is_some();
@@ -218,10 +221,9 @@ pub fn analyse_all(
                     {
                         let scheduled = index_of.len();
                         let at = *index_of.entry(target.clone()).or_insert_with(|| {
-                            let read = checkout.resolve(target).map_or_else(
-                                |e| Read::Done { bytes: Err(e), id: None },
-                                |r| read(checkout, target, &r),
-                            );
+                            let read = checkout
+                                .resolve(target)
+                                .map_or_else(|e| Read::Done { bytes: Err(e), id: None }, |r| read(target, &r));
                             next.push(Pending { path: target.clone(), declared_by: Vec::new(), xcsh: false, read });
                             scheduled
                         });
@@ -274,13 +276,17 @@ fn is_code(path: &str) -> bool {
     path.rsplit_once('.').is_some_and(|(_, ext)| HELPER_EXTENSIONS.contains(&ext))
 }
 
-fn read(checkout: &Checkout, path: &str, resolved: &Resolved) -> Read {
+fn read(checkout: &Checkout, path: &str, resolved: &Resolved, cache: Option<&ModuleCache>) -> Read {
     match (resolved, checkout.overlaid(path)) {
         // An overlay's bytes (pending fixes, unsaved editor buffers) instead of the file's.
         (_, Some(Some(bytes))) => Read::Done { bytes: Ok(bytes.clone()), id: None },
         // Work-tree files are read on the analysis threads; git blobs here (gix is not `Sync`).
         (Resolved::Path(real), _) => Read::Later { real: real.clone(), indexed: checkout.index_stat(path) },
         (Resolved::Blob(id), _) => {
+            let key = Key::new(*id, path);
+            if let Some((facts, entry)) = cache.and_then(|cache| cache.get(&key)) {
+                return Read::Cached { key, facts: Box::new(facts), entry };
+            }
             MODULES_READ.fetch_add(1, Ordering::Relaxed);
             Read::Done { bytes: checkout.read_resolved(resolved), id: Some(*id) }
         }
@@ -295,6 +301,8 @@ enum Read {
     Done { bytes: Result<Vec<u8>, Refusal>, id: Option<ObjectId> },
     /// The bytes an earlier run read (its text and facts come with the work).
     Known,
+    /// A git blob the cache holds the facts of: not read.
+    Cached { key: Key, facts: Box<ModuleFacts>, entry: std::ops::Range<usize> },
 }
 
 /// A file's path, its bytes, the text and facts an earlier run had for it, and whether its text may be let go
@@ -356,6 +364,7 @@ fn analyse_bytes(
     let_go: bool,
 ) -> Analysed {
     let (bytes, id) = match (read, known) {
+        (Read::Cached { key, facts, entry }, _) => return (Body::LetGo, facts, Some((key, Entry::Hit(entry)))),
         (Read::Known, Some((text, facts))) => return (Body::Held(text.to_string()), Box::new(facts.clone()), None),
         (Read::Later { real, indexed }, _) => {
             if let Some(cache) = cache.filter(|_| let_go && indexed.is_some())
