@@ -139,7 +139,7 @@ fn declaration(
         None => ToolValue::NotString(doc.describe(value)),
     };
     let module = match &value {
-        ToolValue::Module { path: Ok(path), .. } => checkout.map(|checkout| checkout.resolve(path)),
+        ToolValue::Module { path: Ok(path), .. } => checkout.map(|checkout| checkout.resolve_module(path)),
         _ => None,
     };
     let end = if value_span.start == value_span.end { value_span.end + 1 } else { value_span.end };

@@ -222,7 +222,7 @@ pub fn analyse_all(
                         let scheduled = index_of.len();
                         let at = *index_of.entry(target.clone()).or_insert_with(|| {
                             let read = checkout
-                                .resolve(target)
+                                .resolve_module(target)
                                 .map_or_else(|e| Read::Done { bytes: Err(e), id: None }, |r| read(target, &r));
                             next.push(Pending { path: target.clone(), declared_by: Vec::new(), xcsh: false, read });
                             scheduled

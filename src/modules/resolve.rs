@@ -187,7 +187,7 @@ impl<'a> Resolver<'a> {
     /// The file a repo-relative target means (itself, with an extension, `index.*`); `Err` when it leads out.
     fn file(&self, target: &str) -> Result<Option<String>, String> {
         for candidate in file_candidates(target) {
-            match self.checkout.resolve(&candidate) {
+            match self.checkout.resolve_module(&candidate) {
                 // Too large to read, but there: the modules stage says it was not analysed.
                 Ok(_) | Err(fs::Refusal::TooLarge(_)) => return Ok(Some(candidate)),
                 Err(fs::Refusal::OutsideRepository) => {

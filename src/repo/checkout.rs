@@ -102,15 +102,38 @@ impl Checkout {
 
     /// Where a project-relative path leads, without reading it.
     pub fn resolve(&self, rel: &str) -> Result<Resolved, Refusal> {
+        self.resolve_vouched(rel, false)
+    }
+
+    /// [`Checkout::resolve`] for a tool module or a file a module imports, where a file too large to read counts as
+    /// there all the same (the modules stage reports it not analysed): a regular file that the git index tracks
+    /// within the size limit is taken from its folder's listing without an `lstat`, its size checked when it is
+    /// read (one `fstat`).
+    pub fn resolve_module(&self, rel: &str) -> Result<Resolved, Refusal> {
+        self.resolve_vouched(rel, true)
+    }
+
+    fn resolve_vouched(&self, rel: &str, index_vouches: bool) -> Result<Resolved, Refusal> {
         match (self.side, &self.git) {
             (Side::Git(source), Some(git)) => self.resolve_in_git(git, source, rel),
             (Side::WorkTree, _) if self.overlaid(rel) == Some(None) => Err(Refusal::NotFound),
             (Side::WorkTree, _) => match &self.memo {
                 Some(memo) => memo.resolve(&self.root, rel),
-                None => fs::resolve_listed(&self.root, rel, &self.listings).map(Resolved::Path),
+                None => {
+                    let within_limit = || index_vouches && self.indexed_within_limit(rel);
+                    fs::resolve_listed(&self.root, rel, &self.listings, within_limit).map(Resolved::Path)
+                }
             },
             _ => Err(Refusal::NotFound),
         }
+    }
+
+    /// Does the git index record this work-tree path as a regular file no larger than [`fs::MAX_FILE_BYTES`]?
+    /// (Its size when staged: a file grown past the limit since is refused when it is read.) Only for
+    /// [`Checkout::resolve_module`], where that refusal means what the `lstat`'s would have.
+    fn indexed_within_limit(&self, rel: &str) -> bool {
+        let Some(git) = &self.git else { return false };
+        git.indexed_size(&self.git_path(rel)).is_some_and(|size| size <= fs::MAX_FILE_BYTES)
     }
 
     /// Looks a path up in git objects, following symlinks that stay inside the project (a few hops at most).

@@ -146,10 +146,15 @@ impl Listing {
 }
 
 /// [`resolve`], answered from the folder's listing where it can be: a name the listing lacks does not exist, a
-/// folder is a folder. A file still takes its `lstat` (its size decides whether it is read, and the git index's
-/// record of it may be out of date); so do symlinks, other kinds and paths not in plain form (`./`, `..`, empty
-/// parts).
-pub fn resolve_listed(root: &Path, rel: &str, listings: &Listings) -> Result<PathBuf, Refusal> {
+/// folder is a folder, and a regular file is accepted without an `lstat` when `within_limit` vouches for its size
+/// (the git index's record of it). Symlinks, other kinds, files of unknown size and paths not in plain form
+/// (`./`, `..`, empty parts) take [`resolve`]'s way.
+pub fn resolve_listed(
+    root: &Path,
+    rel: &str,
+    listings: &Listings,
+    within_limit: impl FnOnce() -> bool,
+) -> Result<PathBuf, Refusal> {
     let plain = |part: &str| !part.is_empty() && part != "." && part != "..";
     if !rel.split('/').all(plain) {
         return resolve(root, rel);
@@ -168,9 +173,18 @@ pub fn resolve_listed(root: &Path, rel: &str, listings: &Listings) -> Result<Pat
     };
     match names.get(OsStr::new(name)) {
         None => Err(Refusal::NotFound),
-        // A plain name in a folder inside the root is inside the root.
-        Some(kind) if kind.is_dir() && !listing.inside => Err(Refusal::OutsideRepository),
-        Some(kind) if kind.is_dir() => Err(Refusal::Directory),
+        Some(kind) if kind.is_dir() || kind.is_file() => {
+            // A plain name in a folder inside the root is inside the root.
+            if !listing.inside {
+                Err(Refusal::OutsideRepository)
+            } else if kind.is_dir() {
+                Err(Refusal::Directory)
+            } else if within_limit() {
+                Ok(real)
+            } else {
+                resolve_entry(root, real)
+            }
+        }
         Some(_) => resolve_entry(root, real),
     }
 }
@@ -262,8 +276,10 @@ mod tests {
         for rel in
             ["tools/a.ts", "tools/in.ts", "tools/out.ts", "tools/sub", "tools/none.ts", "none/a.ts", "tools/big.ts"]
         {
-            assert_eq!(resolve_listed(&root, rel, &listings), resolve(&root, rel), "{rel}");
+            assert_eq!(resolve_listed(&root, rel, &listings, || false), resolve(&root, rel), "{rel}");
         }
         assert_eq!(resolve(&root, "tools/big.ts"), Err(Refusal::TooLarge(MAX_FILE_BYTES + 1)));
+        // A size the index vouches for spares the `lstat`.
+        assert_eq!(resolve_listed(&root, "tools/a.ts", &listings, || true), Ok(root.join("tools/a.ts")));
     }
 }

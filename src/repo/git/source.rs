@@ -91,6 +91,15 @@ impl GitRepo {
         (!racy).then_some(IndexStat { id: entry.id, stat: entry.stat })
     }
 
+    /// The size the index recorded for a regular file at this path (git keeps it modulo 2^32).
+    pub fn indexed_size(&self, path: &str) -> Option<u64> {
+        let entry = self.index.entry_by_path(normalize(path).into())?;
+        use gix::index::entry::Mode;
+        let file = (entry.mode == Mode::FILE || entry.mode == Mode::FILE_EXECUTABLE)
+            && !entry.flags.intersects(Flags::INTENT_TO_ADD | Flags::SKIP_WORKTREE);
+        file.then_some(u64::from(entry.stat.size))
+    }
+
     /// Is there a folder at this path in that source (some entry lies under `path/`)? The root always is one.
     pub fn is_dir(&self, source: GitSource, path: &str) -> bool {
         let path = normalize(path);
