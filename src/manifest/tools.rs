@@ -96,6 +96,10 @@ pub fn collect(graph: &Graph, checkout: Option<&Checkout>) -> (Vec<ToolsKey>, Ve
     for graph_index in 0..graph.files.len() {
         collect_file(graph, graph_index, checkout, &mut keys, &mut decls);
     }
+    // Kept to the end of the run: a list grown by doubling would hold up to twice what it needs (at 20,000
+    // declarations, 2 MB of a 5.5 MB list).
+    decls.shrink_to_fit();
+    keys.shrink_to_fit();
     (keys, decls)
 }
 
