@@ -310,6 +310,34 @@ fn a_manifest_over_32_mib_is_a_located_finding() {
     assert_findings(&report, &[("yaml-syntax", "error", "beeuni.yaml", 1, 1, message)]);
 }
 
+/// An imported file over 32 MiB is there: the finding goes on it (`yaml-syntax` at its start, once however many
+/// files import it), not `import-missing` on the entries that name it; in git, tracking still covers it.
+#[test]
+fn an_imported_file_over_32_mib_is_a_finding_on_it() {
+    let dir = project(&[
+        (
+            "beeuni.yaml",
+            "imports:\n  - config/big.yaml\n  - config/more.yaml\ntools:\n  web_search: beeuni:web_search\n",
+        ),
+        ("config/more.yaml", "imports:\n  - config/big.yaml\n"),
+    ]);
+    let mut big = b"agents: {}\n#".to_vec();
+    big.resize(33 * 1024 * 1024, b'x');
+    write(dir.path(), "config/big.yaml", &big);
+    let message =
+        "this file is 34603008 bytes, more than the 33554432 bytes beeuni-lint reads: nothing in it was checked";
+    let (code, report) = json_in(dir.path(), &[]);
+    assert_eq!(code, 1);
+    assert_findings(&report, &[("yaml-syntax", "error", "config/big.yaml", 1, 1, message)]);
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "beeuni.yaml", "config/more.yaml"]);
+    let (_, report) = json_in(dir.path(), &[]);
+    let untracked = of_rule(&report, "file-untracked");
+    assert_eq!(untracked.len(), 1, "{report:#}");
+    let message = "file `config/big.yaml` is not tracked by git yet: a config release contains only files Git tracks";
+    assert_finding(untracked[0], &("file-untracked", "info", "beeuni.yaml", 2, 3, message));
+}
+
 /// A helper over 32 MiB is there (Bun loads it): not `module-import-missing`, but `module-unanalyzable` (info)
 /// on it, and nothing else.
 #[test]

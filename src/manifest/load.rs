@@ -10,7 +10,7 @@ use crate::repo::fs::{self, Refusal};
 use crate::source::{FileId, SourceFile, Sources, Span};
 use crate::yaml::{self, Document, NodeId, SyntaxError, block_item_start};
 use rayon::prelude::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::rc::Rc;
 
@@ -136,12 +136,14 @@ pub fn load(
     let real = match checkout.resolve(manifest) {
         Ok(real) => real,
         Err(Refusal::TooLarge(size)) => {
-            too_large(&mut graph, sources, manifest, size);
+            too_large(&mut graph, sources, manifest, size, None);
             return graph;
         }
         Err(_) => return graph,
     };
     let mut ahead = Ahead::default();
+    // Imported files too large to read, each reported once however many files import it.
+    let mut too_large_seen: HashSet<String> = HashSet::new();
     let root = open(&mut graph, sources, (checkout, parsed, cache), manifest, real, None, &mut visited, &mut ahead);
     let mut stack = vec![root];
     while let Some(frame) = stack.last_mut() {
@@ -153,8 +155,15 @@ pub fn load(
         let (label, path) = (item.label.clone(), item.path.clone());
         let from = graph.files[frame.index].file;
         let item = ImportItem { label, path };
-        let Some((rel, real)) = check_import(checkout, sources, from, &item, &mut graph.problems) else {
-            continue;
+        let (rel, real) = match check_import(checkout, sources, from, &item, &mut graph.problems) {
+            Some(Import::File(rel, real)) => (rel, real),
+            Some(Import::TooLarge(rel, size)) => {
+                if too_large_seen.insert(rel.clone()) {
+                    too_large(&mut graph, sources, &rel, size, Some(item.label));
+                }
+                continue;
+            }
+            None => continue,
         };
         if let Some(open_at) = stack.iter().position(|f| f.real == real) {
             graph.problems.push(cycle(&graph, sources, &stack[open_at..], &item));
@@ -198,14 +207,15 @@ fn open(
     Frame { index, real, imports, next: 0 }
 }
 
-/// A file of the graph too large to read: it joins the graph empty, with a `yaml-syntax` finding at its start.
-fn too_large(graph: &mut Graph, sources: &mut Sources, rel: &str, size: u64) {
+/// A file of the graph too large to read: it joins the graph empty (so tracking still covers it), with a
+/// `yaml-syntax` finding at its start.
+fn too_large(graph: &mut Graph, sources: &mut Sources, rel: &str, size: u64, imported_by: Option<Label>) {
     let file = sources.add(SourceFile::new(rel.to_string(), String::new()));
     let message = format!("this file {}: nothing in it was checked", Refusal::TooLarge(size).describe());
     let help = Some("a manifest file is a page of YAML; split or shorten it".to_string());
     let at = Label::new(file, Span::empty(0));
     graph.problems.push(LoadProblem { kind: ProblemKind::Syntax, at, message, help, related: Vec::new() });
-    graph.files.push(ManifestFile { file, doc: Rc::new(Document::default()), imported_by: None, reused: false });
+    graph.files.push(ManifestFile { file, doc: Rc::new(Document::default()), imported_by, reused: false });
 }
 
 /// Files parsed ahead of the walk that opens them, by repo-relative path: their text and what parsing it gave.
@@ -373,13 +383,19 @@ pub fn non_relative_reason(path: &str) -> Option<&'static str> {
     }
 }
 
+/// An `imports:` entry that names a file of the repository (repo-relative path).
+enum Import {
+    File(String, Resolved),
+    TooLarge(String, u64),
+}
+
 fn check_import(
     checkout: &Checkout,
     sources: &Sources,
     from: FileId,
     item: &ImportItem,
     problems: &mut Vec<LoadProblem>,
-) -> Option<(String, Resolved)> {
+) -> Option<Import> {
     let problem = |kind, message: String, help: Option<String>| LoadProblem {
         kind,
         at: item.label.clone(),
@@ -405,7 +421,9 @@ fn check_import(
         return None;
     };
     match checkout.resolve(&rel) {
-        Ok(real) => Some((rel, real)),
+        Ok(real) => Some(Import::File(rel, real)),
+        // The file is there: what is wrong is in it, so the finding goes on it, not on this entry.
+        Err(Refusal::TooLarge(size)) => Some(Import::TooLarge(rel, size)),
         Err(Refusal::OutsideRepository) => {
             let message = format!("import `{}` resolves through a symlink to outside the repository", item.path);
             problems.push(problem(
