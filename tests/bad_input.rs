@@ -338,6 +338,22 @@ fn an_imported_file_over_32_mib_is_a_finding_on_it() {
     assert_finding(untracked[0], &("file-untracked", "info", "beeuni.yaml", 2, 3, message));
 }
 
+/// A declared module over 32 MiB that git does not track: `file-untracked` on its tools entry, as for any module.
+#[test]
+fn an_untracked_module_over_32_mib_is_still_untracked() {
+    let dir = project(&[("beeuni.yaml", "tools:\n  big: tools/big.ts\n")]);
+    let mut big = b"export default {}\n//".to_vec();
+    big.resize(33 * 1024 * 1024, b'x');
+    write(dir.path(), "tools/big.ts", &big);
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "beeuni.yaml"]);
+    let (_, report) = json_in(dir.path(), &[]);
+    let untracked = of_rule(&report, "file-untracked");
+    let message = "module `tools/big.ts` is not tracked by git yet: a config release contains only files Git tracks";
+    assert_eq!(untracked.len(), 1, "{report:#}");
+    assert_finding(untracked[0], &("file-untracked", "info", "beeuni.yaml", 2, 3, message));
+}
+
 /// A helper over 32 MiB is there (Bun loads it): not `module-import-missing`, but `module-unanalyzable` (info)
 /// on it, and nothing else.
 #[test]

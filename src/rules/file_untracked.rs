@@ -27,6 +27,7 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::manifest::load::ProblemKind;
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
+use crate::repo::fs::Refusal;
 use crate::rules::Rule;
 use crate::rules::site::origins;
 
@@ -49,7 +50,8 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         out.push(untracked(project, path, at, "file"));
     }
     for decl in &project.tools {
-        let (Some(path), Some(Ok(_))) = (decl.module_path(), &decl.module) else {
+        // A module too large to read exists all the same, and a release needs it tracked like any other.
+        let (Some(path), Some(Ok(_) | Err(Refusal::TooLarge(_)))) = (decl.module_path(), &decl.module) else {
             continue;
         };
         if !checkout.is_tracked(path) {
