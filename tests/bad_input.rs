@@ -295,8 +295,7 @@ fn import_cycles_are_found_through_dot_and_dot_dot() {
 /// names an absolute path.
 #[test]
 fn a_manifest_over_32_mib_is_a_located_finding() {
-    let mut yaml = b"tools:\n  web_search: beeuni:web_search\n#".to_vec();
-    yaml.resize(33 * 1024 * 1024, b'x');
+    let mut yaml = over_the_limit(b"tools:\n  web_search: beeuni:web_search\n#");
     yaml.push(b'\n');
     let dir = project(&[]);
     write(dir.path(), "beeuni.yaml", &yaml);
@@ -321,8 +320,7 @@ fn an_imported_file_over_32_mib_is_a_finding_on_it() {
         ),
         ("config/more.yaml", "imports:\n  - config/big.yaml\n"),
     ]);
-    let mut big = b"agents: {}\n#".to_vec();
-    big.resize(33 * 1024 * 1024, b'x');
+    let big = over_the_limit(b"agents: {}\n#");
     write(dir.path(), "config/big.yaml", &big);
     let message =
         "this file is 34603008 bytes, more than the 33554432 bytes beeuni-lint reads: nothing in it was checked";
@@ -342,8 +340,7 @@ fn an_imported_file_over_32_mib_is_a_finding_on_it() {
 #[test]
 fn an_untracked_module_over_32_mib_is_still_untracked() {
     let dir = project(&[("beeuni.yaml", "tools:\n  big: tools/big.ts\n")]);
-    let mut big = b"export default {}\n//".to_vec();
-    big.resize(33 * 1024 * 1024, b'x');
+    let big = over_the_limit(b"export default {}\n//");
     write(dir.path(), "tools/big.ts", &big);
     git(dir.path(), &["init", "-q"]);
     git(dir.path(), &["add", "beeuni.yaml"]);
@@ -360,8 +357,7 @@ fn an_untracked_module_over_32_mib_is_still_untracked() {
 fn a_helper_over_32_mib_is_not_analysed() {
     let module = "import { h } from './big'\nexport default {\n  description: 'Look up',\n  parameters: { type: 'object', properties: {} },\n  execute: async () => h,\n}\n";
     let dir = project(&[("tools/x.ts", module)]);
-    let mut big = b"export const h = 1\n//".to_vec();
-    big.resize(33 * 1024 * 1024, b'x');
+    let big = over_the_limit(b"export const h = 1\n//");
     write(dir.path(), "tools/big.ts", &big);
     write(dir.path(), "beeuni.yaml", b"tools:\n  web_search: beeuni:web_search\n  x: tools/x.ts\n");
     let (code, report) = json_in(dir.path(), &[]);
@@ -392,12 +388,18 @@ fn an_empty_last_item_at_the_end_of_the_file() {
 #[test]
 fn a_declared_module_over_32_mib_is_not_analysed() {
     let dir = project(&[]);
-    let mut big = b"export default { description: 'd', parameters: { type: 'object' }, execute() {} }\n//".to_vec();
-    big.resize(33 * 1024 * 1024, b'x');
+    let big = over_the_limit(b"export default { description: 'd', parameters: { type: 'object' }, execute() {} }\n//");
     write(dir.path(), "tools/big.ts", &big);
     write(dir.path(), "beeuni.yaml", b"tools:\n  web_search: beeuni:web_search\n  big: tools/big.ts\n");
     let (code, report) = json_in(dir.path(), &[]);
     let message = "`tools/big.ts` is 34603008 bytes, more than the 33554432 bytes beeuni-lint reads: none of its checks were made";
     assert_findings(&report, &[("module-unanalyzable", "info", "tools/big.ts", 1, 1, message)]);
     assert_eq!(code, 0);
+}
+
+/// `head` padded with `x` to 33 MiB: over the 32 MiB beeuni-lint reads.
+fn over_the_limit(head: &[u8]) -> Vec<u8> {
+    let mut bytes = head.to_vec();
+    bytes.resize(33 * 1024 * 1024, b'x');
+    bytes
 }
