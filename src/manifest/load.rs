@@ -10,7 +10,7 @@ use crate::repo::fs::{self, Refusal};
 use crate::source::{FileId, SourceFile, Sources, Span};
 use crate::yaml::{self, Document, NodeId, SyntaxError, block_item_start};
 use rayon::prelude::*;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::Path;
 use std::rc::Rc;
 
@@ -142,8 +142,6 @@ pub fn load(
         Err(_) => return graph,
     };
     let mut ahead = Ahead::default();
-    // Imported files too large to read, each reported once however many files import it.
-    let mut too_large_seen: HashSet<String> = HashSet::new();
     let root = open(&mut graph, sources, (checkout, parsed, cache), manifest, real, None, &mut visited, &mut ahead);
     let mut stack = vec![root];
     while let Some(frame) = stack.last_mut() {
@@ -158,7 +156,8 @@ pub fn load(
         let (rel, real) = match check_import(checkout, sources, from, &item, &mut graph.problems) {
             Some(Import::File(rel, real)) => (rel, real),
             Some(Import::TooLarge(rel, size)) => {
-                if too_large_seen.insert(rel.clone()) {
+                // Once however many files import it: a file of the graph is there under its path.
+                if !graph.files.iter().any(|f| sources.get(f.file).path == rel) {
                     too_large(&mut graph, sources, &rel, size, Some(item.label));
                 }
                 continue;
