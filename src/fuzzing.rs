@@ -4,6 +4,7 @@
 
 use crate::CheckOptions;
 use crate::diagnostic::Severity;
+use crate::modules::ANALYSIS_STACK;
 use crate::modules::analyse::analyse;
 use oxc_allocator::Allocator;
 use std::path::Path;
@@ -11,9 +12,6 @@ use std::path::Path;
 /// The files a project input fills, in order; its parts are split at NUL bytes (text files hold none).
 /// The seeds' `beeuni.yaml` imports the other YAML files and declares the module.
 pub const FILES: [&str; 4] = ["beeuni.yaml", "a.yaml", "b/c.yaml", "tools/t.ts"];
-
-/// The stack the linter gives its analysis threads (`ANALYSIS_STACK` in `modules`).
-const ANALYSIS_STACK: usize = 64 * 1024 * 1024;
 
 /// The module analyser (oxc parse, early errors, facts) on the analysis stack; the first byte picks the
 /// extension. Every span it reports lies within the text.

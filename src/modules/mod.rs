@@ -30,7 +30,7 @@ pub static MODULES_READ: AtomicUsize = AtomicUsize::new(0);
 pub static MODULES_PARSED: AtomicUsize = AtomicUsize::new(0);
 
 /// Parsing is recursive in oxc: deep (but accepted) nesting needs a deep stack.
-const ANALYSIS_STACK: usize = 64 * 1024 * 1024;
+pub(crate) const ANALYSIS_STACK: usize = 64 * 1024 * 1024;
 
 #[derive(Debug)]
 pub struct Module {
@@ -332,15 +332,16 @@ fn parse_in_parallel(work: Vec<Work>, cache: Option<&ModuleCache>) -> Vec<Analys
     match pool() {
         Some(pool) => pool.install(|| work.into_par_iter().map(analyse).collect()),
         // Without a pool of our own, analyse on one big-stack thread rather than risk the default stack.
-        None => std::thread::scope(|scope| {
-            std::thread::Builder::new()
-                .stack_size(ANALYSIS_STACK)
-                .spawn_scoped(scope, || work.into_iter().map(analyse).collect())
-                .ok()
-                .and_then(|handle| handle.join().ok())
-                .unwrap_or_default()
-        }),
+        None => on_one_big_stack(|| work.into_iter().map(analyse).collect()).unwrap_or_default(),
     }
+}
+
+/// Runs `f` on one thread with the analysis stack: `None` when no such thread could be started or it panicked.
+pub(crate) fn on_one_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Option<T> {
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new().stack_size(ANALYSIS_STACK).spawn_scoped(scope, f).ok()?;
+        handle.join().ok()
+    })
 }
 
 /// The facts of a clean tracked work-tree file that the cache holds, from one `stat` (git's test of "unchanged

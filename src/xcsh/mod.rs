@@ -15,9 +15,6 @@ use facts::{Export, Name, Returned, Returns, Tool, XcshFacts};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 
-/// Parsing is recursive in oxc: the contract is read on a thread with a deep stack, as in the modules stage.
-const ANALYSIS_STACK: usize = 64 * 1024 * 1024;
-
 pub struct XcshModule {
     /// Index into `Project::modules`: the facts and resolutions the loading rules read.
     pub index: usize,
@@ -168,15 +165,9 @@ fn read_contracts(texts: &[Option<(&str, &str)>]) -> Vec<Option<XcshFacts>> {
         return vec![None; texts.len()];
     }
     let one = |file: &Option<(&str, &str)>| file.and_then(|(path, text)| analyse::analyse(path, text));
-    if let Ok(pool) = rayon::ThreadPoolBuilder::new().stack_size(ANALYSIS_STACK).build() {
+    // Parsing is recursive in oxc: the contracts are read on the modules stage's deep-stack threads.
+    if let Some(pool) = crate::modules::pool() {
         return pool.install(|| texts.par_iter().map(one).collect());
     }
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .stack_size(ANALYSIS_STACK)
-            .spawn_scoped(scope, || texts.iter().map(one).collect())
-            .ok()
-            .and_then(|handle| handle.join().ok())
-            .unwrap_or_else(|| vec![None; texts.len()])
-    })
+    crate::modules::on_one_big_stack(|| texts.iter().map(one).collect()).unwrap_or_else(|| vec![None; texts.len()])
 }
