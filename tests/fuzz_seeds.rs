@@ -33,20 +33,20 @@ fn xcsh_seeds() {
 
 #[test]
 fn manifest_seeds() {
-    for (name, data) in seeds("manifest") {
-        let dir = tempfile::TempDir::new().unwrap();
-        let root = dir.path().canonicalize().unwrap();
-        eprintln!("{name}");
-        beeuni_lint::fuzzing::manifest(&root, &data);
-    }
+    replay_in_projects("manifest", beeuni_lint::fuzzing::manifest);
 }
 
 #[test]
 fn fix_seeds() {
-    for (name, data) in seeds("fix") {
+    replay_in_projects("fix", beeuni_lint::fuzzing::fix);
+}
+
+/// Replays each seed of `target` in a fresh project folder of its own.
+fn replay_in_projects(target: &str, run: fn(&std::path::Path, &[u8])) {
+    for (name, data) in seeds(target) {
         let dir = tempfile::TempDir::new().unwrap();
         let root = dir.path().canonicalize().unwrap();
         eprintln!("{name}");
-        beeuni_lint::fuzzing::fix(&root, &data);
+        run(&root, &data);
     }
 }
