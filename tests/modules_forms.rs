@@ -142,3 +142,43 @@ fn forms_real_code_uses() {
     // `execute({ location }, context)`.
     clean_twin("forms");
 }
+
+/// A binding the default export is read through, changed after its declaration (reassigned, written
+/// through, given to `Object.assign`): the declared value is not what the platform loads, so checking it
+/// would report a missing `execute` or a `required` name that the module adds. It is `module-unanalyzable`;
+/// reading, spreading or freezing the object changes nothing and the missing `execute` is still an error.
+#[test]
+fn changed_bindings_are_not_read_as_declared() {
+    let why = |file: &str| {
+        format!(
+            "the default export of `{file}` cannot be read without running it (the binding `tool`, which is changed after its declaration): it was not checked"
+        )
+    };
+    let (assigned, reassigned, written) =
+        (why("tools/assigned.ts"), why("tools/reassigned.ts"), why("tools/written.ts"));
+    let schema = "the default export of `tools/schema_written.ts` cannot be read without running it (the binding `parameters`, which is changed after its declaration): it was not checked";
+    trigger(
+        "changed",
+        1,
+        &[
+            (("module-unanalyzable", "info", "tools/assigned.ts", 6, 1, &assigned), 5),
+            (
+                (
+                    "module-execute",
+                    "error",
+                    "tools/read_only.ts",
+                    8,
+                    1,
+                    "the tool in `tools/read_only.ts` has no `execute`",
+                ),
+                7,
+            ),
+            (("module-unanalyzable", "info", "tools/reassigned.ts", 7, 1, &reassigned), 3),
+            (("module-unanalyzable", "info", "tools/schema_written.ts", 4, 1, schema), 6),
+            (("module-unanalyzable", "info", "tools/written.ts", 6, 1, &written), 4),
+        ],
+    );
+    // The twin: a `let` never assigned again, a local of the same name, `Object.assign` into a new object,
+    // a copy written instead of the schema: all read as declared, and complete.
+    clean_twin("changed");
+}

@@ -2,6 +2,7 @@
 //! module rules read.
 
 pub(crate) mod bindings;
+mod changed;
 mod depth;
 mod early;
 pub(crate) mod export;
@@ -66,6 +67,7 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         facts.default_export = Some(export);
         execute = info;
     }
+    let followed = scope.followed();
     let mut visitor = Collector {
         execute_body: execute.as_ref().and_then(|info| info.function),
         context_names: match execute.as_ref().and_then(|info| info.params.get(1)) {
@@ -80,11 +82,13 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         guarded: 0,
         facts: &mut facts,
         fetches: Vec::new(),
+        passed_to_change: Vec::new(),
     };
     visitor.visit_program(program);
     let visitor_too_deep = visitor.too_deep;
     let fetch_without_signal = std::mem::take(&mut visitor.fetches);
     let nested_module_code = visitor.nested_module_code;
+    let passed_to_change = std::mem::take(&mut visitor.passed_to_change);
     facts.execute = execute.map(|info| ExecuteFacts { span: info.property, fetch_without_signal });
     facts.imports.sort_by_key(|import| import.span.start);
     if visitor_too_deep {
@@ -97,7 +101,15 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
     }
     // The visitor bounds its own depth but the checker does not: it runs only on what the visitor took whole.
     if facts.syntax_errors.is_empty() && !parsed.panicked {
-        facts.syntax_errors = early::errors(program, nested_module_code);
+        let (errors, semantic) = early::check(program, nested_module_code);
+        facts.syntax_errors = errors;
+        if let Some(name) = changed::first_changed(&semantic, &followed, &passed_to_change)
+            && let Some(export) = &mut facts.default_export
+        {
+            let why = format!("the binding `{name}`, which is changed after its declaration");
+            export.kind = DefaultExportKind::Unanalyzable { why };
+            facts.execute = None;
+        }
     }
     facts
 }
@@ -143,6 +155,8 @@ struct Collector<'f> {
     guarded: usize,
     facts: &'f mut ModuleFacts,
     fetches: Vec<Span>,
+    /// Names given first to `Object.assign(x, ...)` and its kin, which change them.
+    passed_to_change: Vec<String>,
 }
 
 impl Collector<'_> {
@@ -314,6 +328,9 @@ impl<'a> Visit<'a> for Collector<'_> {
         let is_fetch = callee.is_specific_id("fetch") || callee.is_specific_member_access("globalThis", "fetch");
         if is_fetch && self.in_execute(it.span) && passes_no_signal(&it.arguments) {
             self.fetches.push(span(it.span));
+        }
+        if let Some(name) = changed::changed_argument(it) {
+            self.passed_to_change.push(name.to_string());
         }
         walk::walk_call_expression(self, it);
     }

@@ -5,7 +5,7 @@
 
 use oxc_ast::ast::{ExportDefaultDeclarationKind, Program, Statement};
 use oxc_diagnostics::OxcDiagnostic;
-use oxc_semantic::SemanticBuilder;
+use oxc_semantic::{Semantic, SemanticBuilder};
 use oxc_span::GetSpan;
 
 use crate::modules::facts::SyntaxError;
@@ -25,9 +25,13 @@ const TRANSPILER_ACCEPTS: &[&str] = &[
 const TRANSPILER_ACCEPTS_MESSAGES: &[&str] =
     &["Enum member must have initializer.", "Getters and setters must have an implementation."];
 
-/// The early errors of a program that parsed without error. `nested_module_code` is the first `import` or
-/// `export` declaration below the top level (outside a namespace), which oxc checks only in JavaScript.
-pub(super) fn errors(program: &Program, nested_module_code: Option<(oxc_span::Span, &str)>) -> Vec<SyntaxError> {
+/// The early errors of a program that parsed without error, and the semantic model the checker built (its
+/// scoping tells which bindings are written). `nested_module_code` is the first `import` or `export` declaration
+/// below the top level (outside a namespace), which oxc checks only in JavaScript.
+pub(super) fn check<'a>(
+    program: &'a Program<'a>,
+    nested_module_code: Option<(oxc_span::Span, &str)>,
+) -> (Vec<SyntaxError>, Semantic<'a>) {
     let checked = SemanticBuilder::new().with_check_syntax_error(true).build(program);
     let mut errors: Vec<SyntaxError> =
         checked.diagnostics.errors().filter(|d| !transpiler_accepts(d)).map(|d| syntax_error(d, true)).collect();
@@ -42,7 +46,7 @@ pub(super) fn errors(program: &Program, nested_module_code: Option<(oxc_span::Sp
         }
         errors.sort_by_key(|e| e.span.start);
     }
-    errors
+    (errors, checked.semantic)
 }
 
 /// The statements that give a TypeScript module a default value (oxc counts them only in JavaScript). An

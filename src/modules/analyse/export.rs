@@ -1,5 +1,7 @@
 //! The default export: which form it takes and, for a plain object, what its fields hold.
 
+use std::cell::RefCell;
+
 use oxc_ast::ast::*;
 use oxc_span::GetSpan;
 
@@ -37,12 +39,32 @@ pub(super) struct ExecuteInfo {
 pub(super) struct Scope<'b, 'a> {
     text: &'a str,
     bindings: Bindings<'b, 'a>,
+    /// The names whose declared values (or functions) the reading went through, in order: the facts hold only
+    /// if none of them changes after its declaration, which the semantic pass tells later.
+    followed: RefCell<Vec<&'a str>>,
 }
 
 impl<'b, 'a> Scope<'b, 'a> {
     pub fn new(program: &'b Program<'a>) -> Self {
-        // Module-level `let` and `var` values are followed too, not only `const`s.
-        Scope { text: program.source_text, bindings: bindings(&program.body, Values::Any) }
+        // Module-level `let` and `var` values are followed too, not only `const`s: the names followed are
+        // checked for later writes once the semantic pass has run (`followed`).
+        Scope {
+            text: program.source_text,
+            bindings: bindings(&program.body, Values::Any),
+            followed: RefCell::default(),
+        }
+    }
+
+    /// The names whose values were followed so far.
+    pub fn followed(&self) -> Vec<&'a str> {
+        self.followed.take()
+    }
+
+    fn follow(&self, name: &'a str) {
+        let mut followed = self.followed.borrow_mut();
+        if !followed.contains(&name) {
+            followed.push(name);
+        }
     }
 
     fn resolve(&self, expr: &'b Expression<'a>) -> Resolved<'b, 'a> {
@@ -55,8 +77,14 @@ impl<'b, 'a> Scope<'b, 'a> {
             let name = id.name.as_str();
             first.get_or_insert(name);
             match self.bindings.get(name) {
-                Some(Binding::Value(value)) => expr = value.get_inner_expression(),
-                Some(Binding::Function(f)) => return Resolved::Function(f),
+                Some(Binding::Value(value)) => {
+                    self.follow(name);
+                    expr = value.get_inner_expression();
+                }
+                Some(Binding::Function(f)) => {
+                    self.follow(name);
+                    return Resolved::Function(f);
+                }
                 Some(Binding::Class) => return Resolved::Class,
                 Some(Binding::Import { .. }) => return Resolved::Import(name),
                 Some(Binding::Unknown) | None => return Resolved::Unknown(name),
@@ -138,9 +166,16 @@ impl<'b, 'a> Scope<'b, 'a> {
     }
 
     fn classify_name(&self, id: &IdentifierReference<'a>) -> (DefaultExportKind, Option<ExecuteInfo>) {
+        let followed = || self.follow(id.name.as_str());
         match self.bindings.get(id.name.as_str()) {
-            Some(Binding::Value(value)) => self.classify(value),
-            Some(Binding::Function(_)) => (DefaultExportKind::Factory, None),
+            Some(Binding::Value(value)) => {
+                followed();
+                self.classify(value)
+            }
+            Some(Binding::Function(_)) => {
+                followed();
+                (DefaultExportKind::Factory, None)
+            }
             Some(Binding::Class) => (unanalyzable("a class"), None),
             Some(Binding::Import { .. }) => (unanalyzable(&format!("the imported binding `{}`", id.name)), None),
             Some(Binding::Unknown) | None => (unanalyzable(&not_constant(&id.name)), None),
