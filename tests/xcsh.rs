@@ -197,6 +197,27 @@ fn xcsh_unanalyzable() {
     trigger("unanalyzable", 0, &[("xcsh-unanalyzable", "info", TOOL, 3, 24, message)]);
 }
 
+/// A tool object the factory changes after declaring it (written through, or given to `Object.assign`) is not
+/// read as declared: that one lacks `execute`, the one returned has it. A tool only read is still checked.
+#[test]
+fn a_tool_changed_after_its_declaration_is_not_read_as_declared() {
+    let declared = "  const tool = { name: 'a', description: 'x', parameters: pi.typebox.Type.Object({}) }\n";
+    let execute = "async (toolCallId, params, onUpdate, ctx, signal) => ({ content: [] })";
+    let message = "a tool returned by `.xcsh/tools/repo_stats.ts` could not be checked: the tool is the binding `tool`, whose value is not known statically";
+    for change in
+        [format!("  tool.execute = {execute}\n"), format!("  Object.assign(tool, {{ execute: {execute} }})\n")]
+    {
+        let source = format!("export default (pi) => {{\n{declared}{change}  return tool\n}}\n");
+        let (code, report) = lint(&[(TOOL, &source)], &[]);
+        assert_findings(&report, &[("xcsh-unanalyzable", "info", TOOL, 4, 10, message)]);
+        assert_eq!(code, 0);
+    }
+    let source = format!("export default (pi) => {{\n{declared}  console.log(tool.name)\n  return tool\n}}\n");
+    let (_, report) = lint(&[(TOOL, &source)], &[]);
+    let lacks = "The tool `a` returned by `.xcsh/tools/repo_stats.ts` lacks `execute`";
+    assert_findings(&report, &[("xcsh-tool-shape", "error", TOOL, 2, 16, lacks)]);
+}
+
 #[test]
 fn the_docs_repo_stats_example_is_clean_with_and_without_a_manifest() {
     let (code, report) = run("xcsh-docs-repo-stats", &[]);

@@ -2,7 +2,7 @@
 //! module rules read.
 
 pub(crate) mod bindings;
-mod changed;
+pub(crate) mod changed;
 mod depth;
 mod early;
 pub(crate) mod export;

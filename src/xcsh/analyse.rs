@@ -1,6 +1,7 @@
 //! Reads an xcsh custom tool module's contract from its oxc AST (never runs it): the exported factory, what it
 //! returns, each returned tool literal's fields. Bindings are followed through `const` declarations at the top
-//! level and at the top of the factory's body; anything else is reported as built at run time, never guessed.
+//! level and at the top of the factory's body, unless something writes them or through them later; anything else
+//! is reported as built at run time, never guessed.
 
 use oxc_allocator::Allocator;
 use oxc_ast::ast::*;
@@ -9,7 +10,10 @@ use oxc_span::{GetSpan, SourceType};
 
 use super::facts::*;
 use super::uses::{self, Receivers};
+use oxc_semantic::{Semantic, SemanticBuilder};
+
 use crate::modules::analyse::bindings::{Binding, Bindings, Values, bindings};
+use crate::modules::analyse::changed;
 use crate::modules::analyse::export::{is_commonjs_export, not_constant};
 use crate::source::Span;
 
@@ -32,12 +36,12 @@ pub fn analyse(path: &str, text: &str) -> Option<XcshFacts> {
         return None;
     }
     let program = &parsed.program;
-    let mut analyser = Analyser {
-        text,
-        top: bindings(&program.body, Values::Const),
-        local: Bindings::default(),
-        receivers: Receivers::default(),
-    };
+    // The modules stage took this module whole (within the depth limits), so the semantic pass may recurse. Its
+    // nodes are kept to see `Object.assign(tool, ...)`: xcsh modules are few.
+    let semantic = SemanticBuilder::new().with_build_nodes(true).build(program).semantic;
+    let mut top = bindings(&program.body, Values::Const);
+    changed::forget_changed(&mut top, &semantic, semantic.scoping().root_scope_id());
+    let mut analyser = Analyser { text, semantic, top, local: Bindings::default(), receivers: Receivers::default() };
     let export = analyser.export(program, !(path.ends_with(".mjs") || path.ends_with(".mts")));
     let (exec_without_signal, unguarded_ui) = uses::collect(program, &analyser.receivers);
     Some(XcshFacts { export, exec_without_signal, unguarded_ui })
@@ -60,6 +64,8 @@ enum Func<'b, 'a> {
 
 struct Analyser<'b, 'a> {
     text: &'a str,
+    /// Which bindings are written after their declaration: those are not followed.
+    semantic: Semantic<'a>,
     top: Bindings<'b, 'a>,
     /// The `const`s at the top of the factory's body.
     local: Bindings<'b, 'a>,
@@ -248,6 +254,13 @@ impl<'b, 'a> Analyser<'b, 'a> {
         }
         let statements = body.map_or(&[][..], |b| b.statements.as_slice());
         self.local = bindings(statements, Values::Const);
+        let scope = match func {
+            Func::Function(f) => f.scope_id.get(),
+            Func::Arrow(f) => f.scope_id.get(),
+        };
+        if let Some(scope) = scope {
+            changed::forget_changed(&mut self.local, &self.semantic, scope);
+        }
         let mut returned = Vec::new();
         match expression {
             Some(expr) => returned.push(expr),

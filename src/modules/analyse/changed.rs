@@ -5,8 +5,12 @@
 //! oxc's semantic pass already tells which references write (`MemberWriteTarget` for `x.y = ...`), so its scoping
 //! answers this without another walk.
 
+use oxc_ast::AstKind;
 use oxc_ast::ast::{CallExpression, Expression};
-use oxc_semantic::Semantic;
+use oxc_semantic::{ScopeId, Semantic, SymbolId};
+use oxc_span::GetSpan;
+
+use super::bindings::{Binding, Bindings};
 
 /// The calls that change the object given as their first argument.
 const CHANGES_FIRST_ARGUMENT: &[(&str, &str)] = &[
@@ -22,9 +26,10 @@ const CHANGES_FIRST_ARGUMENT: &[(&str, &str)] = &[
 
 /// The first of `names` (top-level bindings) that changes after its declaration. `passed_to_change` are the
 /// names given first to a call that changes its argument ([`changed_argument`]), gathered by the visitor: the
-/// semantic model keeps no nodes (building them costs), so those are matched by name, which may take a
-/// shadowing local for the top-level binding: the safe way to be wrong (the export is then not checked).
-pub(super) fn first_changed<'n>(
+/// semantic model of a Beeuni module keeps no nodes (building them costs), so those are matched by name, which
+/// may take a shadowing local for the top-level binding: the safe way to be wrong (the export is then not
+/// checked).
+pub(crate) fn first_changed<'n>(
     semantic: &Semantic,
     names: &[&'n str],
     passed_to_change: &[String],
@@ -32,10 +37,33 @@ pub(super) fn first_changed<'n>(
     let scoping = semantic.scoping();
     names.iter().copied().find(|&name| {
         passed_to_change.iter().any(|passed| passed == name)
-            || scoping.get_root_binding(name.into()).is_some_and(|symbol| {
-                scoping
-                    .get_resolved_references(symbol)
-                    .any(|reference| reference.flags().is_write() || reference.flags().is_member_write_target())
+            || scoping.get_root_binding(name.into()).is_some_and(|symbol| changes(semantic, symbol))
+    })
+}
+
+/// Turns the values of `bindings` (declared in `scope`) that change after their declaration into unknowns.
+pub(crate) fn forget_changed(bindings: &mut Bindings, semantic: &Semantic, scope: ScopeId) {
+    for (name, binding) in bindings.iter_mut() {
+        if matches!(binding, Binding::Value(_) | Binding::Function(_))
+            && semantic.scoping().find_binding(scope, (*name).into()).is_some_and(|symbol| changes(semantic, symbol))
+        {
+            *binding = Binding::Unknown;
+        }
+    }
+}
+
+/// Whether a reference to `symbol` writes it or through it: assigned, written through, or (when the model
+/// holds its nodes) given first to `Object.assign` and its kin.
+fn changes(semantic: &Semantic, symbol: SymbolId) -> bool {
+    let nodes = semantic.nodes();
+    semantic.scoping().get_resolved_references(symbol).any(|reference| {
+        let flags = reference.flags();
+        flags.is_write()
+            || flags.is_member_write_target()
+            || (!nodes.is_empty() && {
+                let at = nodes.get_node(reference.node_id()).span();
+                matches!(nodes.parent_kind(reference.node_id()), AstKind::CallExpression(call)
+                    if changed_argument(call).is_some() && call.arguments.first().is_some_and(|a| a.span() == at))
             })
     })
 }
