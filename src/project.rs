@@ -82,10 +82,30 @@ pub struct ProjectInput<'a> {
 
 impl Project {
     pub fn build(input: ProjectInput) -> Project {
+        match input.analyse_modules {
+            // The modules are analysed on the analysis threads as the manifest graph names them.
+            true => {
+                let (parsed, cache, keep_texts) = (input.parsed, input.cache, input.keep_texts);
+                modules::with_feed(parsed, cache, keep_texts, |feed| Project::build_fed(input, Some(feed)))
+            }
+            false => Project::build_fed(input, None),
+        }
+    }
+
+    fn build_fed(input: ProjectInput, mut feed: Option<&mut modules::Feed>) -> Project {
         let mut sources = Sources::with_prefix(&input.checkout.git_prefix);
+        let (mut tools_keys, mut tools) = (Vec::new(), Vec::new());
+        let checkout = input.analyse_modules.then_some(&input.checkout);
+        let collect = |graph: &Graph, index: usize| {
+            let first = tools.len();
+            tools::collect_file(graph, index, checkout, &mut tools_keys, &mut tools);
+            if let Some(feed) = feed.as_deref_mut() {
+                tools.iter().enumerate().skip(first).for_each(|(at, decl)| feed.declare(&input.checkout, at, decl));
+            }
+        };
         let (graph, misnamed_manifest) = match &input.manifest {
             Some(Ok(manifest)) => {
-                (load::load(&input.checkout, manifest, &mut sources, input.parsed, input.cache), None)
+                (load::load_each(&input.checkout, manifest, &mut sources, input.parsed, input.cache, collect), None)
             }
             None => (Graph::default(), None),
             Some(Err(misnamed)) => {
@@ -94,30 +114,22 @@ impl Project {
                 (Graph::default(), Some(sources.add(file)))
             }
         };
-        let (tools_keys, tools) = tools::collect(&graph, input.analyse_modules.then_some(&input.checkout));
+        let (tools_keys, tools) = tools::collected(tools_keys, tools);
         let agents = agents::collect(&graph, &sources);
         let loaded_beeuni = tools::loaded_beeuni(&tools_keys, &tools);
         let missing_modules = match input.analyse_modules {
             true => modules::missing_modules(&input.checkout, &tools),
             false => Vec::new(),
         };
-        let (modules, found) = if input.analyse_modules {
-            let found = xcsh::discover(&input.checkout, &input.xcsh_paths, &mut sources);
-            let roots = found.files.iter().map(|(path, resolved, _)| (path.clone(), resolved.clone())).collect();
-            (
-                modules::analyse_all(
-                    &input.checkout,
-                    &tools,
-                    roots,
-                    &mut sources,
-                    input.parsed,
-                    input.cache,
-                    input.keep_texts,
-                ),
-                found,
-            )
-        } else {
-            (Vec::new(), xcsh::Found::default())
+        let (modules, found) = match feed {
+            Some(feed) => {
+                let found = xcsh::discover(&input.checkout, &input.xcsh_paths, &mut sources);
+                for (path, resolved, _) in &found.files {
+                    feed.xcsh(&input.checkout, path.clone(), resolved.clone());
+                }
+                (feed.finish(&input.checkout, &mut sources), found)
+            }
+            None => (Vec::new(), xcsh::Found::default()),
         };
         let legacy_tools = legacy_tools(&input.checkout, &mut sources);
         let ejected_copies = ejected_copies(&input.checkout, &tools);

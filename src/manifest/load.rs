@@ -131,12 +131,33 @@ pub fn load(
     parsed: &Parsed,
     cache: Option<&ModuleCache>,
 ) -> Graph {
+    load_each(checkout, manifest, sources, parsed, cache, |_, _| {})
+}
+
+/// [`load`], calling `opened` with the graph and the index of each file as soon as it joins the graph (in graph
+/// order), while the walk goes on: the modules it declares can be analysed while the rest of the graph loads.
+pub fn load_each(
+    checkout: &Checkout,
+    manifest: &str,
+    sources: &mut Sources,
+    parsed: &Parsed,
+    cache: Option<&ModuleCache>,
+    mut opened: impl FnMut(&Graph, usize),
+) -> Graph {
     let mut graph = Graph::default();
+    let mut told = 0;
+    let mut tell = |graph: &Graph| {
+        while told < graph.files.len() {
+            opened(graph, told);
+            told += 1;
+        }
+    };
     let mut visited: HashMap<Resolved, usize> = HashMap::new();
     let real = match checkout.resolve(manifest) {
         Ok(real) => real,
         Err(Refusal::TooLarge(size)) => {
             too_large(&mut graph, sources, manifest, size, None);
+            tell(&graph);
             return graph;
         }
         Err(_) => return graph,
@@ -144,7 +165,9 @@ pub fn load(
     let mut ahead = Ahead::default();
     let root = open(&mut graph, sources, (checkout, parsed, cache), manifest, real, None, &mut visited, &mut ahead);
     let mut stack = vec![root];
-    while let Some(frame) = stack.last_mut() {
+    loop {
+        tell(&graph);
+        let Some(frame) = stack.last_mut() else { break };
         let Some(item) = frame.imports.get(frame.next) else {
             stack.pop();
             continue;

@@ -7,20 +7,20 @@
 pub mod analyse;
 pub mod facts;
 pub mod resolve;
+pub mod schedule;
+
+pub use schedule::{Feed, with_feed};
 
 use crate::cache::{Entry, Key, ModuleCache};
-use crate::manifest::load::Parsed;
 use crate::manifest::tools::ToolDecl;
 use crate::repo::checkout::{Checkout, Resolved};
 use crate::repo::fs::{self, Refusal};
 use crate::repo::git::IndexStat;
-use crate::source::{FileId, Reread, SourceFile, Sources, Span};
-use facts::{ImportKind, ModuleFacts, NotAnalysed, SyntaxError};
+use crate::source::{FileId, Span};
+use facts::{ModuleFacts, NotAnalysed, SyntaxError};
 use gix::ObjectId;
 use oxc_allocator::Allocator;
-use rayon::prelude::*;
-use resolve::{Resolution, Resolver};
-use rustc_hash::FxHashMap;
+use resolve::Resolution;
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -71,9 +71,6 @@ thread_local! {
 /// Extensions of the helpers analysed as code: the module extensions and the JSX ones Bun loads as well.
 const HELPER_EXTENSIONS: [&str; 8] = ["ts", "js", "mts", "mjs", "cts", "cjs", "tsx", "jsx"];
 
-/// A file's path, the declarations that name it, and whether it is an xcsh tool.
-type Origin = (String, Vec<usize>, bool);
-
 /// What the checkout holds instead of a declared module that does not exist: looked up here, so that rules
 /// never touch the file system.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -100,155 +97,6 @@ pub fn missing_modules(checkout: &Checkout, tools: &[ToolDecl]) -> Vec<Option<Mi
             Some(MissingModule { unstaged: checkout.only_in_work_tree(path), sibling })
         })
         .collect()
-}
-
-/// A file waiting to be analysed.
-struct Pending {
-    path: String,
-    declared_by: Vec<usize>,
-    xcsh: bool,
-    read: Read,
-}
-
-/// Reads, parses and resolves every module the declarations point at, and the xcsh tools found in the tool
-/// folders (RULES.md §6), and every file they import relatively, transitively (the runtime loads that whole
-/// closure): each file once, each level of the closure in parallel.
-/// A file whose text is what `parsed` holds for its path keeps those facts instead of being parsed again; with a
-/// `cache`, so does a file whose content the cache holds (a clean tracked file is then not even read), and the
-/// cache is updated with this run's files. Unless `keep_texts`, a text that can be read again from the checkout is
-/// let go once analysed (see [`crate::source::Text`]).
-pub fn analyse_all(
-    checkout: &Checkout,
-    tools: &[ToolDecl],
-    xcsh: Vec<(String, Result<Resolved, Refusal>)>,
-    sources: &mut Sources,
-    parsed: &Parsed,
-    cache: Option<&ModuleCache>,
-    keep_texts: bool,
-) -> Vec<Module> {
-    let mut index_of: FxHashMap<String, usize> = FxHashMap::default();
-    let mut batch: Vec<Pending> = Vec::new();
-    // A git blob whose facts the cache holds is not read (its text is read again only if a finding needs it).
-    let unread = cache.filter(|_| !keep_texts);
-    let read = |path: &str, resolved: &Resolved| read(checkout, path, resolved, unread);
-    for (index, decl) in tools.iter().enumerate() {
-        // A module too large to read is there all the same (the runtime loads it): it comes back not analysed.
-        let (Some(path), Some(Ok(_) | Err(Refusal::TooLarge(_)))) = (decl.module_path(), &decl.module) else {
-            continue;
-        };
-        match index_of.get(path) {
-            Some(&at) => batch[at].declared_by.push(index),
-            None => {
-                index_of.insert(path.to_string(), batch.len());
-                let read = match &decl.module {
-                    Some(Ok(resolved)) => read(path, resolved),
-                    Some(Err(refusal)) => Read::Done { bytes: Err(refusal.clone()), id: None },
-                    None => continue,
-                };
-                batch.push(Pending { path: path.to_string(), declared_by: vec![index], xcsh: false, read });
-            }
-        }
-    }
-    for (path, resolved) in xcsh {
-        match index_of.get(&path) {
-            Some(&at) => batch[at].xcsh = true,
-            None => {
-                index_of.insert(path.clone(), batch.len());
-                let read = resolved.map_or_else(|e| Read::Done { bytes: Err(e), id: None }, |r| read(&path, &r));
-                batch.push(Pending { path, declared_by: Vec::new(), xcsh: true, read });
-            }
-        }
-    }
-    let mut resolver = Resolver::new(checkout);
-    let mut modules: Vec<Module> = Vec::new();
-    // Per module: the modules its imports load, with the import's span.
-    let mut edges: Vec<Vec<(usize, Span)>> = Vec::new();
-    let mut used = Vec::new();
-    while !batch.is_empty() {
-        let (paths, reads): (Vec<Origin>, Vec<Read>) =
-            batch.into_iter().map(|p| ((p.path, p.declared_by, p.xcsh), p.read)).unzip();
-        let mut rereads = Vec::with_capacity(paths.len());
-        let (work, from_disk): (Vec<Work>, Vec<Option<PathBuf>>) = paths
-            .iter()
-            .zip(reads)
-            .map(|((path, ..), read)| {
-                let known = parsed.module(path);
-                let reread = match &read {
-                    Read::Later { real, .. } => Some(Reread::Disk(real.clone())),
-                    Read::Done { bytes: Ok(_), id: Some(id) } => checkout.git.clone().map(|git| Reread::Blob(git, *id)),
-                    Read::Cached { key, .. } => checkout.git.clone().map(|git| Reread::Blob(git, key.id)),
-                    _ => None,
-                };
-                let let_go = !keep_texts && reread.is_some();
-                rereads.push(reread);
-                match read {
-                    // Read from disk by an earlier run while the disk is taken as unchanged: that run's facts hold.
-                    Read::Later { real, .. } if known.is_some() && checkout.unchanged(&real) => {
-                        ((path.as_str(), (Read::Known, known), let_go), None)
-                    }
-                    Read::Later { real, indexed } => {
-                        ((path.as_str(), (Read::Later { real: real.clone(), indexed }, known), let_go), Some(real))
-                    }
-                    read => ((path.as_str(), (read, known), let_go), None),
-                }
-            })
-            .unzip();
-        let analysed = parse_in_parallel(work, cache);
-        // Sized exactly per level: a list grown by doubling holds up to twice what it needs at the run's peak (and
-        // `reserve` doubles too, once a level of a few helpers follows the 20,000 declared modules).
-        modules.reserve_exact(paths.len());
-        edges.reserve_exact(paths.len());
-        sources.reserve_exact(paths.len());
-        for ((body, facts, _), real) in analysed.iter().zip(&from_disk) {
-            // Unless the read failed (an empty text with an error).
-            let read = !matches!(body, Body::Held(text) if text.is_empty()) || facts.is_whole();
-            if let Some(real) = real.as_ref().filter(|_| read) {
-                checkout.saw(real);
-            }
-        }
-        let mut next = Vec::new();
-        for (((path, declared_by, xcsh), (body, facts, entry)), reread) in paths.into_iter().zip(analysed).zip(rereads)
-        {
-            used.extend(entry);
-            let mut loads = Vec::new();
-            let resolutions = facts
-                .imports
-                .iter()
-                .map(|import| {
-                    let resolution = resolver.resolve(&path, &import.specifier, import.kind == ImportKind::Require);
-                    let erased = import.type_only && !matches!(resolution, Resolution::Harness(_));
-                    if let (false, Resolution::File(target)) = (erased, &resolution)
-                        && is_code(target)
-                    {
-                        let scheduled = index_of.len();
-                        let at = *index_of.entry(target.clone()).or_insert_with(|| {
-                            let read = checkout
-                                .resolve_module(target)
-                                .map_or_else(|e| Read::Done { bytes: Err(e), id: None }, |r| read(target, &r));
-                            next.push(Pending { path: target.clone(), declared_by: Vec::new(), xcsh: false, read });
-                            scheduled
-                        });
-                        loads.push((at, import.span));
-                    }
-                    (!erased).then_some(resolution)
-                })
-                .collect();
-            let file = match (body, reread) {
-                (Body::LetGo, Some(reread)) => SourceFile::later(path.clone(), reread),
-                (Body::Held(text), _) => SourceFile::new(path.clone(), text),
-                (Body::LetGo, None) => SourceFile::new(path.clone(), String::new()),
-            };
-            let file = sources.add(file);
-            edges.push(loads);
-            modules.push(Module { path, file, declared_by, loaded_by: Vec::new(), xcsh, facts, resolutions });
-        }
-        batch = next;
-    }
-    mark_loaders(&mut modules, &edges);
-    if let Some(cache) = cache {
-        cache.store(used);
-    }
-    modules
 }
 
 /// Fills `loaded_by` of every helper: a walk of the import graph from each root (a declared module or an xcsh
@@ -306,10 +154,6 @@ enum Read {
     Cached { key: Key, facts: Box<ModuleFacts>, entry: std::ops::Range<usize> },
 }
 
-/// A file's path, its bytes, the text and facts an earlier run had for it, and whether its text may be let go
-/// (it can be read again from the checkout, and the run does not keep texts).
-type Work<'a> = (&'a str, (Read, Option<(&'a str, &'a ModuleFacts)>), bool);
-
 /// A module's text after its analysis.
 enum Body {
     Held(String),
@@ -325,15 +169,6 @@ type Analysed = (Body, Box<ModuleFacts>, Option<(Key, Entry)>);
 pub(crate) fn pool() -> Option<&'static rayon::ThreadPool> {
     static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
     POOL.get_or_init(|| rayon::ThreadPoolBuilder::new().stack_size(ANALYSIS_STACK).build().ok()).as_ref()
-}
-
-fn parse_in_parallel(work: Vec<Work>, cache: Option<&ModuleCache>) -> Vec<Analysed> {
-    let analyse = |(path, (read, known), let_go): Work| analyse_bytes(path, read, known, cache, let_go);
-    match pool() {
-        Some(pool) => pool.install(|| work.into_par_iter().map(analyse).collect()),
-        // Without a pool of our own, analyse on one big-stack thread rather than risk the default stack.
-        None => on_one_big_stack(|| work.into_iter().map(analyse).collect()).unwrap_or_default(),
-    }
 }
 
 /// Runs `f` on one thread with the analysis stack: `None` when no such thread could be started or it panicked.

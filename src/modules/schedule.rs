@@ -1,0 +1,260 @@
+//! The modules stage as a stream: each module is handed to the analysis threads the moment its path is known
+//! (a declaration as the manifest graph loads, an xcsh tool, a helper as its importer is resolved), while this
+//! thread goes on loading, collecting and resolving. Results are taken in the order the modules were named, so
+//! the module list, its file ids and every finding come out as a level-by-level walk of the closure gives them.
+
+use super::{Analysed, Body, Module, Read, analyse_bytes, is_code, mark_loaders, on_one_big_stack, pool, read};
+use crate::cache::ModuleCache;
+use crate::manifest::load::Parsed;
+use crate::manifest::tools::ToolDecl;
+use crate::modules::facts::{ImportKind, ModuleFacts};
+use crate::modules::resolve::{Resolution, Resolver};
+use crate::repo::checkout::{Checkout, Resolved};
+use crate::repo::fs::Refusal;
+use crate::source::{Reread, SourceFile, Sources, Span};
+use rustc_hash::FxHashMap;
+use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, Sender, channel};
+
+/// A module handed to the analysis threads: its path, its bytes (or where to read them), the text and facts an
+/// earlier run had for it, and whether its text may be let go.
+type Work<'a> = (String, Read, Option<(&'a str, &'a ModuleFacts)>, bool);
+
+/// An analysis's result by module index (a panic is carried back to this thread and resumed there).
+type Outcome = (usize, std::thread::Result<Analysed>);
+
+/// The modules named so far, and their analyses under way (see the module documentation).
+pub struct Feed<'s, 'a> {
+    parsed: &'s Parsed<'a>,
+    cache: Option<&'a ModuleCache>,
+    keep_texts: bool,
+    /// The pool's scope, or `None` without a pool: the work then waits in `waiting` and runs on one big-stack thread
+    /// when a result is needed.
+    scope: Option<&'s rayon::Scope<'a>>,
+    waiting: Vec<(usize, Work<'a>)>,
+    index_of: FxHashMap<String, usize>,
+    /// By module index: its path, the declarations that name it, whether it is an xcsh tool.
+    origins: Vec<(String, Vec<usize>, bool)>,
+    /// By module index: where its text can be read again, and the work-tree file it is read from.
+    rereads: Vec<(Option<Reread>, Option<PathBuf>)>,
+    /// By module index: its analysis, once done and not yet taken.
+    done: Vec<Option<Analysed>>,
+    sender: Sender<Outcome>,
+    results: Receiver<Outcome>,
+}
+
+/// Runs `f` with a [`Feed`] whose analyses run on the analysis threads (see [`pool`]) while `f` goes on; every
+/// analysis has ended when this returns.
+pub fn with_feed<'a, R>(
+    parsed: &Parsed<'a>,
+    cache: Option<&'a ModuleCache>,
+    keep_texts: bool,
+    f: impl FnOnce(&mut Feed<'_, 'a>) -> R,
+) -> R {
+    match pool() {
+        Some(pool) => pool.in_place_scope(|scope| f(&mut Feed::new(parsed, cache, keep_texts, Some(scope)))),
+        None => f(&mut Feed::new(parsed, cache, keep_texts, None)),
+    }
+}
+
+impl<'s, 'a> Feed<'s, 'a> {
+    fn new(
+        parsed: &'s Parsed<'a>,
+        cache: Option<&'a ModuleCache>,
+        keep_texts: bool,
+        scope: Option<&'s rayon::Scope<'a>>,
+    ) -> Self {
+        let (sender, results) = channel();
+        Feed {
+            parsed,
+            cache,
+            keep_texts,
+            scope,
+            waiting: Vec::new(),
+            index_of: FxHashMap::default(),
+            origins: Vec::new(),
+            rereads: Vec::new(),
+            done: Vec::new(),
+            sender,
+            results,
+        }
+    }
+
+    /// The module of declaration `index` (of `Project::tools`), if it names one that exists (a module too large to
+    /// read is there all the same: the runtime loads it, and it comes back not analysed).
+    pub fn declare(&mut self, checkout: &Checkout, index: usize, decl: &ToolDecl) {
+        let (Some(path), Some(module @ (Ok(_) | Err(Refusal::TooLarge(_))))) = (decl.module_path(), &decl.module)
+        else {
+            return;
+        };
+        if let Some(&at) = self.index_of.get(path) {
+            self.origins[at].1.push(index);
+            return;
+        }
+        let read = match module {
+            Ok(resolved) => self.read(checkout, path, resolved),
+            Err(refusal) => Read::Done { bytes: Err(refusal.clone()), id: None },
+        };
+        self.schedule(checkout, path.to_string(), vec![index], false, read);
+    }
+
+    /// An xcsh custom tool found in a tool folder (RULES.md §6).
+    pub fn xcsh(&mut self, checkout: &Checkout, path: String, resolved: Result<Resolved, Refusal>) {
+        if let Some(&at) = self.index_of.get(&path) {
+            self.origins[at].2 = true;
+            return;
+        }
+        let read = resolved.map_or_else(|e| Read::Done { bytes: Err(e), id: None }, |r| self.read(checkout, &path, &r));
+        self.schedule(checkout, path, Vec::new(), true, read);
+    }
+
+    fn read(&self, checkout: &Checkout, path: &str, resolved: &Resolved) -> Read {
+        // A git blob whose facts the cache holds is not read (its text is read again only if a finding needs it).
+        read(checkout, path, resolved, self.cache.filter(|_| !self.keep_texts))
+    }
+
+    /// Names module `self.origins.len()` and hands it to the analysis threads.
+    fn schedule(&mut self, checkout: &Checkout, path: String, declared_by: Vec<usize>, xcsh: bool, read: Read) {
+        let index = self.origins.len();
+        let known = self.parsed.module(&path);
+        let reread = match &read {
+            Read::Later { real, .. } => Some(Reread::Disk(real.clone())),
+            Read::Done { bytes: Ok(_), id: Some(id) } => checkout.git.clone().map(|git| Reread::Blob(git, *id)),
+            Read::Cached { key, .. } => checkout.git.clone().map(|git| Reread::Blob(git, key.id)),
+            _ => None,
+        };
+        let let_go = !self.keep_texts && reread.is_some();
+        let (read, from_disk) = match read {
+            // Read from disk by an earlier run while the disk is taken as unchanged: that run's facts hold.
+            Read::Later { real, .. } if known.is_some() && checkout.unchanged(&real) => (Read::Known, None),
+            Read::Later { real, indexed } => (Read::Later { real: real.clone(), indexed }, Some(real)),
+            read => (read, None),
+        };
+        self.index_of.insert(path.clone(), index);
+        self.origins.push((path.clone(), declared_by, xcsh));
+        self.rereads.push((reread, from_disk));
+        self.done.push(None);
+        let work = (path, read, known, let_go);
+        match self.scope {
+            Some(scope) => {
+                let (sender, cache) = (self.sender.clone(), self.cache);
+                scope.spawn(move |_| {
+                    let (path, read, known, let_go) = work;
+                    let analysed =
+                        std::panic::catch_unwind(AssertUnwindSafe(|| analyse_bytes(&path, read, known, cache, let_go)));
+                    // The feed holds the receiver until every analysis has ended.
+                    let _ = sender.send((index, analysed));
+                });
+            }
+            None => self.waiting.push((index, work)),
+        }
+    }
+
+    /// Waits for at least one more analysis: `false` when none will come (no thread could run them).
+    fn wait(&mut self) -> bool {
+        if self.scope.is_none() {
+            // Without a pool of our own, analyse on one big-stack thread rather than risk the default stack.
+            let cache = self.cache;
+            let waiting = std::mem::take(&mut self.waiting);
+            let analysed = on_one_big_stack(move || {
+                waiting
+                    .into_iter()
+                    .map(|(index, (path, read, known, let_go))| {
+                        (index, analyse_bytes(&path, read, known, cache, let_go))
+                    })
+                    .collect::<Vec<_>>()
+            });
+            let Some(analysed) = analysed.filter(|analysed| !analysed.is_empty()) else { return false };
+            for (index, analysed) in analysed {
+                self.done[index] = Some(analysed);
+            }
+            return true;
+        }
+        // The feed holds a sender, so the channel stays open; each analysis sends exactly one outcome.
+        match self.results.recv() {
+            Ok((index, Ok(analysed))) => {
+                self.done[index] = Some(analysed);
+                true
+            }
+            Ok((_, Err(panic))) => std::panic::resume_unwind(panic),
+            Err(_) => false,
+        }
+    }
+
+    /// Takes every analysis in the order the modules were named, resolves each module's imports (naming the code
+    /// files they load as more modules), and gives the module list; the cache, if any, is updated with this run's
+    /// files.
+    pub fn finish(&mut self, checkout: &Checkout, sources: &mut Sources) -> Vec<Module> {
+        let mut resolver = Resolver::new(checkout);
+        let mut modules: Vec<Module> = Vec::new();
+        // Per module: the modules its imports load, with the import's span.
+        let mut edges: Vec<Vec<(usize, Span)>> = Vec::new();
+        let mut used = Vec::new();
+        let mut next = 0;
+        while next < self.origins.len() {
+            let Some((body, facts, entry)) = self.done[next].take() else {
+                if !self.wait() {
+                    break;
+                }
+                continue;
+            };
+            if modules.len() == modules.capacity() {
+                // Sized exactly for the modules named so far: a list grown by doubling holds up to twice what it
+                // needs at the run's peak.
+                let more = self.origins.len() - modules.len();
+                modules.reserve_exact(more);
+                edges.reserve_exact(more);
+                sources.reserve_exact(more);
+            }
+            let (reread, from_disk) = std::mem::take(&mut self.rereads[next]);
+            let (path, declared_by, xcsh) = std::mem::take(&mut self.origins[next]);
+            // Unless the read failed (an empty text with an error).
+            let read = !matches!(&body, Body::Held(text) if text.is_empty()) || facts.is_whole();
+            if let Some(real) = from_disk.as_ref().filter(|_| read) {
+                checkout.saw(real);
+            }
+            used.extend(entry);
+            let mut loads = Vec::new();
+            let resolutions = facts
+                .imports
+                .iter()
+                .map(|import| {
+                    let resolution = resolver.resolve(&path, &import.specifier, import.kind == ImportKind::Require);
+                    let erased = import.type_only && !matches!(resolution, Resolution::Harness(_));
+                    if let (false, Resolution::File(target)) = (erased, &resolution)
+                        && is_code(target)
+                    {
+                        let at = match self.index_of.get(target.as_str()) {
+                            Some(&at) => at,
+                            None => {
+                                let read = checkout.resolve_module(target).map_or_else(
+                                    |e| Read::Done { bytes: Err(e), id: None },
+                                    |r| self.read(checkout, target, &r),
+                                );
+                                self.schedule(checkout, target.clone(), Vec::new(), false, read);
+                                self.origins.len() - 1
+                            }
+                        };
+                        loads.push((at, import.span));
+                    }
+                    (!erased).then_some(resolution)
+                })
+                .collect();
+            let file = match (body, reread) {
+                (Body::LetGo, Some(reread)) => SourceFile::later(path.clone(), reread),
+                (Body::Held(text), _) => SourceFile::new(path.clone(), text),
+                (Body::LetGo, None) => SourceFile::new(path.clone(), String::new()),
+            };
+            let file = sources.add(file);
+            edges.push(loads);
+            modules.push(Module { path, file, declared_by, loaded_by: Vec::new(), xcsh, facts, resolutions });
+            next += 1;
+        }
+        mark_loaders(&mut modules, &edges);
+        if let Some(cache) = self.cache {
+            cache.store(used);
+        }
+        modules
+    }
+}
