@@ -41,8 +41,7 @@ pub struct Key {
 
 impl Key {
     pub fn new(id: ObjectId, path: &str) -> Self {
-        let name = path.rsplit('/').next().unwrap_or(path);
-        Key { id, suffix: name.split_once('.').map_or("", |(_, suffix)| suffix).into() }
+        Key { id, suffix: suffix(path).into() }
     }
 
     /// The key of a manifest file's YAML tree: its blob id (`known` from git, else its bytes hashed as git does),
@@ -53,19 +52,20 @@ impl Key {
         let Key { id, suffix } = Key::new(id, path);
         Some(Key { id, suffix: format!("\0{suffix}").into() })
     }
+}
 
-    /// The order of entries in the file: by id bytes, then suffix bytes.
-    fn cmp_bytes(&self, id: &[u8], suffix: &[u8]) -> Ordering {
-        (self.id.as_bytes(), self.suffix.as_bytes()).cmp(&(id, suffix))
-    }
+/// The part of a path's file name from the first `.` (`ts`, `d.ts`): what picks the parser.
+fn suffix(path: &str) -> &str {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.split_once('.').map_or("", |(_, suffix)| suffix)
 }
 
 /// A cache entry as this run used it.
 pub enum Entry {
-    /// Found in the loaded file: the range of the whole entry there (written back as it is).
+    /// Found in the loaded file: the range of the whole entry there (written back as it is, key and all).
     Hit(Range<usize>),
-    /// Analysed in this run: its encoded facts.
-    New(Vec<u8>),
+    /// Analysed in this run: its key and encoded facts.
+    New(Key, Vec<u8>),
 }
 
 pub struct ModuleCache {
@@ -76,7 +76,7 @@ pub struct ModuleCache {
     table: usize,
     count: usize,
     /// The manifest entries this run used (the module entries come to [`ModuleCache::store`] with the modules).
-    documents: Mutex<Vec<(Key, Entry)>>,
+    documents: Mutex<Vec<Entry>>,
     /// Never written (see [`ModuleCache::read_only`]).
     read_only: bool,
 }
@@ -97,23 +97,35 @@ impl ModuleCache {
     /// The YAML tree stored for a manifest file's `key`, remembered as used.
     pub fn document(&self, key: &Key) -> Option<Document> {
         let (document, range) = self.get(key)?;
-        self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push((key.clone(), Entry::Hit(range)));
+        self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(Entry::Hit(range));
         Some(document)
     }
 
     /// Stores a manifest file's YAML tree under its `key` (written by [`ModuleCache::store`]).
     pub fn put_document(&self, key: Key, document: &Document) {
         let Ok(bytes) = postcard::to_allocvec(document) else { return };
-        self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push((key, Entry::New(bytes)));
+        self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(Entry::New(key, bytes));
+    }
+
+    /// The facts stored for the module at `path` whose content is the blob `id`, with their entry (`None` when
+    /// absent, damaged, or when they do not decode). Looked up in place: nothing is allocated for the key.
+    pub fn module(&self, id: &ObjectId, path: &str) -> Option<(ModuleFacts, Entry)> {
+        let (facts, range) = self.find(id.as_bytes(), suffix(path).as_bytes())?;
+        Some((facts, Entry::Hit(range)))
     }
 
     /// What is stored for `key` with the entry's range (`None` when absent, damaged, or when it does not decode).
     pub fn get<T: DeserializeOwned>(&self, key: &Key) -> Option<(T, Range<usize>)> {
+        self.find(key.id.as_bytes(), key.suffix.as_bytes())
+    }
+
+    /// The entries are sorted by id bytes, then suffix bytes: a binary search over the table.
+    fn find<T: DeserializeOwned>(&self, id: &[u8], suffix: &[u8]) -> Option<(T, Range<usize>)> {
         let (mut low, mut high) = (0, self.count);
         while low < high {
             let middle = (low + high) / 2;
             let entry = self.entry(middle)?;
-            match key.cmp_bytes(entry.id, entry.suffix) {
+            match (id, suffix).cmp(&(entry.id, entry.suffix)) {
                 Ordering::Equal => {
                     if checksum(&[entry.id, entry.suffix, entry.facts]) != entry.sum {
                         return None;
@@ -131,6 +143,11 @@ impl ModuleCache {
     fn entry(&self, n: usize) -> Option<Raw<'_>> {
         let at = self.table + 4 * n;
         let start = u32::from_le_bytes(self.data.get(at..at + 4)?.try_into().ok()?) as usize;
+        self.entry_at(start)
+    }
+
+    /// The entry that starts at `start` in the file.
+    fn entry_at(&self, start: usize) -> Option<Raw<'_>> {
         let mut cursor = Cursor { data: &self.data, at: start };
         let id_len = cursor.take(1)?[0] as usize;
         let id = cursor.take(id_len)?;
@@ -142,38 +159,45 @@ impl ModuleCache {
         Some(Raw { id, suffix, sum, facts, range: start..cursor.at })
     }
 
-    /// Encodes facts for [`Entry::New`].
-    pub fn encode(facts: &ModuleFacts) -> Vec<u8> {
-        postcard::to_allocvec(facts).unwrap_or_default()
+    /// The entry of facts analysed in this run, for the module at `path` whose content is the blob `id`.
+    pub fn new_entry(id: ObjectId, path: &str, facts: &ModuleFacts) -> Entry {
+        Entry::New(Key::new(id, path), postcard::to_allocvec(facts).unwrap_or_default())
     }
 
     /// Writes the entries this run used, when it used one the file did not hold. Failing to write (a read-only
     /// project) only costs the next run its warmth. A project without modules writes none: its manifest trees alone
     /// are not worth a file in the project.
-    pub fn store(&self, mut used: Vec<(Key, Entry)>) {
+    pub fn store(&self, mut used: Vec<Entry>) {
         if used.is_empty() || self.read_only {
             return;
         }
         used.append(&mut self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
-        // A suffix longer than its length byte can say is not worth an entry.
-        used.retain(|(key, _)| key.suffix.len() <= usize::from(u8::MAX));
-        used.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        used.dedup_by(|a, b| a.0 == b.0);
         // Nothing new: the file stays as it is (an entry this run did not use may serve the next one).
-        if used.iter().all(|(_, entry)| matches!(entry, Entry::Hit(_))) {
+        if used.iter().all(|entry| matches!(entry, Entry::Hit(_))) {
             return;
         }
+        // A hit's key is read from the file (where it was checked when it was found). A suffix longer than its
+        // length byte can say is not worth an entry.
+        let mut keyed: Vec<(KeyBytes, &Entry)> = used
+            .iter()
+            .filter_map(|entry| match entry {
+                Entry::Hit(range) => self.entry_at(range.start).map(|raw| ((raw.id, raw.suffix), entry)),
+                Entry::New(key, _) => Some(((key.id.as_bytes(), key.suffix.as_bytes()), entry)),
+            })
+            .filter(|((_, suffix), _)| suffix.len() <= usize::from(u8::MAX))
+            .collect();
+        keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        keyed.dedup_by(|a, b| a.0 == b.0);
         let mut file = header();
-        file.extend_from_slice(&(used.len() as u32).to_le_bytes());
+        file.extend_from_slice(&(keyed.len() as u32).to_le_bytes());
         let table = file.len();
-        file.resize(table + 4 * used.len(), 0);
-        for (n, (key, entry)) in used.iter().enumerate() {
+        file.resize(table + 4 * keyed.len(), 0);
+        for (n, ((id, suffix), entry)) in keyed.into_iter().enumerate() {
             let start = file.len() as u32;
             file[table + 4 * n..table + 4 * n + 4].copy_from_slice(&start.to_le_bytes());
             match entry {
                 Entry::Hit(range) => file.extend_from_slice(&self.data[range.clone()]),
-                Entry::New(facts) => {
-                    let (id, suffix) = (key.id.as_bytes(), key.suffix.as_bytes());
+                Entry::New(_, facts) => {
                     file.push(id.len() as u8);
                     file.extend_from_slice(id);
                     file.push(suffix.len() as u8);
@@ -187,6 +211,9 @@ impl ModuleCache {
         let _ = write(&self.dir, &file);
     }
 }
+
+/// A key as it is written and ordered in the file: id bytes, then suffix bytes.
+type KeyBytes<'a> = (&'a [u8], &'a [u8]);
 
 /// An entry as it lies in the file.
 struct Raw<'a> {
@@ -269,8 +296,16 @@ mod tests {
         }
     }
 
+    fn id(byte: u8) -> ObjectId {
+        ObjectId::from_bytes_or_panic(&[byte; 20])
+    }
+
     fn key(byte: u8, path: &str) -> Key {
-        Key::new(ObjectId::from_bytes_or_panic(&[byte; 20]), path)
+        Key::new(id(byte), path)
+    }
+
+    fn new(byte: u8, path: &str) -> Entry {
+        ModuleCache::new_entry(id(byte), path, &facts())
     }
 
     #[test]
@@ -278,7 +313,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let cache = ModuleCache::open(dir.path().to_path_buf());
         assert!(cache.get::<ModuleFacts>(&key(1, "tools/a.ts")).is_none());
-        cache.store(vec![(key(1, "tools/a.ts"), Entry::New(ModuleCache::encode(&facts())))]);
+        cache.store(vec![new(1, "tools/a.ts")]);
         let cache = ModuleCache::open(dir.path().to_path_buf());
         assert_eq!(cache.get::<ModuleFacts>(&key(1, "other/b.ts")).map(|(f, _)| f), Some(facts()));
         assert!(cache.get::<ModuleFacts>(&key(1, "tools/a.mts")).is_none());
@@ -287,10 +322,29 @@ mod tests {
     }
 
     #[test]
+    fn a_run_keeps_the_entries_it_used_and_rewrites_nothing_when_all_were_hits() {
+        let dir = tempfile::tempdir().unwrap();
+        ModuleCache::open(dir.path().to_path_buf()).store(vec![new(1, "a.ts"), new(2, "b.d.ts")]);
+        let cache = ModuleCache::open(dir.path().to_path_buf());
+        let (facts_1, hit) = cache.module(&id(1), "x/a.ts").unwrap();
+        assert_eq!(facts_1, facts());
+        assert!(cache.module(&id(2), "b.ts").is_none(), "the suffix is part of the key");
+        cache.store(vec![hit, new(3, "c.ts")]);
+        let path = dir.path().join(FILE);
+        let cache = ModuleCache::open(dir.path().to_path_buf());
+        assert!(cache.module(&id(1), "a.ts").is_some() && cache.module(&id(3), "c.ts").is_some());
+        assert!(cache.module(&id(2), "b.d.ts").is_none(), "an entry the run did not use is dropped");
+        let hits = vec![cache.module(&id(3), "c.ts").unwrap().1];
+        std::fs::write(&path, b"").unwrap();
+        cache.store(hits);
+        assert!(std::fs::read(&path).unwrap().is_empty(), "nothing new: the file is not written");
+    }
+
+    #[test]
     fn an_entry_that_does_not_decode_is_a_miss() {
         let dir = tempfile::tempdir().unwrap();
         let cache = ModuleCache::open(dir.path().to_path_buf());
-        cache.store(vec![(key(1, "a.ts"), Entry::New(vec![0xff; 7]))]);
+        cache.store(vec![Entry::New(key(1, "a.ts"), vec![0xff; 7])]);
         assert!(ModuleCache::open(dir.path().to_path_buf()).get::<ModuleFacts>(&key(1, "a.ts")).is_none());
     }
 
@@ -298,7 +352,7 @@ mod tests {
     fn a_damaged_entry_is_a_miss_and_the_others_still_hit() {
         let dir = tempfile::tempdir().unwrap();
         let cache = ModuleCache::open(dir.path().to_path_buf());
-        let entries = (1..=3).map(|n| (key(n, "a.ts"), Entry::New(ModuleCache::encode(&facts())))).collect();
+        let entries = (1..=3).map(|n| new(n, "a.ts")).collect();
         cache.store(entries);
         let path = dir.path().join(FILE);
         let mut bytes = std::fs::read(&path).unwrap();
@@ -314,8 +368,7 @@ mod tests {
     #[test]
     fn a_file_of_another_version_or_cut_short_is_empty() {
         let dir = tempfile::tempdir().unwrap();
-        ModuleCache::open(dir.path().to_path_buf())
-            .store(vec![(key(1, "a.ts"), Entry::New(ModuleCache::encode(&facts())))]);
+        ModuleCache::open(dir.path().to_path_buf()).store(vec![new(1, "a.ts")]);
         let path = dir.path().join(FILE);
         let bytes = std::fs::read(&path).unwrap();
         let foreign = String::from_utf8_lossy(&bytes).replacen(env!("CARGO_PKG_VERSION"), "0.0.0-other", 1);
@@ -333,7 +386,7 @@ mod tests {
         let tree = Key::manifest(None, bytes, "beeuni.yaml").unwrap();
         assert!(cache.document(&tree).is_none());
         cache.put_document(tree.clone(), &crate::yaml::parse(std::str::from_utf8(bytes).unwrap()).unwrap());
-        cache.store(vec![(key(1, "a.ts"), Entry::New(ModuleCache::encode(&facts())))]);
+        cache.store(vec![new(1, "a.ts")]);
         let cache = ModuleCache::open(dir.path().to_path_buf());
         let document = cache.document(&tree).unwrap();
         assert_eq!((document.nodes.len(), document.comments[0].text.as_str()), (5, " c"));
@@ -346,6 +399,6 @@ mod tests {
         let file = dir.path().join("file");
         std::fs::write(&file, "x").unwrap();
         let cache = ModuleCache::open(file.join("cache"));
-        cache.store(vec![(key(1, "a.ts"), Entry::New(ModuleCache::encode(&facts())))]);
+        cache.store(vec![new(1, "a.ts")]);
     }
 }

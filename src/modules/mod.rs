@@ -11,7 +11,7 @@ pub mod schedule;
 
 pub use schedule::{Feed, with_feed};
 
-use crate::cache::{Entry, Key, ModuleCache};
+use crate::cache::{Entry, ModuleCache};
 use crate::manifest::tools::ToolDecl;
 use crate::repo::checkout::{Checkout, Resolved};
 use crate::repo::fs::{self, Refusal};
@@ -132,9 +132,8 @@ fn read(checkout: &Checkout, path: &str, resolved: &Resolved, cache: Option<&Mod
         // Work-tree files are read on the analysis threads; git blobs here (gix is not `Sync`).
         (Resolved::Path(real), _) => Read::Later { real: real.clone(), indexed: checkout.index_stat(path) },
         (Resolved::Blob(id), _) => {
-            let key = Key::new(*id, path);
-            if let Some((facts, entry)) = cache.and_then(|cache| cache.get(&key)) {
-                return Read::Cached { key, facts: Box::new(facts), entry };
+            if let Some((facts, entry)) = cache.and_then(|cache| cache.module(id, path)) {
+                return Read::Cached { id: *id, facts: Box::new(facts), entry };
             }
             MODULES_READ.fetch_add(1, Ordering::Relaxed);
             Read::Done { bytes: checkout.read_resolved(resolved), id: Some(*id) }
@@ -151,7 +150,7 @@ enum Read {
     /// The bytes an earlier run read (its text and facts come with the work).
     Known,
     /// A git blob the cache holds the facts of: not read.
-    Cached { key: Key, facts: Box<ModuleFacts>, entry: std::ops::Range<usize> },
+    Cached { id: ObjectId, facts: Box<ModuleFacts>, entry: Entry },
 }
 
 /// A module's text after its analysis.
@@ -162,7 +161,7 @@ enum Body {
 }
 
 /// A module's text, its facts, and the cache entry that holds them (when there is a cache).
-type Analysed = (Body, Box<ModuleFacts>, Option<(Key, Entry)>);
+type Analysed = (Body, Box<ModuleFacts>, Option<Entry>);
 
 /// The analysis threads (with large stacks: parsing is recursive in oxc), made once per process: every level of
 /// the closure and the manifest's YAML files run on the same threads, which keep their parse allocators warm.
@@ -188,9 +187,8 @@ fn cached_unread(
     cache: &ModuleCache,
 ) -> Option<Analysed> {
     let metadata = gix::index::fs::Metadata::from_path_no_follow(real).ok()?;
-    let key = Key::new(indexed?.id_if_clean(&metadata)?, path);
-    let (facts, range) = cache.get(&key)?;
-    Some((Body::LetGo, Box::new(facts), Some((key, Entry::Hit(range)))))
+    let (facts, entry) = cache.module(&indexed?.id_if_clean(&metadata)?, path)?;
+    Some((Body::LetGo, Box::new(facts), Some(entry)))
 }
 
 fn analyse_bytes(
@@ -201,7 +199,7 @@ fn analyse_bytes(
     let_go: bool,
 ) -> Analysed {
     let (bytes, id) = match (read, known) {
-        (Read::Cached { key, facts, entry }, _) => return (Body::LetGo, facts, Some((key, Entry::Hit(entry)))),
+        (Read::Cached { facts, entry, .. }, _) => return (Body::LetGo, facts, Some(entry)),
         (Read::Known, Some((text, facts))) => return (Body::Held(text.to_string()), Box::new(facts.clone()), None),
         (Read::Later { real, indexed }, _) => {
             if let Some(cache) = cache.filter(|_| let_go && indexed.is_some())
@@ -242,20 +240,19 @@ fn analyse_bytes(
         false => Body::Held(text),
     };
     // The cache key: the blob id git already knows, or the bytes hashed as git would.
-    let key = cache.and_then(|_| {
-        let id = id.or_else(|| gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, &bytes).ok())?;
-        Some(Key::new(id, path))
+    let id = cache.and_then(|_| {
+        id.or_else(|| gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, &bytes).ok())
     });
     match String::from_utf8(bytes) {
         Ok(text) => {
-            if let (Some(cache), Some(key)) = (cache, &key)
-                && let Some((facts, range)) = cache.get(key)
+            if let (Some(cache), Some(id)) = (cache, &id)
+                && let Some((facts, entry)) = cache.module(id, path)
             {
-                return (body(text, &facts), Box::new(facts), Some((key.clone(), Entry::Hit(range))));
+                return (body(text, &facts), Box::new(facts), Some(entry));
             }
             MODULES_PARSED.fetch_add(1, Ordering::Relaxed);
             let facts = ALLOCATOR.with(|allocator| analyse::analyse(path, &text, &mut allocator.borrow_mut()));
-            let entry = key.map(|key| (key, Entry::New(ModuleCache::encode(&facts))));
+            let entry = id.map(|id| ModuleCache::new_entry(id, path, &facts));
             (body(text, &facts), Box::new(facts), entry)
         }
         Err(e) => {

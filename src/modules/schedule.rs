@@ -121,7 +121,7 @@ impl<'s, 'a> Feed<'s, 'a> {
         let reread = match &read {
             Read::Later { real, .. } => Some(Reread::Disk(real.clone())),
             Read::Done { bytes: Ok(_), id: Some(id) } => checkout.git.clone().map(|git| Reread::Blob(git, *id)),
-            Read::Cached { key, .. } => checkout.git.clone().map(|git| Reread::Blob(git, key.id)),
+            Read::Cached { id, .. } => checkout.git.clone().map(|git| Reread::Blob(git, *id)),
             _ => None,
         };
         let let_go = !self.keep_texts && reread.is_some();
