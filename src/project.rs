@@ -27,7 +27,7 @@ pub struct Project {
     pub harness: HarnessTable,
     pub tools_keys: Vec<ToolsKey>,
     pub tools: Vec<ToolDecl>,
-    declared: HashSet<String>,
+    declared: rustc_hash::FxHashSet<String>,
     pub agents: Vec<AgentDecl>,
     /// The Beeuni tools sessions get, in canonical order.
     pub loaded_beeuni: Vec<&'static str>,

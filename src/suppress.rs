@@ -110,11 +110,14 @@ fn scan_text(out: &mut Vec<Ignore>, source: &SourceFile, file: FileId) {
 
 fn collect_ignores(project: &Project, found: &[Diagnostic]) -> Vec<Ignore> {
     let mut ignores = Vec::new();
-    let mut parsed: HashSet<FileId> = HashSet::new();
+    // By file id (dense): which files were looked at already.
+    let mut parsed = vec![false; project.sources.len()];
     // A file's lines are looked at only when it has an ignore comment: a module's text may not even be in memory.
     for manifest in &project.graph.files {
         let source = project.file(manifest.file);
-        parsed.insert(manifest.file);
+        if let Some(parsed) = parsed.get_mut(manifest.file) {
+            *parsed = true;
+        }
         let mut first = None;
         for comment in &manifest.doc.comments {
             if let Some(ids) = parse_ignore(&comment.text) {
@@ -125,7 +128,9 @@ fn collect_ignores(project: &Project, found: &[Diagnostic]) -> Vec<Ignore> {
     }
     for module in &project.modules {
         let source = project.file(module.file);
-        parsed.insert(module.file);
+        if let Some(parsed) = parsed.get_mut(module.file) {
+            *parsed = true;
+        }
         let mut first = None;
         for (span, text) in &module.facts.comments {
             if let Some(ids) = parse_ignore(text) {
@@ -136,7 +141,7 @@ fn collect_ignores(project: &Project, found: &[Diagnostic]) -> Vec<Ignore> {
     }
     // Every other file a finding points at.
     let others: HashSet<FileId> =
-        found.iter().map(|d| d.primary.file).filter(|f| !parsed.contains(f) && *f < project.sources.len()).collect();
+        found.iter().map(|d| d.primary.file).filter(|&f| parsed.get(f) == Some(&false)).collect();
     let mut others: Vec<FileId> = others.into_iter().collect();
     others.sort_unstable();
     for file in others {

@@ -264,9 +264,10 @@ impl Checkout {
         names
     }
 
-    /// A project-relative path as git names it (relative to the work tree root).
-    pub fn git_path(&self, rel: &str) -> String {
-        if self.git_prefix.is_empty() { rel.to_string() } else { format!("{}/{rel}", self.git_prefix) }
+    /// A project-relative path as git names it (relative to the work tree root). Borrowed when the project is
+    /// the work tree root: tracking lookups run per module and per import.
+    pub fn git_path<'a>(&self, rel: &'a str) -> std::borrow::Cow<'a, str> {
+        if self.git_prefix.is_empty() { rel.into() } else { format!("{}/{rel}", self.git_prefix).into() }
     }
 
     pub fn in_git(&self) -> bool {

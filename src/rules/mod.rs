@@ -216,7 +216,7 @@ fn declared_elsewhere<T>(
     name: impl Fn(&T) -> &str,
     file: impl Fn(&T) -> crate::source::FileId,
 ) -> Vec<(&T, &T)> {
-    let mut first_by_name: std::collections::HashMap<&str, &T> = std::collections::HashMap::new();
+    let mut first_by_name: rustc_hash::FxHashMap<&str, &T> = rustc_hash::FxHashMap::default();
     let mut repeats = Vec::new();
     for item in items {
         let first = *first_by_name.entry(name(item)).or_insert(item);

@@ -13,7 +13,7 @@ use crate::repo::fs::Refusal;
 use crate::source::{FileId, SourceFile, Sources};
 use facts::{Export, Name, Returned, Returns, Tool, XcshFacts};
 use rayon::prelude::*;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 pub struct XcshModule {
     /// Index into `Project::modules`: the facts and resolutions the loading rules read.
@@ -124,7 +124,8 @@ pub fn discover(checkout: &Checkout, extra: &[String], sources: &mut Sources) ->
 
 /// Reads the contract of each xcsh tool, once the modules stage has analysed them (with their helpers).
 pub fn collect(found: Found, modules: &[Module], sources: &Sources) -> Xcsh {
-    let index_of: HashMap<&str, usize> = modules.iter().enumerate().map(|(i, m)| (m.path.as_str(), i)).collect();
+    let index_of: rustc_hash::FxHashMap<&str, usize> =
+        modules.iter().enumerate().map(|(i, m)| (m.path.as_str(), i)).collect();
     let mut tools = Vec::new();
     for (path, _, folder) in &found.files {
         if let Some(&index) = index_of.get(path.as_str()) {
