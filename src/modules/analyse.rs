@@ -111,6 +111,7 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
             facts.execute = None;
         }
     }
+    facts.shrink_to_fit();
     facts
 }
 
@@ -177,7 +178,7 @@ impl Collector<'_> {
 
     fn import(&mut self, specifier: &str, at: oxc_span::Span, kind: ImportKind, type_only: bool) {
         let guarded = self.guarded > 0 && matches!(kind, ImportKind::Dynamic | ImportKind::Require);
-        let import = Import { specifier: specifier.to_string(), span: span(at), kind, type_only, guarded };
+        let import = Import { specifier: InlineStr::from(specifier), span: span(at), kind, type_only, guarded };
         self.facts.imports.push(import);
     }
 
@@ -226,8 +227,10 @@ impl Collector<'_> {
     fn env_read(&mut self, env: Env, name: &str, at: oxc_span::Span) {
         match env {
             Env::Context if self.facts.context_env.iter().any(|n| n == name) => {}
-            Env::Context => self.facts.context_env.push(name.to_string()),
-            Env::Process(via) => self.facts.env_reads.push(EnvRead { name: name.to_string(), span: span(at), via }),
+            Env::Context => self.facts.context_env.push(InlineStr::from(name)),
+            Env::Process(via) => {
+                self.facts.env_reads.push(EnvRead { name: InlineStr::from(name), span: span(at), via })
+            }
         }
     }
 }
@@ -307,7 +310,7 @@ impl<'a> Visit<'a> for Collector<'_> {
 
     fn visit_import_expression(&mut self, it: &ImportExpression<'a>) {
         if let Some(specifier) = string_value(&it.source) {
-            self.import(&specifier, it.span, ImportKind::Dynamic, false);
+            self.import(specifier, it.span, ImportKind::Dynamic, false);
         }
         walk::walk_import_expression(self, it);
     }
@@ -318,7 +321,7 @@ impl<'a> Visit<'a> for Collector<'_> {
             && let [Argument::StringLiteral(_) | Argument::TemplateLiteral(_)] = it.arguments.as_slice()
             && let Some(specifier) = it.arguments[0].as_expression().and_then(string_value)
         {
-            self.import(&specifier, it.span, ImportKind::Require, false);
+            self.import(specifier, it.span, ImportKind::Require, false);
         }
         if let Expression::StaticMemberExpression(member) = callee
             && member.property.name == "registerTool"

@@ -5,6 +5,10 @@
 use crate::source::Span;
 use serde::{Deserialize, Serialize};
 
+/// A name or specifier of the facts: up to 24 bytes held inline, without an allocation of its own (most are
+/// short: `id`, `context`, `node:fs`, `../lib/x.ts`), and every module keeps its facts to the end of the run.
+pub type InlineStr = compact_str::CompactString;
+
 /// A property of the default-exported object, as far as it could be read without running the module.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Field<T> {
@@ -29,17 +33,17 @@ pub enum Description {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Parameters {
     /// The value of `type` when it is a string literal: `Some("object")` is good. `None` when absent or not a literal.
-    pub type_value: Option<String>,
+    pub type_value: Option<InlineStr>,
     /// Was a `type` key present at all?
     pub has_type: bool,
     /// Whether `parameters` is an object literal at all (`false` for e.g. a string or number literal).
     pub is_object_literal: bool,
     /// Keys of `properties` when it is an object literal without spreads or computed keys; `None` otherwise.
-    pub properties: Option<Vec<String>>,
+    pub properties: Option<Vec<InlineStr>>,
     /// Span of the `properties` key-value, when present.
     pub properties_span: Option<Span>,
     /// String elements of `required` when it is an array literal, each with its span.
-    pub required: Vec<(String, Span)>,
+    pub required: Vec<(InlineStr, Span)>,
     /// `parameters` is a zod schema (`z.object({...})`, a call on a binding imported from `zod`), not JSON
     /// Schema: the call as written.
     pub zod: Option<String>,
@@ -48,7 +52,7 @@ pub struct Parameters {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Execute {
     /// A method, arrow function or function expression, with its parameters as written (`{ location }`).
-    Function { params: Vec<String> },
+    Function { params: Vec<InlineStr> },
     /// Some other literal or expression that is clearly not a function (a string, number, object, array).
     NotFunction,
     /// An identifier or call whose value is unknown.
@@ -98,7 +102,7 @@ pub enum ImportKind {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Import {
-    pub specifier: String,
+    pub specifier: InlineStr,
     /// The statement (`import …;`) or the call expression (`require('x')`, `import('x')`).
     pub span: Span,
     pub kind: ImportKind,
@@ -112,7 +116,7 @@ pub struct Import {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EnvRead {
     /// The variable name (`X` of `process.env.X`, `process.env['X']`, `Bun.env.X`, `const { X } = process.env`).
-    pub name: String,
+    pub name: InlineStr,
     /// The member expression (or the destructured property).
     pub span: Span,
     /// `"process.env"` or `"Bun.env"`.
@@ -160,7 +164,7 @@ pub struct ModuleFacts {
     /// `process.env` / `Bun.env` reads, in source order.
     pub env_reads: Vec<EnvRead>,
     /// Names read as `context.env.NAME` (or `ctx.env.NAME` / `<second param of execute>.env.NAME`), deduplicated.
-    pub context_env: Vec<String>,
+    pub context_env: Vec<InlineStr>,
     pub execute: Option<ExecuteFacts>,
     /// `// beeuni-lint: ignore[...]` and `/* … */` comments: (comment span, comment text without the `//`).
     pub comments: Vec<(Span, String)>,
@@ -171,6 +175,29 @@ impl ModuleFacts {
     pub fn is_whole(&self) -> bool {
         self.syntax_errors.is_empty() && self.not_analysed.is_none()
     }
+
+    /// Lets go of the room the lists were grown with: every module keeps its facts to the end of the run (a list
+    /// that grew by pushing holds four entries for one).
+    pub fn shrink_to_fit(&mut self) {
+        self.imports.shrink_to_fit();
+        self.env_reads.shrink_to_fit();
+        self.context_env.shrink_to_fit();
+        if let Some(execute) = &mut self.execute {
+            execute.fetch_without_signal.shrink_to_fit();
+        }
+        let Some(DefaultExport { kind: DefaultExportKind::Object(object), .. }) = &mut self.default_export else {
+            return;
+        };
+        if let Field::Found { value: parameters, .. } = &mut object.parameters {
+            parameters.required.shrink_to_fit();
+            if let Some(properties) = &mut parameters.properties {
+                properties.shrink_to_fit();
+            }
+        }
+        if let Field::Found { value: Execute::Function { params }, .. } = &mut object.execute {
+            params.shrink_to_fit();
+        }
+    }
 }
 
 /// The environments [`EnvRead::via`] names.
@@ -179,7 +206,7 @@ const ENVIRONMENTS: [&str; 2] = ["process.env", "Bun.env"];
 /// [`EnvRead`] as the cache stores it (`via` as an index into [`ENVIRONMENTS`]).
 #[derive(Serialize, Deserialize)]
 struct CachedEnvRead {
-    name: String,
+    name: InlineStr,
     span: Span,
     via: u8,
 }

@@ -49,7 +49,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                     continue;
                 }
                 for name in &module.facts.context_env {
-                    if !secrets.contains(name.as_str()) || granted.contains(name) {
+                    if !secrets.contains(name.as_str()) || granted.iter().any(|g| g == name) {
                         continue;
                     }
                     let message = format!(

@@ -314,7 +314,7 @@ impl<'b, 'a> Scope<'b, 'a> {
         match self.resolve(&property.value) {
             Resolved::Expr(Expression::StringLiteral(s)) => Description::Text(s.value.to_string()),
             Resolved::Expr(Expression::TemplateLiteral(t)) if t.expressions.is_empty() => {
-                Description::Text(template_text(t))
+                Description::Text(template_text(t).to_string())
             }
             Resolved::Expr(e) if is_non_string_literal(e) => Description::NotString,
             Resolved::Function(_) | Resolved::Class => Description::NotString,
@@ -365,7 +365,7 @@ impl<'b, 'a> Scope<'b, 'a> {
                 Some("type") => {
                     value.has_type = true;
                     value.type_value = match self.resolve(&p.value) {
-                        Resolved::Expr(e) => string_value(e),
+                        Resolved::Expr(e) => string_value(e).map(InlineStr::from),
                         _ => None,
                     };
                 }
@@ -382,7 +382,7 @@ impl<'b, 'a> Scope<'b, 'a> {
                             .elements
                             .iter()
                             .filter_map(|e| e.as_expression())
-                            .filter_map(|e| Some((string_value(e)?, span(e.span()))))
+                            .filter_map(|e| Some((InlineStr::from(string_value(e)?), span(e.span()))))
                             .collect();
                     }
                 }
@@ -423,15 +423,15 @@ impl<'b, 'a> Scope<'b, 'a> {
 
 impl Scope<'_, '_> {
     /// Each parameter as the source writes it, without its type or default: `args`, `{ location }`, `...rest`.
-    fn params_as_written(&self, params: &FormalParameters) -> Vec<String> {
+    fn params_as_written(&self, params: &FormalParameters) -> Vec<InlineStr> {
         let pattern = |p: &BindingPattern| match p {
             BindingPattern::AssignmentPattern(assign) => self.snippet(assign.left.span()),
             p => self.snippet(p.span()),
         };
-        let mut written: Vec<String> = params.items.iter().map(|p| pattern(&p.pattern)).collect();
-        if let Some(rest) = &params.rest {
-            written.push(format!("...{}", pattern(&rest.rest.argument)));
-        }
+        let rest = params.rest.as_ref().map(|rest| InlineStr::from(format!("...{}", pattern(&rest.rest.argument))));
+        let mut written = Vec::with_capacity(params.items.len() + usize::from(rest.is_some()));
+        written.extend(params.items.iter().map(|p| InlineStr::from(pattern(&p.pattern))));
+        written.extend(rest);
         written
     }
 }
@@ -518,26 +518,26 @@ fn is_non_string_literal(e: &Expression) -> bool {
     )
 }
 
-fn template_text(t: &TemplateLiteral) -> String {
-    t.quasis.first().map(|q| q.value.cooked.unwrap_or(q.value.raw).to_string()).unwrap_or_default()
+fn template_text<'a>(t: &TemplateLiteral<'a>) -> &'a str {
+    t.quasis.first().map_or("", |q| q.value.cooked.unwrap_or(q.value.raw).as_str())
 }
 
 /// The value of a string literal or of a template without expressions.
-pub(super) fn string_value(e: &Expression) -> Option<String> {
+pub(super) fn string_value<'a>(e: &Expression<'a>) -> Option<&'a str> {
     match e.get_inner_expression() {
-        Expression::StringLiteral(s) => Some(s.value.to_string()),
+        Expression::StringLiteral(s) => Some(s.value.as_str()),
         Expression::TemplateLiteral(t) if t.expressions.is_empty() => Some(template_text(t)),
         _ => None,
     }
 }
 
 /// The keys of an object literal, unless a spread or a computed key hides some.
-fn object_keys(object: &ObjectExpression) -> Option<Vec<String>> {
+fn object_keys(object: &ObjectExpression) -> Option<Vec<InlineStr>> {
     object
         .properties
         .iter()
         .map(|p| match p {
-            ObjectPropertyKind::ObjectProperty(p) => p.key.static_name().map(|n| n.to_string()),
+            ObjectPropertyKind::ObjectProperty(p) => p.key.static_name().map(|n| InlineStr::from(n.as_ref())),
             _ => None,
         })
         .collect()

@@ -109,7 +109,7 @@ fn lookup_order_from_the_docs() {
     let parameters = found(&object.parameters);
     assert_eq!(parameters.type_value.as_deref(), Some("object"));
     assert!(parameters.has_type && parameters.is_object_literal);
-    assert_eq!(parameters.properties, Some(vec!["id".to_string(), "include_items".to_string()]));
+    assert_eq!(parameters.properties, Some(vec!["id".into(), "include_items".into()]));
     assert!(slice(LOOKUP_ORDER, parameters.properties_span.unwrap()).starts_with("properties: {"));
     assert_eq!(parameters.required.len(), 1);
     assert_eq!(parameters.required[0].0, "id");
@@ -129,7 +129,7 @@ fn weather_now_from_the_docs() {
     let object = object(&facts);
     assert!(matches!(found(&object.description), Description::Text(t) if t.starts_with("Current weather")));
     let parameters = found(&object.parameters);
-    assert_eq!(parameters.properties, Some(vec!["city".to_string()]));
+    assert_eq!(parameters.properties, Some(vec!["city".into()]));
     assert_eq!(parameters.required.iter().map(|r| r.0.as_str()).collect::<Vec<_>>(), ["city"]);
     assert_eq!(found(&object.execute), Execute::Function { params: vec!["args".into(), "context".into()] });
     assert!(facts.execute.unwrap().fetch_without_signal.is_empty());
@@ -306,9 +306,9 @@ export default { 'description': describe, parameters: schema, execute: run }
     assert_eq!(found(&object.description), Description::Text("shared".into()));
     let parameters = found(&object.parameters);
     assert_eq!(parameters.type_value.as_deref(), Some("object"));
-    assert_eq!(parameters.properties, Some(vec!["a".to_string(), "b-c".to_string()]));
+    assert_eq!(parameters.properties, Some(vec!["a".into(), "b-c".into()]));
     assert_eq!(parameters.required.iter().map(|r| r.0.as_str()).collect::<Vec<_>>(), ["a", "b-c"]);
-    let params = ["toolCallId", "params", "signal", "onUpdate", "ctx"].map(String::from).to_vec();
+    let params = ["toolCallId", "params", "signal", "onUpdate", "ctx"].map(InlineStr::from).to_vec();
     assert_eq!(found(&object.execute), Execute::Function { params });
 }
 
@@ -317,7 +317,7 @@ fn xcsh_order_execute_params() {
     let text = "export default { description: 'd', parameters: { type: 'object' },\n\
                 async execute(toolCallId, params, signal, onUpdate, ctx) { return ctx.env.X } }";
     let facts = run("a.ts", text);
-    let params = ["toolCallId", "params", "signal", "onUpdate", "ctx"].map(String::from).to_vec();
+    let params = ["toolCallId", "params", "signal", "onUpdate", "ctx"].map(InlineStr::from).to_vec();
     assert_eq!(found(&object(&facts).execute), Execute::Function { params });
     // The second parameter is `params`, so `ctx.env.X` is not read as `context.env`.
     assert!(facts.context_env.is_empty());
@@ -392,7 +392,7 @@ fn execute_kinds() {
         assert_eq!(found(&object(&run("a.ts", &text)).execute), expected, "{property}");
     }
     let text = "const run = async (args, context) => {}\nexport default { execute: run }";
-    let params = vec!["args".to_string(), "context".to_string()];
+    let params = vec!["args".into(), "context".into()];
     assert_eq!(found(&object(&run("a.ts", text)).execute), Execute::Function { params });
 }
 
