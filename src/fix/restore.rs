@@ -79,9 +79,10 @@ fn deletion(project: &Project, name: &str, module: &str, ejected: bool) -> Resul
     if let Some(other) = project.tools.iter().find(|d| d.name != name && d.module_path() == Some(module)) {
         return Err(format!("`{}` still uses it", other.name));
     }
-    let imported = project.modules.iter().find(|m| {
-        m.path != module && m.resolutions.iter().any(|r| matches!(r, Some(Resolution::File(p)) if p == module))
-    });
+    let imported = project
+        .modules
+        .iter()
+        .find(|m| m.path != module && m.resolutions().any(|r| matches!(r, Some(Resolution::File(p)) if p == module)));
     if let Some(importer) = imported {
         return Err(format!("`{}` imports it", importer.path));
     }

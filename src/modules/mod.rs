@@ -23,6 +23,7 @@ use oxc_allocator::Allocator;
 use resolve::Resolution;
 use std::cell::RefCell;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How many modules a run read and how many it parsed (for `BEEUNI_LINT_STATS`, see [`crate::stats`]).
@@ -48,8 +49,8 @@ pub struct Module {
     /// Boxed: moved from the analysis threads to the module list without copying, and a module stays small.
     pub facts: Box<ModuleFacts>,
     /// The resolution of each import of `facts.imports`, by index (type-only imports of non-harness packages
-    /// are not resolved: they are erased at run time).
-    pub resolutions: Vec<Option<Resolution>>,
+    /// are not resolved: they are erased at run time); shared with the other imports that resolve alike.
+    resolved: Vec<Option<Arc<Resolution>>>,
 }
 
 impl Module {
@@ -61,6 +62,12 @@ impl Module {
     /// Loaded for itself (a declared module or an xcsh tool), not only as a helper?
     pub fn is_root(&self) -> bool {
         self.is_declared() || self.xcsh
+    }
+
+    /// The resolution of each import of `facts.imports`, in order (`None`: a type-only import of a package that
+    /// is not a harness one, erased at run time and not resolved).
+    pub fn resolutions(&self) -> impl Iterator<Item = Option<&Resolution>> {
+        self.resolved.iter().map(Option::as_deref)
     }
 }
 

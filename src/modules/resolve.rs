@@ -15,6 +15,7 @@ use json::Json;
 use maps::Mapped;
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
+use std::sync::Arc;
 use tsconfig::TsConfig;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,7 +94,7 @@ pub struct Resolver<'a> {
     configs: FxHashMap<String, Option<Rc<TsConfig>>>,
     /// Each specifier's resolution from a folder (with `require()` or not): modules of one folder import the same
     /// helpers and packages, and each would otherwise cost a look-up of every candidate file.
-    resolved: FxHashMap<(String, String, bool), Resolution>,
+    resolved: FxHashMap<(String, String, bool), Arc<Resolution>>,
 }
 
 /// Where a package provides a subpath.
@@ -118,12 +119,18 @@ impl<'a> Resolver<'a> {
     /// Resolves `specifier`, imported by the module at repo-relative `module` (with `require()` when `require`:
     /// `exports` conditions differ).
     pub fn resolve(&mut self, module: &str, specifier: &str, require: bool) -> Resolution {
+        Resolution::clone(&self.resolve_shared(module, specifier, require))
+    }
+
+    /// [`Resolver::resolve`], shared with every other import of the same specifier from the same folder: each
+    /// module keeps its resolutions to the end of the run, and most are the same few.
+    pub fn resolve_shared(&mut self, module: &str, specifier: &str, require: bool) -> Arc<Resolution> {
         let key = (parent(module).to_string(), specifier.to_string(), require);
         if let Some(known) = self.resolved.get(&key) {
-            return known.clone();
+            return Arc::clone(known);
         }
-        let resolution = self.resolve_from(&key.0, specifier, require);
-        self.resolved.insert(key, resolution.clone());
+        let resolution = Arc::new(self.resolve_from(&key.0, specifier, require));
+        self.resolved.insert(key, Arc::clone(&resolution));
         resolution
     }
 

@@ -216,13 +216,14 @@ impl<'s, 'a> Feed<'s, 'a> {
             }
             used.extend(entry);
             let mut loads = Vec::new();
-            let resolutions = facts
+            let resolved = facts
                 .imports
                 .iter()
                 .map(|import| {
-                    let resolution = resolver.resolve(&path, &import.specifier, import.kind == ImportKind::Require);
-                    let erased = import.type_only && !matches!(resolution, Resolution::Harness(_));
-                    if let (false, Resolution::File(target)) = (erased, &resolution)
+                    let resolution =
+                        resolver.resolve_shared(&path, &import.specifier, import.kind == ImportKind::Require);
+                    let erased = import.type_only && !matches!(*resolution, Resolution::Harness(_));
+                    if let (false, Resolution::File(target)) = (erased, &*resolution)
                         && is_code(target)
                     {
                         let at = match self.index_of.get(target.as_str()) {
@@ -248,7 +249,7 @@ impl<'s, 'a> Feed<'s, 'a> {
             };
             let file = sources.add(file);
             edges.push(loads);
-            modules.push(Module { path, file, declared_by, loaded_by: Vec::new(), xcsh, facts, resolutions });
+            modules.push(Module { path, file, declared_by, loaded_by: Vec::new(), xcsh, facts, resolved });
             next += 1;
         }
         mark_loaders(&mut modules, &edges);

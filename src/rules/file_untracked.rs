@@ -66,7 +66,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         }
     }
     for module in &project.modules {
-        for (import, resolution) in module.facts.imports.iter().zip(&module.resolutions) {
+        for (import, resolution) in module.facts.imports.iter().zip(module.resolutions()) {
             let path = match resolution {
                 Some(Resolution::File(path)) if !checkout.is_tracked(path) => path,
                 Some(Resolution::Unstaged(path)) => path,

@@ -31,7 +31,7 @@ pub static RULE: Rule = Rule::new(
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in beeuni_loaded(project) {
-        for (import, resolution) in module.facts.imports.iter().zip(&module.resolutions) {
+        for (import, resolution) in module.facts.imports.iter().zip(module.resolutions()) {
             let Some(Resolution::Harness(name)) = resolution else {
                 continue;
             };

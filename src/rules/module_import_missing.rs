@@ -33,7 +33,7 @@ pub static RULE: Rule =
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in &project.modules {
-        for (import, resolution) in module.facts.imports.iter().zip(&module.resolutions) {
+        for (import, resolution) in module.facts.imports.iter().zip(module.resolutions()) {
             let Some(Resolution::MissingFile(reason)) = resolution else {
                 continue;
             };

@@ -40,7 +40,7 @@ pub static RULE: Rule =
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in &project.modules {
-        for (import, resolution) in module.facts.imports.iter().zip(&module.resolutions) {
+        for (import, resolution) in module.facts.imports.iter().zip(module.resolutions()) {
             let (message, help) = match resolution {
                 Some(Resolution::MissingPackage { name, declared_in: None }) => (
                     format!("Cannot find package '{name}'"),

@@ -33,7 +33,7 @@ pub static RULE: Rule = Rule::new(
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in beeuni_loaded(project) {
-        for (import, resolution) in module.facts.imports.iter().zip(&module.resolutions) {
+        for (import, resolution) in module.facts.imports.iter().zip(module.resolutions()) {
             let Some(Resolution::MissingPackage { name, declared_in: Some(manifest) }) = resolution else {
                 continue;
             };

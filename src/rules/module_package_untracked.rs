@@ -31,7 +31,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         return;
     }
     for module in beeuni_loaded(project) {
-        for (import, resolution) in module.facts.imports.iter().zip(&module.resolutions) {
+        for (import, resolution) in module.facts.imports.iter().zip(module.resolutions()) {
             let Some(Resolution::Package { name, folder, entry }) = resolution else {
                 continue;
             };

@@ -35,7 +35,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let imported = project
             .modules
             .iter()
-            .any(|m| m.resolutions.iter().any(|r| matches!(r, Some(Resolution::File(path)) if path == copy)));
+            .any(|m| m.resolutions().any(|r| matches!(r, Some(Resolution::File(path)) if path == copy)));
         if declared || imported {
             continue;
         }
