@@ -27,7 +27,9 @@ pub struct Project {
     pub harness: HarnessTable,
     pub tools_keys: Vec<ToolsKey>,
     pub tools: Vec<ToolDecl>,
-    declared: rustc_hash::FxHashSet<String>,
+    /// Indices into `tools`, sorted by name: what [`Project::is_declared`] searches (a set of the names would
+    /// copy every one of them).
+    declared: Vec<usize>,
     pub agents: Vec<AgentDecl>,
     /// The Beeuni tools sessions get, in canonical order.
     pub loaded_beeuni: Vec<&'static str>,
@@ -148,7 +150,7 @@ impl Project {
             misnamed_manifest,
             harness: HarnessTable::new(input.harness_tools),
             tools_keys,
-            declared: tools.iter().map(|t| t.name.clone()).collect(),
+            declared: by_name(&tools),
             tools,
             agents,
             loaded_beeuni,
@@ -182,7 +184,7 @@ impl Project {
     }
 
     pub fn is_declared(&self, name: &str) -> bool {
-        self.declared.contains(name)
+        self.declared.binary_search_by(|&at| self.tools[at].name.as_str().cmp(name)).is_ok()
     }
 
     /// A harness tool (either tier, or from config), a Beeuni tool, or a declared tool.
@@ -250,6 +252,13 @@ impl Project {
     pub fn file(&self, id: FileId) -> &SourceFile {
         self.sources.get(id)
     }
+}
+
+/// The indices of `tools`, sorted by name (stable: a name declared twice keeps its order).
+fn by_name(tools: &[ToolDecl]) -> Vec<usize> {
+    let mut declared: Vec<usize> = (0..tools.len()).collect();
+    declared.sort_by(|&a, &b| tools[a].name.cmp(&tools[b].name));
+    declared
 }
 
 /// Does naming `named` also grant or hide `tool` on the standard harness?
