@@ -3,6 +3,7 @@
 
 pub(crate) mod bindings;
 pub(crate) mod changed;
+mod commonjs;
 mod depth;
 mod early;
 pub(crate) mod export;
@@ -14,7 +15,7 @@ use oxc_parser::{ParseOptions, Parser};
 use oxc_span::{GetSpan, SourceType};
 
 use self::depth::Scan;
-use self::export::{Scope, env_binding, span, string_value};
+use self::export::{Scope, env_binding, is_commonjs_export, span, string_value};
 use crate::modules::facts::*;
 use crate::source::Span;
 
@@ -63,7 +64,8 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
     let scope = Scope::new(program);
     facts.opencode_exports = scope.opencode_exports(program);
     let mut execute = None;
-    if let Some((export, info)) = scope.default_export(program, !(path.ends_with(".mjs") || path.ends_with(".mts"))) {
+    let commonjs = !(path.ends_with(".mjs") || path.ends_with(".mts"));
+    if let Some((export, info)) = scope.default_export(program, commonjs) {
         facts.default_export = Some(export);
         execute = info;
     }
@@ -83,12 +85,21 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         facts: &mut facts,
         fetches: Vec::new(),
         passed_to_change: Vec::new(),
+        nested_commonjs: None,
+        invoked: None,
+        functions: 0,
     };
     visitor.visit_program(program);
     let visitor_too_deep = visitor.too_deep;
     let fetch_without_signal = std::mem::take(&mut visitor.fetches);
     let nested_module_code = visitor.nested_module_code;
     let passed_to_change = std::mem::take(&mut visitor.passed_to_change);
+    // UMD and Emscripten wrappers assign `module.exports` only if they run as CommonJS, which Bun does.
+    if let Some(at) = visitor.nested_commonjs.filter(|_| facts.default_export.is_none() && commonjs) {
+        let why = "`module.exports` is assigned inside a block or a function".to_string();
+        facts.default_export =
+            Some(DefaultExport { statement: span(at), kind: DefaultExportKind::Unanalyzable { why } });
+    }
     facts.execute = execute.map(|info| ExecuteFacts { span: info.property, fetch_without_signal });
     facts.imports.sort_by_key(|import| import.span.start);
     if visitor_too_deep {
@@ -158,6 +169,13 @@ struct Collector<'f> {
     fetches: Vec<Span>,
     /// Names given first to `Object.assign(x, ...)` and its kin, which change them.
     passed_to_change: Vec<String>,
+    /// The first CommonJS export (`module.exports = …`, `exports.x = …`) below the top level, outside any
+    /// function but those called where they are written (a UMD wrapper's `(function () { … })()`).
+    nested_commonjs: Option<oxc_span::Span>,
+    /// The function the call being visited invokes where it is written.
+    invoked: Option<oxc_span::Span>,
+    /// How many functions that are not called where they are written enclose the current node.
+    functions: usize,
 }
 
 impl Collector<'_> {
@@ -278,6 +296,18 @@ impl<'a> Visit<'a> for Collector<'_> {
         self.statements = outer;
     }
 
+    // Ambient declarations (`declare module 'x' { import … }`, `declare global`, `declare namespace`) are
+    // erased at run time: an import there loads nothing.
+    fn visit_ts_external_module_declaration(&mut self, _it: &TSExternalModuleDeclaration<'a>) {}
+
+    fn visit_ts_global_declaration(&mut self, _it: &TSGlobalDeclaration<'a>) {}
+
+    fn visit_ts_namespace_declaration(&mut self, it: &TSNamespaceDeclaration<'a>) {
+        if !it.declare {
+            walk::walk_ts_namespace_declaration(self, it);
+        }
+    }
+
     // Types hold no run-time reads or imports (`typeof import('x')` loads nothing), and skipping them keeps
     // deeply nested type expressions away from the visitor's stack.
     fn visit_ts_type(&mut self, _it: &TSType<'a>) {}
@@ -317,6 +347,7 @@ impl<'a> Visit<'a> for Collector<'_> {
 
     fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
         let callee = it.callee.get_inner_expression();
+        self.invoked = invoked_function(callee);
         if callee.is_specific_id("require")
             && let [Argument::StringLiteral(_) | Argument::TemplateLiteral(_)] = it.arguments.as_slice()
             && let Some(specifier) = it.arguments[0].as_expression().and_then(string_value)
@@ -354,6 +385,30 @@ impl<'a> Visit<'a> for Collector<'_> {
         walk::walk_computed_member_expression(self, it);
     }
 
+    fn visit_assignment_expression(&mut self, it: &AssignmentExpression<'a>) {
+        if self.statements > 1
+            && self.functions == 0
+            && (is_commonjs_export(&it.left) || commonjs::exported_field(&it.left).is_some())
+        {
+            self.nested_commonjs.get_or_insert(it.span);
+        }
+        walk::walk_assignment_expression(self, it);
+    }
+
+    fn visit_function(&mut self, it: &Function<'a>, flags: oxc_semantic::ScopeFlags) {
+        let called_here = self.invoked.take() == Some(it.span);
+        self.functions += usize::from(!called_here);
+        walk::walk_function(self, it, flags);
+        self.functions -= usize::from(!called_here);
+    }
+
+    fn visit_arrow_function_expression(&mut self, it: &ArrowFunctionExpression<'a>) {
+        let called_here = self.invoked.take() == Some(it.span);
+        self.functions += usize::from(!called_here);
+        walk::walk_arrow_function_expression(self, it);
+        self.functions -= usize::from(!called_here);
+    }
+
     fn visit_variable_declarator(&mut self, it: &VariableDeclarator<'a>) {
         if let Some(init) = &it.init
             && self.in_execute(it.span)
@@ -371,6 +426,22 @@ impl<'a> Visit<'a> for Collector<'_> {
             }
         }
         walk::walk_variable_declarator(self, it);
+    }
+}
+
+/// The function a call with this callee runs where it is written: `(function () {})()`, `(() => {})()`,
+/// `(function () {}).call(this)`.
+fn invoked_function(callee: &Expression) -> Option<oxc_span::Span> {
+    let callee = match callee {
+        Expression::StaticMemberExpression(m) if matches!(m.property.name.as_str(), "call" | "apply") => {
+            m.object.get_inner_expression()
+        }
+        callee => callee,
+    };
+    match callee {
+        Expression::FunctionExpression(f) => Some(f.span),
+        Expression::ArrowFunctionExpression(f) => Some(f.span),
+        _ => None,
     }
 }
 

@@ -6,6 +6,7 @@ use oxc_ast::ast::*;
 use oxc_span::GetSpan;
 
 use super::bindings::{Binding, Bindings, Values, bindings};
+use super::commonjs::{CommonJs, commonjs_statement};
 use crate::modules::facts::*;
 use crate::source::Span;
 
@@ -33,6 +34,22 @@ pub(super) struct ExecuteInfo {
     pub params: Vec<String>,
     /// `e` of a second parameter `{ env: e }` (or `{ env }`): the context's environment itself.
     pub env_alias: Option<String>,
+}
+
+/// A field of the tool object as written: a property of its literal, or a CommonJS `exports.NAME = value`.
+#[derive(Clone, Copy)]
+struct Written<'b, 'a> {
+    /// The property, or the assignment statement.
+    span: oxc_span::Span,
+    /// A getter or setter: its value is computed when read.
+    accessor: bool,
+    value: &'b Expression<'a>,
+}
+
+impl<'b, 'a> From<&'b ObjectProperty<'a>> for Written<'b, 'a> {
+    fn from(p: &'b ObjectProperty<'a>) -> Self {
+        Written { span: p.span, accessor: p.kind != PropertyKind::Init, value: &p.value }
+    }
 }
 
 /// The top-level bindings of a module, to read through `export default x` and `parameters: schema`.
@@ -104,14 +121,16 @@ impl<'b, 'a> Scope<'b, 'a> {
         }
     }
 
-    /// The default export, if the module has one: ESM forms first, else the last CommonJS assignment.
-    /// `allow_commonjs`: whether `module.exports =` counts (not in `.mjs`/`.mts`, which are ES modules only).
+    /// The default export, if the module has one: ESM forms first, else the last CommonJS assignment, else the
+    /// `exports` object its `exports.NAME = value` statements fill ([`super::commonjs`]).
+    /// `allow_commonjs`: whether CommonJS counts (not in `.mjs`/`.mts`, which are ES modules only).
     pub fn default_export(
         &self,
         program: &'b Program<'a>,
         allow_commonjs: bool,
     ) -> Option<(DefaultExport, Option<ExecuteInfo>)> {
         let mut commonjs = None;
+        let (mut fields, mut es_module) = (Vec::new(), false);
         for statement in &program.body {
             let (kind, info) = match statement {
                 Statement::ExportDefaultDeclaration(export) => match &export.declaration {
@@ -142,27 +161,40 @@ impl<'b, 'a> Scope<'b, 'a> {
                     let why = format!("re-exported from `{}`", export.source.value);
                     (DefaultExportKind::Unanalyzable { why }, None)
                 }
-                Statement::TSExportAssignment(export) if allow_commonjs => {
-                    commonjs = Some((export.span, &export.expression));
-                    continue;
-                }
-                Statement::ExpressionStatement(statement) => {
-                    if let Expression::AssignmentExpression(assign) = statement.expression.without_parentheses()
-                        && assign.operator == AssignmentOperator::Assign
-                        && allow_commonjs
-                        && is_commonjs_export(&assign.left)
-                    {
-                        commonjs = Some((statement.span, &assign.right));
+                _ => {
+                    match commonjs_statement(statement).filter(|_| allow_commonjs) {
+                        Some(CommonJs::Whole(value)) => commonjs = Some((statement.span(), value)),
+                        Some(CommonJs::Field(name, value)) => {
+                            fields.push((name, Written { span: statement.span(), accessor: false, value }));
+                        }
+                        Some(CommonJs::EsModule) => es_module = true,
+                        None => {}
                     }
                     continue;
                 }
-                _ => continue,
             };
             return Some((DefaultExport { statement: span(statement.span()), kind }, info));
         }
-        let (statement, expr) = commonjs?;
-        let (kind, info) = self.classify(expr);
-        Some((DefaultExport { statement: span(statement), kind }, info))
+        let is_tool_field = |name: &str| ["description", "parameters", "execute"].contains(&name);
+        if let Some((statement, expr)) = commonjs {
+            // `module.exports = tool; module.exports.execute = run`: the object is not the one written.
+            let (kind, info) =
+                match fields.iter().find(|(name, w)| is_tool_field(name) && w.span.start > statement.start) {
+                    Some((name, _)) => {
+                        (unanalyzable(&format!("`{name}` is set on the exports after they are assigned")), None)
+                    }
+                    None => self.classify(expr),
+                };
+            return Some((DefaultExport { statement: span(statement), kind }, info));
+        }
+        // Only other names (`exports.tool = {...}`): the tool was meant as a named export, which is no default.
+        if es_module || !fields.iter().any(|(name, _)| is_tool_field(name)) {
+            return None;
+        }
+        let first = fields.first()?.1.span;
+        let last = |field: &str| fields.iter().rev().find(|(name, _)| *name == field).map(|(_, w)| *w);
+        let (object, info) = self.fields(last("description"), last("parameters"), last("execute"), &None);
+        Some((DefaultExport { statement: span(first), kind: DefaultExportKind::Object(Box::new(object)) }, info))
     }
 
     fn classify_name(&self, id: &IdentifierReference<'a>) -> (DefaultExportKind, Option<ExecuteInfo>) {
@@ -258,7 +290,15 @@ impl<'b, 'a> Scope<'b, 'a> {
     /// unless it is `z.toJSONSchema(...)`, which builds JSON Schema.
     fn zod_schema(&self, call: &CallExpression<'a>) -> Option<String> {
         let mut callee = call.callee.get_inner_expression();
-        if matches!(callee, Expression::StaticMemberExpression(m) if m.property.name == "toJSONSchema") {
+        // `z.toJSONSchema(...)`, or `toJSONSchema(...)` imported from zod by name.
+        let to_json_schema = match callee {
+            Expression::StaticMemberExpression(m) => m.property.name == "toJSONSchema",
+            Expression::Identifier(id) => {
+                matches!(self.bindings.get(id.name.as_str()), Some(Binding::Import { imported, .. }) if *imported == "toJSONSchema")
+            }
+            _ => false,
+        };
+        if to_json_schema {
             return None;
         }
         loop {
@@ -281,37 +321,56 @@ impl<'b, 'a> Scope<'b, 'a> {
         for property in &object.properties {
             match property {
                 ObjectPropertyKind::SpreadProperty(s) => {
-                    spread.get_or_insert_with(|| (span(s.span), self.snippet(s.argument.span())));
+                    let why = format!("the object spreads `{}`", self.snippet(s.argument.span()));
+                    spread.get_or_insert_with(|| (span(s.span), why));
+                }
+                // `__proto__: base` (not computed, not shorthand) sets the prototype: its fields are inherited.
+                ObjectPropertyKind::ObjectProperty(p)
+                    if !p.computed && !p.shorthand && p.key.is_specific_static_name("__proto__") =>
+                {
+                    let why = format!("the object inherits from `{}`", self.snippet(p.value.span()));
+                    spread.get_or_insert_with(|| (span(p.span), why));
                 }
                 ObjectPropertyKind::ObjectProperty(p) => match p.key.static_name().as_deref() {
-                    Some("description") => description = Some(&**p),
-                    Some("parameters") => parameters = Some(&**p),
-                    Some("execute") => execute = Some(&**p),
+                    Some("description") => description = Some(Written::from(&**p)),
+                    Some("parameters") => parameters = Some(Written::from(&**p)),
+                    Some("execute") => execute = Some(Written::from(&**p)),
                     _ => {}
                 },
             }
         }
+        self.fields(description, parameters, execute, &spread)
+    }
+
+    /// The tool object with these fields (`None`: not written, unless `spread` may supply it).
+    fn fields(
+        &self,
+        description: Option<Written<'b, 'a>>,
+        parameters: Option<Written<'b, 'a>>,
+        execute: Option<Written<'b, 'a>>,
+        spread: &Option<(Span, String)>,
+    ) -> (ObjectExport, Option<ExecuteInfo>) {
         let (execute, info) = match execute {
             Some(p) => {
                 let (value, info) = self.execute(p);
                 (Field::Found { span: span(p.span), value }, Some(info))
             }
-            None => (absent(&spread), None),
+            None => (absent(spread), None),
         };
         let export = ObjectExport {
             description: description
-                .map_or_else(|| absent(&spread), |p| Field::Found { span: span(p.span), value: self.description(p) }),
-            parameters: parameters.map_or_else(|| absent(&spread), |p| self.parameters(p)),
+                .map_or_else(|| absent(spread), |p| Field::Found { span: span(p.span), value: self.description(p) }),
+            parameters: parameters.map_or_else(|| absent(spread), |p| self.parameters(p)),
             execute,
         };
         (export, info)
     }
 
-    fn description(&self, property: &'b ObjectProperty<'a>) -> Description {
-        if property.kind != PropertyKind::Init {
+    fn description(&self, property: Written<'b, 'a>) -> Description {
+        if property.accessor {
             return Description::Other;
         }
-        match self.resolve(&property.value) {
+        match self.resolve(property.value) {
             Resolved::Expr(Expression::StringLiteral(s)) => Description::Text(s.value.to_string()),
             Resolved::Expr(Expression::TemplateLiteral(t)) if t.expressions.is_empty() => {
                 Description::Text(template_text(t).to_string())
@@ -323,11 +382,11 @@ impl<'b, 'a> Scope<'b, 'a> {
         }
     }
 
-    fn parameters(&self, property: &'b ObjectProperty<'a>) -> Field<Parameters> {
+    fn parameters(&self, property: Written<'b, 'a>) -> Field<Parameters> {
         let at = span(property.span);
         let not_object = Field::Found { span: at, value: parameters(false) };
-        let why = match self.resolve(&property.value) {
-            _ if property.kind != PropertyKind::Init => "a getter".to_string(),
+        let why = match self.resolve(property.value) {
+            _ if property.accessor => "a getter".to_string(),
             Resolved::Expr(Expression::ObjectExpression(object)) => return self.schema(at, object),
             Resolved::Expr(e) if is_non_string_literal(e) || e.is_string_literal() => return not_object,
             Resolved::Function(_) | Resolved::Class | Resolved::Unknown("undefined") => return not_object,
@@ -398,13 +457,13 @@ impl<'b, 'a> Scope<'b, 'a> {
         }
     }
 
-    fn execute(&self, property: &'b ObjectProperty<'a>) -> (Execute, ExecuteInfo) {
+    fn execute(&self, property: Written<'b, 'a>) -> (Execute, ExecuteInfo) {
         let mut info =
             ExecuteInfo { property: span(property.span), function: None, params: Vec::new(), env_alias: None };
-        if property.kind != PropertyKind::Init {
+        if property.accessor {
             return (Execute::Other, info);
         }
-        let (function, params) = match self.resolve(&property.value) {
+        let (function, params) = match self.resolve(property.value) {
             Resolved::Expr(Expression::FunctionExpression(f)) => (f.span, &f.params),
             Resolved::Function(f) => (f.span, &f.params),
             Resolved::Expr(Expression::ArrowFunctionExpression(f)) => (f.span, &f.params),
@@ -462,10 +521,10 @@ fn parameters(is_object_literal: bool) -> Parameters {
     }
 }
 
-/// A field the object does not spell out: missing, unless a spread may supply it.
+/// A field the object does not spell out: missing, unless a spread (or a prototype) may supply it: where, and why.
 fn absent<T>(spread: &Option<(Span, String)>) -> Field<T> {
     match spread {
-        Some((at, what)) => Field::Unanalyzable { span: *at, why: format!("the object spreads `{what}`") },
+        Some((at, why)) => Field::Unanalyzable { span: *at, why: why.clone() },
         None => Field::Missing,
     }
 }

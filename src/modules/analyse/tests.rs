@@ -279,11 +279,35 @@ fn no_default_export() {
         "module.exports.tool = {}",
         "exports.tool = {}",
         "function f() { module.exports = {} }",
+        "Object.defineProperty(exports, '__esModule', { value: true }); exports.tool = {}",
+        "exports.__esModule = true; exports.tool = {}",
         "",
     ] {
         let facts = run("a.ts", text);
         assert!(facts.syntax_errors.is_empty(), "{text}: {:?}", facts.syntax_errors);
         assert_eq!(facts.default_export, None, "{text}");
+    }
+}
+
+/// Without `module.exports =`, Bun's default export of CommonJS is the `exports` object, with the fields set on
+/// it (read as the tool when one of them is a tool field; else the tool was meant as a named export); below the top level (outside functions not called where they are written) it is not read.
+#[test]
+fn commonjs_exports_object() {
+    let missing = |text: &str| match kind("a.js", text) {
+        DefaultExportKind::Object(object) => {
+            assert_eq!(object.parameters, Field::Missing, "{text}");
+            assert_eq!(object.execute, Field::Missing, "{text}");
+            object.description
+        }
+        other => panic!("{text}: {other:?}"),
+    };
+    assert!(matches!(missing("exports.helper = {}; module.exports.description = 'x'"), Field::Found { .. }));
+    for text in [
+        "if (typeof module === 'object') module.exports = {}",
+        "(function () { module.exports = {} })()",
+        "(function () { exports.execute = run }).call(this)",
+    ] {
+        assert!(matches!(kind("a.js", text), DefaultExportKind::Unanalyzable { .. }), "{text}");
     }
 }
 

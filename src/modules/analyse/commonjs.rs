@@ -1,0 +1,72 @@
+//! CommonJS exports as Bun loads them: `module.exports = x` (also inside a chain such as
+//! `exports = module.exports = x`) is the default export; without one, the `exports` object itself is, with the
+//! fields that `exports.NAME = value` statements give it (unless `__esModule` marks it as compiled from an ES
+//! module, whose default is `exports.default` alone).
+
+use oxc_ast::ast::*;
+
+use super::export::is_commonjs_export;
+
+/// What one top-level statement does to the CommonJS exports.
+pub(crate) enum CommonJs<'b, 'a> {
+    /// `module.exports = value`, `exports.default = value`, `export = value`.
+    Whole(&'b Expression<'a>),
+    /// `exports.NAME = value` or `module.exports.NAME = value`.
+    Field(&'a str, &'b Expression<'a>),
+    /// `exports.__esModule = …` or `Object.defineProperty(exports, '__esModule', …)`.
+    EsModule,
+}
+
+/// What `statement` (at the top level of a module) does to the CommonJS exports, if anything.
+pub(crate) fn commonjs_statement<'b, 'a>(statement: &'b Statement<'a>) -> Option<CommonJs<'b, 'a>> {
+    let expression = match statement {
+        Statement::TSExportAssignment(export) => return Some(CommonJs::Whole(&export.expression)),
+        Statement::ExpressionStatement(statement) => statement.expression.without_parentheses(),
+        _ => return None,
+    };
+    match expression {
+        Expression::AssignmentExpression(assign) if assign.operator == AssignmentOperator::Assign => assignment(assign),
+        Expression::CallExpression(call) if defines_es_module(call) => Some(CommonJs::EsModule),
+        _ => None,
+    }
+}
+
+/// `a = b = value`: the export any target of the chain makes, with the value at its end.
+fn assignment<'b, 'a>(mut assign: &'b AssignmentExpression<'a>) -> Option<CommonJs<'b, 'a>> {
+    let mut found = None;
+    loop {
+        if found.is_none() {
+            found = if is_commonjs_export(&assign.left) { Some(None) } else { exported_field(&assign.left).map(Some) };
+        }
+        match assign.right.without_parentheses() {
+            Expression::AssignmentExpression(inner) if inner.operator == AssignmentOperator::Assign => assign = inner,
+            _ => break,
+        }
+    }
+    match found? {
+        None => Some(CommonJs::Whole(&assign.right)),
+        Some("__esModule") => Some(CommonJs::EsModule),
+        Some(name) => Some(CommonJs::Field(name, &assign.right)),
+    }
+}
+
+/// `NAME` of `exports.NAME` or `module.exports.NAME` (not `default`, which is the whole export).
+pub(crate) fn exported_field<'a>(target: &AssignmentTarget<'a>) -> Option<&'a str> {
+    let member = target.as_member_expression()?;
+    let name = member.static_property_name()?;
+    let object = member.object().get_inner_expression();
+    let exports = object.is_specific_id("exports") || object.is_specific_member_access("module", "exports");
+    (exports && name != "default").then_some(name)
+}
+
+/// `Object.defineProperty(exports, '__esModule', …)`, as TypeScript and Babel write it.
+fn defines_es_module(call: &CallExpression) -> bool {
+    let callee = call.callee.get_inner_expression();
+    let [target, key, ..] = call.arguments.as_slice() else { return false };
+    callee.is_specific_member_access("Object", "defineProperty")
+        && target.as_expression().is_some_and(|t| {
+            let t = t.get_inner_expression();
+            t.is_specific_id("exports") || t.is_specific_member_access("module", "exports")
+        })
+        && matches!(key, Argument::StringLiteral(s) if s.value == "__esModule")
+}

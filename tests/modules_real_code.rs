@@ -1,0 +1,63 @@
+//! Idioms of real tool modules that load on the platform (Bun) and were reported as broken, or that cannot be
+//! read statically and must say so (`module-unanalyzable`, info) rather than guess: each module of the fixtures
+//! is a minimal reproduction of one idiom.
+
+mod common;
+mod modules_support;
+
+use modules_support::*;
+
+/// CommonJS as Bun loads it: the `exports` object filled field by field is the default export (checked like a
+/// literal: `partial.cjs` lacks `parameters`); a UMD wrapper that assigns `module.exports` inside a function and
+/// an `if`, and a field set on `module.exports` after the whole object, are not read; a module compiled from an
+/// ES module (`__esModule`) exports only `exports.default`, so without one it has no default export.
+/// `toJSONSchema` imported from zod by name builds JSON Schema (not a zod schema); an import inside an ambient
+/// `declare module` block loads nothing; `__proto__: base` inherits the fields it does not write.
+#[test]
+fn real_code_idioms() {
+    let unread = |file: &str, why: &str| {
+        format!("the default export of `{file}` cannot be read without running it ({why}): it was not checked")
+    };
+    let extended = unread("tools/extended.cjs", "`execute` is set on the exports after they are assigned");
+    let wrapped = unread("tools/wrapped.js", "`module.exports` is assigned inside a block or a function");
+    let inherited = |field: &str| {
+        format!(
+            "`{field}` of `tools/inherits.ts` cannot be read without running it (the object inherits from `base`): it was not checked"
+        )
+    };
+    let (execute, parameters) = (inherited("execute"), inherited("parameters"));
+    let zod = "`parameters` of `tools/zod_by_name.ts` cannot be read without running it (built at run time by `toJSONSchema(...)`): it was not checked";
+    trigger(
+        "real-code",
+        1,
+        &[
+            (
+                (
+                    "module-no-default-export",
+                    "error",
+                    "tools/compiled.js",
+                    1,
+                    1,
+                    "`tools/compiled.js` has no default export: the module is skipped at load",
+                ),
+                6,
+            ),
+            (("module-unanalyzable", "info", "tools/extended.cjs", 1, 1, &extended), 7),
+            (("module-unanalyzable", "info", "tools/inherits.ts", 8, 18, &execute), 10),
+            (("module-unanalyzable", "info", "tools/inherits.ts", 8, 18, &parameters), 10),
+            (
+                (
+                    "module-parameters",
+                    "error",
+                    "tools/partial.cjs",
+                    1,
+                    1,
+                    "the tool in `tools/partial.cjs` has no `parameters`",
+                ),
+                5,
+            ),
+            (("module-unanalyzable", "info", "tools/wrapped.js", 3, 5, &wrapped), 3),
+            (("module-unanalyzable", "info", "tools/zod_by_name.ts", 5, 3, zod), 8),
+        ],
+    );
+}
