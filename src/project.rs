@@ -94,10 +94,15 @@ impl Project {
         }
     }
 
-    fn build_fed(input: ProjectInput, mut feed: Option<&mut modules::Feed>) -> Project {
+    fn build_fed<'a>(input: ProjectInput<'a>, mut feed: Option<&mut modules::Feed<'_, 'a>>) -> Project {
         let mut sources = Sources::with_prefix(&input.checkout.git_prefix);
         let (mut tools_keys, mut tools) = (Vec::new(), Vec::new());
         let checkout = input.analyse_modules.then_some(&input.checkout);
+        let spawner = feed.as_deref().map(modules::Feed::spawner);
+        let spawn = |job: load::Job<'a>| match &spawner {
+            Some(spawn) => spawn(job),
+            None => job(),
+        };
         let collect = |graph: &Graph, index: usize| {
             let first = tools.len();
             tools::collect_file(graph, index, checkout, &mut tools_keys, &mut tools);
@@ -107,7 +112,16 @@ impl Project {
         };
         let (graph, misnamed_manifest) = match &input.manifest {
             Some(Ok(manifest)) => {
-                (load::load_each(&input.checkout, manifest, &mut sources, input.parsed, input.cache, collect), None)
+                let graph = load::load_each(
+                    &input.checkout,
+                    manifest,
+                    &mut sources,
+                    input.parsed,
+                    input.cache,
+                    collect,
+                    &spawn,
+                );
+                (graph, None)
             }
             None => (Graph::default(), None),
             Some(Err(misnamed)) => {

@@ -9,10 +9,10 @@ use crate::repo::checkout::{Checkout, Resolved, Side};
 use crate::repo::fs::{self, Refusal};
 use crate::source::{FileId, SourceFile, Sources, Span};
 use crate::yaml::{self, Document, NodeId, SyntaxError, block_item_start};
-use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;
 use std::rc::Rc;
+use std::sync::mpsc::{Receiver, channel};
 
 /// One file of the graph, parsed (or an empty document when it did not parse).
 #[derive(Debug)]
@@ -131,18 +131,23 @@ pub fn load(
     parsed: &Parsed,
     cache: Option<&ModuleCache>,
 ) -> Graph {
-    load_each(checkout, manifest, sources, parsed, cache, |_, _| {})
+    load_each(checkout, manifest, sources, parsed, cache, |_, _| {}, &|job| job())
 }
+
+/// Work handed to other threads while the walk goes on (the files an `imports:` list names, parsed ahead).
+pub type Job<'a> = Box<dyn FnOnce() + Send + 'a>;
 
 /// [`load`], calling `opened` with the graph and the index of each file as soon as it joins the graph (in graph
 /// order), while the walk goes on: the modules it declares can be analysed while the rest of the graph loads.
-pub fn load_each(
+/// `spawn` runs a job on another thread (or at once).
+pub fn load_each<'a>(
     checkout: &Checkout,
     manifest: &str,
     sources: &mut Sources,
     parsed: &Parsed,
-    cache: Option<&ModuleCache>,
+    cache: Option<&'a ModuleCache>,
     mut opened: impl FnMut(&Graph, usize),
+    spawn: &dyn Fn(Job<'a>),
 ) -> Graph {
     let mut graph = Graph::default();
     let mut told = 0;
@@ -163,7 +168,8 @@ pub fn load_each(
         Err(_) => return graph,
     };
     let mut ahead = Ahead::default();
-    let root = open(&mut graph, sources, (checkout, parsed, cache), manifest, real, None, &mut visited, &mut ahead);
+    let input = (checkout, parsed, cache, spawn);
+    let root = open(&mut graph, sources, input, manifest, real, None, &mut visited, &mut ahead);
     let mut stack = vec![root];
     loop {
         tell(&graph);
@@ -194,18 +200,21 @@ pub fn load_each(
         if visited.contains_key(&real) {
             continue;
         }
-        let input = (checkout, parsed, cache);
         let next = open(&mut graph, sources, input, &rel, real, Some(item.label), &mut visited, &mut ahead);
         stack.push(next);
     }
     graph
 }
 
+/// What every file of the walk is opened with: where files come from, the earlier parses, the cache, and how to
+/// run a job on another thread.
+type Input<'i, 'a> = (&'i Checkout, &'i Parsed<'i>, Option<&'a ModuleCache>, &'i dyn Fn(Job<'a>));
+
 #[allow(clippy::too_many_arguments)]
-fn open(
+fn open<'a>(
     graph: &mut Graph,
     sources: &mut Sources,
-    (checkout, parsed, cache): (&Checkout, &Parsed, Option<&ModuleCache>),
+    (checkout, parsed, cache, spawn): Input<'_, 'a>,
     rel: &str,
     real: Resolved,
     imported_by: Option<Label>,
@@ -215,13 +224,25 @@ fn open(
     let (file, doc, reused) = match parsed.reuse(checkout, rel) {
         Some((text, doc)) => (sources.add(SourceFile::new(rel.to_string(), text.to_string())), doc, true),
         None => {
-            let (file, doc) = read_yaml(checkout, rel, sources, &mut graph.problems, cache, ahead.remove(rel));
+            let prepared = ahead.remove(rel).and_then(|parsing| parsing.recv().ok());
+            // The files its `imports:` list names are read and parsed ahead as soon as that entry is parsed, while
+            // the rest of this file parses (a root manifest holds its imports at the top, then long lists).
+            let mut started = !parsed.files.is_empty();
+            let mut early = |doc: &Document, entry: yaml::Entry| {
+                if !started && doc.scalar(entry.key) == Some("imports") {
+                    started = true;
+                    let paths = doc.items(entry.value).unwrap_or(&[]).iter().filter_map(|&item| doc.str(item));
+                    parse_ahead(checkout, cache, paths, visited, ahead, spawn);
+                }
+            };
+            let problems = &mut graph.problems;
+            let (file, doc) = read_yaml(checkout, rel, sources, problems, cache, prepared, &mut early);
             (file, Rc::new(doc), false)
         }
     };
     let imports = import_items(&doc, file, &sources.get(file).text);
     if parsed.files.is_empty() {
-        parse_ahead(checkout, cache, &imports, visited, ahead);
+        parse_ahead(checkout, cache, imports.iter().map(|item| item.path.as_str()), visited, ahead, spawn);
     }
     graph.files.push(ManifestFile { file, doc, imported_by, reused });
     let index = graph.files.len() - 1;
@@ -240,44 +261,40 @@ fn too_large(graph: &mut Graph, sources: &mut Sources, rel: &str, size: u64, imp
     graph.files.push(ManifestFile { file, doc: Rc::new(Document::default()), imported_by, reused: false });
 }
 
-/// Files parsed ahead of the walk that opens them, by repo-relative path: their text and what parsing it gave.
-type Ahead = HashMap<String, (String, Result<Document, SyntaxError>)>;
+/// What parsing a file gave, with its text.
+type Prepared = (String, Result<Document, SyntaxError>);
 
-/// Reads the files these imports name (those not opened yet) and parses them in parallel (or takes their trees from
-/// the cache), ahead of the depth-first walk that opens them one at a time: a manifest that imports a hundred files
-/// does not parse them one by one on the thread everything else waits for. What is not UTF-8 is left to
-/// [`read_yaml`].
-fn parse_ahead(
+/// Files parsed ahead of the walk that opens them, by repo-relative path: where their text and what parsing it gave
+/// will come from.
+type Ahead = HashMap<String, Receiver<Prepared>>;
+
+/// Reads the files these import paths name (those not opened yet nor read already) and parses them on other threads
+/// (or takes their trees from the cache), ahead of the depth-first walk that opens them one at a time: a manifest
+/// that imports a hundred files does not parse them one by one on the thread everything else waits for. What is
+/// not UTF-8 is left to [`read_yaml`].
+fn parse_ahead<'p, 'a>(
     checkout: &Checkout,
-    cache: Option<&ModuleCache>,
-    imports: &[ImportItem],
+    cache: Option<&'a ModuleCache>,
+    paths: impl Iterator<Item = &'p str>,
     visited: &HashMap<Resolved, usize>,
     ahead: &mut Ahead,
+    spawn: &dyn Fn(Job<'a>),
 ) {
-    let texts: Vec<(String, String, Option<Kept>)> = imports
-        .iter()
-        .filter(|item| non_relative_reason(&item.path).is_none() && !item.path.ends_with('/'))
-        .filter_map(|item| fs::normalize(&item.path))
-        .filter(|rel| !ahead.contains_key(rel))
-        .filter(|rel| checkout.resolve(rel).is_ok_and(|real| !visited.contains_key(&real)))
-        .filter_map(|rel| {
-            let text = String::from_utf8(checkout.read(&rel).ok()?).ok()?;
-            Some((text, rel.clone(), kept(checkout, &rel, cache)))
-        })
-        .map(|(text, rel, cache)| (rel, text, cache))
-        .collect();
-    if texts.len() < 2 {
-        return;
+    for path in paths.filter(|path| non_relative_reason(path).is_none() && !path.ends_with('/')) {
+        let Some(rel) = fs::normalize(path).filter(|rel| !ahead.contains_key(rel)) else { continue };
+        if !checkout.resolve(&rel).is_ok_and(|real| !visited.contains_key(&real)) {
+            continue;
+        }
+        let Some(text) = checkout.read(&rel).ok().and_then(|bytes| String::from_utf8(bytes).ok()) else { continue };
+        let kept = kept(checkout, &rel, cache);
+        let (sender, parsing) = channel();
+        ahead.insert(rel.clone(), parsing);
+        spawn(Box::new(move || {
+            let parsed = parse_text(&rel, &text, kept, |_, _| {});
+            // The walk may have stopped waiting for it (a file it never opens).
+            let _ = sender.send((text, parsed));
+        }));
     }
-    let parse = |(rel, text, cache): (String, String, Option<Kept>)| {
-        let parsed = parse_text(&rel, &text, cache);
-        (rel, (text, parsed))
-    };
-    let parsed: Vec<_> = match crate::modules::pool() {
-        Some(pool) => pool.install(|| texts.into_par_iter().map(parse).collect()),
-        None => texts.into_iter().map(parse).collect(),
-    };
-    ahead.extend(parsed);
 }
 
 /// The cache, with the file's blob id when git knows it without hashing.
@@ -304,11 +321,17 @@ fn blob_id(checkout: &Checkout, rel: &str) -> Option<gix::ObjectId> {
 /// How many manifest files a run parsed (for `BEEUNI_LINT_STATS`, see [`crate::stats`]).
 pub static MANIFESTS_PARSED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
-/// The tree of a file's text: from the cache when it holds these bytes, else parsed (and put there).
-fn parse_text(rel: &str, text: &str, cache: Option<Kept>) -> Result<Document, SyntaxError> {
+/// The tree of a file's text: from the cache when it holds these bytes, else parsed (and put there), calling
+/// `top_entry` as [`yaml::parse_with`] does.
+fn parse_text(
+    rel: &str,
+    text: &str,
+    cache: Option<Kept>,
+    top_entry: impl FnMut(&Document, yaml::Entry),
+) -> Result<Document, SyntaxError> {
     let parse = |text: &str| {
         MANIFESTS_PARSED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        yaml::parse(text)
+        yaml::parse_with(text, top_entry)
     };
     match cache.and_then(|(cache, known)| Some((cache, Key::manifest(known, text.as_bytes(), rel)?))) {
         Some((cache, key)) => match cache.document(&key) {
@@ -327,7 +350,8 @@ fn read_yaml(
     sources: &mut Sources,
     problems: &mut Vec<LoadProblem>,
     cache: Option<&ModuleCache>,
-    ahead: Option<(String, Result<Document, SyntaxError>)>,
+    ahead: Option<Prepared>,
+    top_entry: impl FnMut(&Document, yaml::Entry),
 ) -> (FileId, Document) {
     let (text, bad_byte, parsed) = match ahead {
         Some((text, parsed)) => (text, None, Some(parsed)),
@@ -355,7 +379,7 @@ fn read_yaml(
         problems.push(problem);
         return (file, Document::default());
     }
-    match parsed.unwrap_or_else(|| parse_text(rel, &source.text, kept(checkout, rel, cache))) {
+    match parsed.unwrap_or_else(|| parse_text(rel, &source.text, kept(checkout, rel, cache), top_entry)) {
         Ok(doc) => (file, doc),
         Err(e) => {
             problems.push(syntax(e.offset, e.message));

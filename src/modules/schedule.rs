@@ -5,7 +5,7 @@
 
 use super::{Analysed, Body, Module, Read, analyse_bytes, is_code, mark_loaders, on_one_big_stack, pool, read};
 use crate::cache::ModuleCache;
-use crate::manifest::load::Parsed;
+use crate::manifest::load::{Job, Parsed};
 use crate::manifest::tools::ToolDecl;
 use crate::modules::facts::{ImportKind, ModuleFacts};
 use crate::modules::resolve::{Resolution, Resolver};
@@ -78,6 +78,15 @@ impl<'s, 'a> Feed<'s, 'a> {
             done: Vec::new(),
             sender,
             results,
+        }
+    }
+
+    /// Runs jobs on the analysis threads while the caller goes on (at once, without a pool).
+    pub fn spawner(&self) -> impl Fn(Job<'a>) + use<'s, 'a> {
+        let scope = self.scope;
+        move |job| match scope {
+            Some(scope) => scope.spawn(move |_| job()),
+            None => job(),
         }
     }
 

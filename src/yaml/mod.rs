@@ -3,7 +3,7 @@
 pub mod scalar;
 pub mod tree;
 
-pub use tree::{Document, Entry, NodeId, Style, SyntaxError, Value, parse};
+pub use tree::{Document, Entry, NodeId, Style, SyntaxError, Value, parse, parse_with};
 
 /// Where a block list item starts: at its `- ` (a scalar's span starts after it); elsewhere at `start`.
 pub fn block_item_start(text: &str, start: usize) -> usize {

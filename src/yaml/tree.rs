@@ -178,6 +178,12 @@ impl Document {
 
 /// Parses one YAML document. `text` must already be valid UTF-8 (it is a `&str`).
 pub fn parse(text: &str) -> Result<Document, SyntaxError> {
+    parse_with(text, |_, _| {})
+}
+
+/// [`parse`], calling `top_entry` with the document so far as each entry of a top-level mapping is complete (its
+/// key and value nodes are in the document; the document's root is not set yet).
+pub fn parse_with(text: &str, mut top_entry: impl FnMut(&Document, Entry)) -> Result<Document, SyntaxError> {
     let options = Options::default();
     let parser = Parser::new_from_str_with_options(text, options);
     let mut doc = Document::default();
@@ -270,10 +276,16 @@ pub fn parse(text: &str) -> Result<Document, SyntaxError> {
         if spans_lines && let Some(block_start) = stack.last().and_then(Frame::block_start) {
             check_continuation(text, node_ref.span, column(text, block_start), node_ref.flow)?;
         }
+        let top = stack.len() == 1;
         match stack.last_mut() {
             Some(Frame::Seq { items, .. }) => items.push(node),
             Some(Frame::Map { entries, key, .. }) => match key.take() {
-                Some(key) => entries.push(Entry { key, value: node }),
+                Some(key) => {
+                    entries.push(Entry { key, value: node });
+                    if top {
+                        top_entry(&doc, Entry { key, value: node });
+                    }
+                }
                 None => *key = Some(node),
             },
             None => doc.root = Some(node),
