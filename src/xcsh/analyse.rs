@@ -250,7 +250,7 @@ impl<'b, 'a> Analyser<'b, 'a> {
             Func::Arrow(f) => (f.span, &f.params, f.get_function_body(), f.get_expression()),
         };
         if let Some(first) = params.items.first() {
-            self.receivers.factory(&first.pattern);
+            self.receivers.factory(span(at), &first.pattern);
         }
         let statements = body.map_or(&[][..], |b| b.statements.as_slice());
         self.local = bindings(statements, Values::Const);
@@ -365,7 +365,7 @@ impl<'b, 'a> Analyser<'b, 'a> {
                     if let Some(Func::Function(f)) =
                         (p.kind == PropertyKind::Init).then(|| self.function_of(&p.value)).flatten()
                     {
-                        self.receivers.context(f.params.items.get(1).map(|p| &p.pattern));
+                        self.receivers.context(span(f.span), f.params.items.get(1).map(|p| &p.pattern));
                     }
                 }
                 _ => {}

@@ -17,20 +17,22 @@ pub struct Receivers {
     /// `exec` and `registerTool` destructured from the host API (`({ exec }) => …`).
     exec: Option<String>,
     register: Option<String>,
-    /// Names whose `.ui` needs a `hasUI` guard: the host API and the context parameters.
-    ui: Vec<String>,
+    /// Names whose `.ui` needs a `hasUI` guard: the host API and the context parameters, each with the function
+    /// it is a parameter of (a helper's own `ctx` parameter is another binding, guarded or not by its callers).
+    ui: Vec<(String, Span)>,
     /// The `execute` functions.
     executes: Vec<Span>,
 }
 
 impl Receivers {
-    pub fn factory(&mut self, pattern: &BindingPattern) {
+    /// The factory `function` and its first parameter (the host API).
+    pub fn factory(&mut self, function: Span, pattern: &BindingPattern) {
         match pattern {
             BindingPattern::BindingIdentifier(id) => {
                 self.pi = Some(id.name.to_string());
-                self.ui.push(id.name.to_string());
+                self.ui.push((id.name.to_string(), function));
             }
-            BindingPattern::AssignmentPattern(p) => self.factory(&p.left),
+            BindingPattern::AssignmentPattern(p) => self.factory(function, &p.left),
             BindingPattern::ObjectPattern(object) => {
                 for property in &object.properties {
                     let Some(local) = property.value.get_binding_identifier() else { continue };
@@ -48,16 +50,19 @@ impl Receivers {
     /// An `execute` function and its fourth parameter (`ctx`).
     pub fn execute(&mut self, function: Span, ctx: Option<&BindingPattern>) {
         self.executes.push(function);
-        self.context(ctx);
+        self.context(function, ctx);
     }
 
-    /// A context parameter (`ctx` of `execute` or `onSession`).
-    pub fn context(&mut self, ctx: Option<&BindingPattern>) {
-        if let Some(BindingPattern::BindingIdentifier(id)) = ctx
-            && !self.ui.iter().any(|n| n == id.name.as_str())
-        {
-            self.ui.push(id.name.to_string());
+    /// A context parameter (`ctx` of `execute` or `onSession`) of `function`.
+    pub fn context(&mut self, function: Span, ctx: Option<&BindingPattern>) {
+        if let Some(BindingPattern::BindingIdentifier(id)) = ctx {
+            self.ui.push((id.name.to_string(), function));
         }
+    }
+
+    /// Is `name` at `at` a receiver whose `.ui` needs a guard: inside the function it is a parameter of?
+    fn needs_guard(&self, name: &str, at: oxc_span::Span) -> bool {
+        self.ui.iter().any(|(n, f)| n == name && f.start <= at.start as usize && at.end as usize <= f.end)
     }
 
     fn is(&self, expr: &Expression, name: &Option<String>) -> bool {
@@ -193,7 +198,7 @@ impl<'a> Visit<'a> for Uses<'_> {
         if it.property.name == "ui"
             && self.guard == 0
             && let Expression::Identifier(object) = it.object.get_inner_expression()
-            && self.receivers.ui.iter().any(|n| object.name == n.as_str())
+            && self.receivers.needs_guard(&object.name, it.span)
         {
             self.ui.push((Span::new(it.span.start as usize, it.span.end as usize), format!("{}.ui", object.name)));
         }
