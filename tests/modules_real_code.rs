@@ -12,7 +12,8 @@ use modules_support::*;
 /// an `if`, and a field set on `module.exports` after the whole object, are not read; a module compiled from an
 /// ES module (`__esModule`) exports only `exports.default`, so without one it has no default export.
 /// `toJSONSchema` imported from zod by name builds JSON Schema (not a zod schema); an import inside an ambient
-/// `declare module` block loads nothing; `__proto__: base` inherits the fields it does not write.
+/// `declare module` block loads nothing; `__proto__: base` inherits the fields it does not write; `fetch(request)`
+/// passes the signal of the `new Request(url, { signal })` that `request` holds (and none without one).
 #[test]
 fn real_code_idioms() {
     let unread = |file: &str, why: &str| {
@@ -55,6 +56,17 @@ fn real_code_idioms() {
                     "the tool in `tools/partial.cjs` has no `parameters`",
                 ),
                 5,
+            ),
+            (
+                (
+                    "module-fetch-signal",
+                    "info",
+                    "tools/request.ts",
+                    8,
+                    21,
+                    "`fetch(...)` inside `execute` passes no `signal`: the request cannot be cancelled",
+                ),
+                11,
             ),
             (("module-unanalyzable", "info", "tools/wrapped.js", 3, 5, &wrapped), 3),
             (("module-unanalyzable", "info", "tools/zod_by_name.ts", 5, 3, zod), 8),

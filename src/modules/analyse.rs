@@ -86,6 +86,7 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         fetches: Vec::new(),
         passed_to_change: Vec::new(),
         nested_commonjs: None,
+        signal_requests: Vec::new(),
         invoked: None,
         functions: 0,
     };
@@ -172,6 +173,8 @@ struct Collector<'f> {
     /// The first CommonJS export (`module.exports = …`, `exports.x = …`) below the top level, outside any
     /// function but those called where they are written (a UMD wrapper's `(function () { … })()`).
     nested_commonjs: Option<oxc_span::Span>,
+    /// Names bound to `new Request(url, { signal })`: a `fetch(name)` passes that signal.
+    signal_requests: Vec<String>,
     /// The function the call being visited invokes where it is written.
     invoked: Option<oxc_span::Span>,
     /// How many functions that are not called where they are written enclose the current node.
@@ -360,7 +363,9 @@ impl<'a> Visit<'a> for Collector<'_> {
             self.facts.registers_tools = true;
         }
         let is_fetch = callee.is_specific_id("fetch") || callee.is_specific_member_access("globalThis", "fetch");
-        if is_fetch && self.in_execute(it.span) && passes_no_signal(&it.arguments) {
+        let request_with_signal = matches!(it.arguments.first(), Some(Argument::Identifier(id))
+            if self.signal_requests.iter().any(|r| id.name == r.as_str()));
+        if is_fetch && self.in_execute(it.span) && !request_with_signal && passes_no_signal(&it.arguments) {
             self.fetches.push(span(it.span));
         }
         if let Some(name) = changed::changed_argument(it) {
@@ -410,6 +415,12 @@ impl<'a> Visit<'a> for Collector<'_> {
     }
 
     fn visit_variable_declarator(&mut self, it: &VariableDeclarator<'a>) {
+        if let (BindingPattern::BindingIdentifier(id), Some(Expression::NewExpression(request))) =
+            (&it.id, it.init.as_ref().map(Expression::get_inner_expression))
+            && is_request_with_signal(request)
+        {
+            self.signal_requests.push(id.name.to_string());
+        }
         if let Some(init) = &it.init
             && self.in_execute(it.span)
             && let Some(alias) = self.env_alias(&it.id, init)
@@ -454,12 +465,16 @@ fn passes_no_signal(arguments: &[Argument]) -> bool {
     }
     if let Some(Expression::NewExpression(request)) =
         arguments.first().and_then(Argument::as_expression).map(|e| e.get_inner_expression())
-        && request.callee.get_inner_expression().is_specific_id("Request")
-        && !options_lack_signal(request.arguments.get(1))
+        && is_request_with_signal(request)
     {
         return false;
     }
     options_lack_signal(arguments.get(1))
+}
+
+/// `new Request(url, options)` whose options may carry a `signal`.
+fn is_request_with_signal(request: &NewExpression) -> bool {
+    request.callee.get_inner_expression().is_specific_id("Request") && !options_lack_signal(request.arguments.get(1))
 }
 
 /// Do these options (a call's argument) leave `signal` out? Only a missing argument or an object literal
