@@ -20,7 +20,7 @@ pub fn staged_projects(start: &Path) -> Result<Vec<PathBuf>, String> {
     let Some(git) = GitRepo::discover(start)? else {
         return Err("`--staged` needs a git repository: run it inside one, or drop `--staged`".into());
     };
-    let roots = project_roots(git.tracked());
+    let roots = project_roots(&git.tracked());
     if roots.is_empty() {
         return Ok(vec![start.to_path_buf()]);
     }

@@ -8,6 +8,7 @@ use gix::worktree::stack::state::ignore::Source;
 
 mod base;
 mod diff;
+mod paths;
 mod source;
 mod staged;
 
@@ -21,8 +22,8 @@ pub use source::{EntryKind, GitSource, IndexStat};
 /// Used from one thread: the ignore stack sits in a `RefCell` and `gix::Repository` is not `Sync`.
 pub struct GitRepo {
     root: PathBuf,
-    /// Sorted and deduplicated, so `tracks_under` is one binary search instead of a scan.
-    tracked: Vec<String>,
+    /// The index's entries by path (tracking lookups run per module and per import).
+    paths: paths::PathTable,
     /// `is_ignored` takes `&self` but the stack caches the `.gitignore` files of the folders it last visited.
     excludes: RefCell<gix::worktree::Stack>,
     /// The stack asks the object database for `.gitignore` blobs of skip-worktree (sparse) entries; change-aware
@@ -76,10 +77,7 @@ impl GitRepo {
             format!("cannot read the git index at {}: {}", repo.index_path().display(), one_line(&err))
         })?;
 
-        let mut tracked: Vec<String> = index.entries().iter().map(|entry| to_string(entry.path(&index))).collect();
-        // Conflicted paths appear once per stage.
-        tracked.sort_unstable();
-        tracked.dedup();
+        let paths = paths::PathTable::new(&index);
 
         let excludes = repo
             .excludes(&index, None, Source::WorktreeThenIdMappingIfNotSkipped)
@@ -88,7 +86,7 @@ impl GitRepo {
         // The merge-base walk and tree lookups revisit the same commits and trees; gix has no object cache by default.
         repo.object_cache_size_if_unset(4 * 1024 * 1024);
 
-        Ok(Some(GitRepo { root, tracked, excludes: RefCell::new(excludes), repo, index }))
+        Ok(Some(GitRepo { root, paths, excludes: RefCell::new(excludes), repo, index }))
     }
 
     /// The work tree root (absolute, canonical).
@@ -97,19 +95,29 @@ impl GitRepo {
     }
 
     /// Tracked files named `name` (e.g. every `beeuni.yaml` of a monorepo), repo-relative, sorted.
-    pub fn tracked_named(&self, name: &str) -> Vec<&str> {
+    pub fn tracked_named(&self, name: &str) -> Vec<String> {
         let suffix = format!("/{name}");
-        self.tracked.iter().filter(|p| *p == name || p.ends_with(&suffix)).map(String::as_str).collect()
+        let named = |path: &&BStr| *path == name || path.ends_with(suffix.as_bytes());
+        let mut found: Vec<String> = self.index_paths().filter(named).map(to_string).collect();
+        found.dedup();
+        found
     }
 
-    /// Every path the index holds (with `/`), sorted.
-    pub fn tracked(&self) -> &[String] {
-        &self.tracked
+    /// Every path the index holds (with `/`), sorted, each once.
+    pub fn tracked(&self) -> Vec<String> {
+        let mut tracked: Vec<String> = self.index_paths().map(to_string).collect();
+        tracked.dedup();
+        tracked
+    }
+
+    /// The index's paths in its order (by path bytes; a conflicted path once per stage).
+    fn index_paths(&self) -> impl Iterator<Item = &BStr> {
+        self.index.entries().iter().map(|entry| entry.path(&self.index))
     }
 
     /// Is this repo-relative path (with `/` separators, no leading `./`) an entry in the index?
     pub fn is_tracked(&self, rel: &str) -> bool {
-        self.tracked.binary_search_by(|p| p.as_str().cmp(normalize(rel))).is_ok()
+        self.paths.first(&self.index, normalize(rel)).is_some()
     }
 
     /// Does the index hold any entry under this repo-relative folder (e.g. "node_modules/zod")?
@@ -119,15 +127,9 @@ impl GitRepo {
     pub fn tracks_under(&self, rel_dir: &str) -> bool {
         let dir = normalize(rel_dir);
         if dir.is_empty() {
-            return !self.tracked.is_empty();
+            return !self.index.entries().is_empty();
         }
-        if self.is_tracked(dir) {
-            return true;
-        }
-        let prefix = format!("{dir}/");
-        // Entries sharing `prefix` are contiguous in byte order, so the first one not below it decides.
-        let first = self.tracked.partition_point(|p| p.as_str() < prefix.as_str());
-        self.tracked.get(first).is_some_and(|p| p.starts_with(&prefix))
+        self.is_tracked(dir) || self.index.prefixed_entries(format!("{dir}/").as_str().into()).is_some()
     }
 
     /// Would git ignore this repo-relative path (per .gitignore files in the work tree, .git/info/exclude and

@@ -55,7 +55,7 @@ impl GitRepo {
         }
         let (id, mode) = match source {
             GitSource::Tree(tree) => self.tree_entry(tree, path)?,
-            GitSource::Index => match self.index.entry_by_path(path.into()) {
+            GitSource::Index => match self.paths.entry(&self.index, path) {
                 Some(entry) if entry.flags.contains(Flags::INTENT_TO_ADD) || entry.mode.is_sparse() => return None,
                 Some(entry) => (entry.id, entry.mode.to_tree_entry_mode()?),
                 None => {
@@ -86,14 +86,14 @@ impl GitRepo {
     /// was written, when stat data cannot tell a later edit). Lets another thread tell "unchanged since staged"
     /// from one `fstat` of the file it opens.
     pub fn index_stat(&self, path: &str) -> Option<IndexStat> {
-        let entry = self.index.entry_by_path(normalize(path).into())?;
+        let entry = self.paths.entry(&self.index, normalize(path))?;
         let racy = entry.stat.is_racy(self.index.timestamp(), gix::index::entry::stat::Options::default());
         (!racy).then_some(IndexStat { id: entry.id, stat: entry.stat })
     }
 
     /// The size the index recorded for a regular file at this path (git keeps it modulo 2^32).
     pub fn indexed_size(&self, path: &str) -> Option<u64> {
-        let entry = self.index.entry_by_path(normalize(path).into())?;
+        let entry = self.paths.entry(&self.index, normalize(path))?;
         use gix::index::entry::Mode;
         let file = (entry.mode == Mode::FILE || entry.mode == Mode::FILE_EXECUTABLE)
             && !entry.flags.intersects(Flags::INTENT_TO_ADD | Flags::SKIP_WORKTREE);
@@ -207,7 +207,7 @@ impl GitRepo {
             return None;
         }
         path.match_indices('/').find_map(|(slash, _)| {
-            let entry = self.index.entry_by_path(path[..=slash].into())?;
+            let entry = self.paths.entry(&self.index, &path[..=slash])?;
             entry.mode.is_sparse().then_some((entry.id, slash + 1))
         })
     }
