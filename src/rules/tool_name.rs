@@ -39,6 +39,14 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
 
 /// What part of a name breaks `^[a-z][a-z0-9_]{0,63}$`, if any.
 pub fn name_problem(name: &str) -> Option<String> {
+    // The common case, a good name, in one pass over its bytes (all ASCII: as many characters as bytes).
+    let bytes = name.as_bytes();
+    if bytes.len() <= 64
+        && bytes.first().is_some_and(u8::is_ascii_lowercase)
+        && bytes.iter().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'_')
+    {
+        return None;
+    }
     let Some(first) = name.chars().next() else {
         return Some("it is empty".into());
     };
