@@ -67,7 +67,7 @@ pub fn listing(project: &Project) -> Listing {
         if refused || tools.iter().any(|t| t.name == decl.name) {
             continue;
         }
-        tools.push(Listed { name: decl.name.clone(), kind: "project", source: path.clone() });
+        tools.push(Listed { name: decl.name.to_string(), kind: "project", source: path.to_string() });
     }
     let removed = BEEUNI_TOOLS.iter().copied().filter(|name| !project.is_loaded_beeuni(name)).collect();
     let manifest = Some(project.file(root).shown.clone());

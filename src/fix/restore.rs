@@ -32,7 +32,7 @@ pub fn restore(path: &Path, name: &str) -> Result<String, String> {
         let written = write_text(&project, key.file, &[edit])?;
         return Ok(report(&project, name, key.file, &written, None, None));
     };
-    if decl.value == ToolValue::Beeuni(name.to_string()) {
+    if decl.value == ToolValue::Beeuni(name.into()) {
         return Ok(format!("{name} is already the Beeuni tool (`{line}`): nothing to restore\n"));
     }
     let source = project.file(decl.file);

@@ -111,7 +111,7 @@ fn tool_names(project: &Project) -> Vec<(String, String)> {
         if let Some(path) = decl.module_path()
             && !out.iter().any(|(n, _)| *n == decl.name)
         {
-            out.push((decl.name.clone(), format!("project tool ({path})")));
+            out.push((decl.name.to_string(), format!("project tool ({path})")));
         }
     }
     out

@@ -18,19 +18,23 @@ pub struct ToolsKey {
     pub graph_index: usize,
 }
 
+/// A name or path of a declaration: inline up to 24 bytes (most are), and every declaration is kept to the end
+/// of the run.
+pub type Name = compact_str::CompactString;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ToolValue {
     /// `beeuni:<target>`
-    Beeuni(String),
+    Beeuni(Name),
     /// Any other string: a module path when `path` is `Ok` (normalised), else why it is not one.
-    Module { raw: String, path: Result<String, String> },
+    Module { raw: Name, path: Result<Name, String> },
     /// Not a string: what it is instead.
     NotString(&'static str),
 }
 
 #[derive(Debug)]
 pub struct ToolDecl {
-    pub name: String,
+    pub name: Name,
     pub file: FileId,
     pub name_span: Span,
     /// `name: value`, from the key's start to the value's end.
@@ -49,7 +53,7 @@ impl ToolDecl {
     /// The module path, when the value is a valid one.
     pub fn module_path(&self) -> Option<&str> {
         match &self.value {
-            ToolValue::Module { path: Ok(path), .. } => Some(path),
+            ToolValue::Module { path: Ok(path), .. } => Some(path.as_str()),
             _ => None,
         }
     }
@@ -128,13 +132,13 @@ fn declaration(
     value: NodeId,
     checkout: Option<&Checkout>,
 ) -> Option<ToolDecl> {
-    let name = doc.scalar(key)?.to_string();
+    let name = Name::from(doc.scalar(key)?);
     let name_span = doc.node(key).span;
     let value_span = doc.node(value).span;
     let value = match doc.str(value) {
         Some(text) => match text.strip_prefix("beeuni:") {
-            Some(target) => ToolValue::Beeuni(target.to_string()),
-            None => ToolValue::Module { raw: text.to_string(), path: check_module_path(text) },
+            Some(target) => ToolValue::Beeuni(Name::from(target)),
+            None => ToolValue::Module { raw: Name::from(text), path: check_module_path(text).map(Name::from) },
         },
         None => ToolValue::NotString(doc.describe(value)),
     };

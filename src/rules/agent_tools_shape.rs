@@ -73,7 +73,7 @@ fn diagnose(doc: &Document, source: &str, file: FileId, agent: &str, value: Node
     match &doc.node(doc.resolve(value)).value {
         Value::Scalar { text, .. } => {
             let message = format!("`tools` of agent `{agent}` must be {FORMS}, not `{text}`");
-            let lower = if text == "*" { "all".to_string() } else { text.to_ascii_lowercase() };
+            let lower = if text == "*" { "all".to_string() } else { text.as_str().to_ascii_lowercase() };
             if lower == "all" || lower == "none" {
                 let span = doc.node(value).span;
                 let written = source.get(span.range()).unwrap_or_default();

@@ -29,7 +29,7 @@ pub static RULE: Rule = Rule::new("beeuni-ref", Severity::Error, include_str!("b
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for decl in project.tools.iter().filter(|d| d.is_beeuni_name()) {
         let wrong = match &decl.value {
-            ToolValue::Beeuni(target) => target != &decl.name,
+            ToolValue::Beeuni(target) => *target != decl.name,
             ToolValue::Module { path, .. } => path.is_err(),
             ToolValue::NotString(_) => false,
         };

@@ -43,7 +43,7 @@ pub fn action_path() -> PathBuf {
 
 fn text(doc: &Document, id: NodeId) -> String {
     match &doc.node(doc.resolve(id)).value {
-        Yaml::Scalar { text, .. } => text.clone(),
+        Yaml::Scalar { text, .. } => text.to_string(),
         other => panic!("a scalar expected in action.yml, not {other:?}"),
     }
 }
