@@ -14,7 +14,6 @@ use crate::repo::fs::Refusal;
 use crate::source::{Reread, SourceFile, Sources, Span};
 use rustc_hash::FxHashMap;
 use std::panic::AssertUnwindSafe;
-use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
 /// A module handed to the analysis threads: its path, its bytes (or where to read them), the text and facts an
@@ -36,8 +35,9 @@ pub struct Feed<'s, 'a> {
     index_of: FxHashMap<String, usize>,
     /// By module index: its path, the declarations that name it, whether it is an xcsh tool.
     origins: Vec<(String, Vec<usize>, bool)>,
-    /// By module index: where its text can be read again, and the work-tree file it is read from.
-    rereads: Vec<(Option<Reread>, Option<PathBuf>)>,
+    /// By module index: where its text can be read again, and whether it is read from that work-tree file now
+    /// (rather than known from an earlier run).
+    rereads: Vec<(Option<Reread>, bool)>,
     /// By module index: its analysis, once done and not yet taken.
     done: Vec<Option<Analysed>>,
     sender: Sender<Outcome>,
@@ -136,9 +136,9 @@ impl<'s, 'a> Feed<'s, 'a> {
         let let_go = !self.keep_texts && reread.is_some();
         let (read, from_disk) = match read {
             // Read from disk by an earlier run while the disk is taken as unchanged: that run's facts hold.
-            Read::Later { real, .. } if known.is_some() && checkout.unchanged(&real) => (Read::Known, None),
-            Read::Later { real, indexed } => (Read::Later { real: real.clone(), indexed }, Some(real)),
-            read => (read, None),
+            Read::Later { real, .. } if known.is_some() && checkout.unchanged(&real) => (Read::Known, false),
+            read @ Read::Later { .. } => (read, true),
+            read => (read, false),
         };
         self.index_of.insert(path.clone(), index);
         self.origins.push((path.clone(), declared_by, xcsh));
@@ -220,7 +220,7 @@ impl<'s, 'a> Feed<'s, 'a> {
             let (path, declared_by, xcsh) = std::mem::take(&mut self.origins[next]);
             // Unless the read failed (an empty text with an error).
             let read = !matches!(&body, Body::Held(text) if text.is_empty()) || facts.is_whole();
-            if let Some(real) = from_disk.as_ref().filter(|_| read) {
+            if let (Some(Reread::Disk(real)), true, true) = (&reread, from_disk, read) {
                 checkout.saw(real);
             }
             used.extend(entry);
