@@ -73,3 +73,23 @@ fn real_code_idioms() {
         ],
     );
 }
+
+/// A relative import of a folder loads the `module`/`main` of its `package.json` (Bun's `loadAsFileOrDirectory`,
+/// before `index.*`): the import resolves, and the file it names is a helper like any other (here with an
+/// import of its own that fails).
+#[test]
+fn a_folder_import_loads_its_package_main() {
+    let dir = common::project(&[
+        ("beeuni.yaml", &manifest_for("tools/shared_user.ts")),
+        (
+            "tools/shared_user.ts",
+            "import { shared } from '../lib/shared'\n\nexport default { description: 'x', parameters: { type: 'object', properties: {} }, async execute() { return shared } }\n",
+        ),
+        ("lib/shared/package.json", "{ \"name\": \"shared\", \"main\": \"./src/main\" }\n"),
+        ("lib/shared/src/main.ts", "import { gone } from './gone'\nexport const shared = gone\n"),
+    ]);
+    let (code, report) = common::json_in(dir.path(), &[]);
+    let message = "`lib/shared/src/main.ts` imports `./gone`: no such file (tried the module extensions and `index.*`)";
+    common::assert_findings(&report, &[("module-import-missing", "error", "lib/shared/src/main.ts", 1, 1, message)]);
+    assert_eq!(code, 1);
+}

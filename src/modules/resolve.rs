@@ -191,8 +191,27 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    /// The file a repo-relative target means (itself, with an extension, `index.*`); `Err` when it leads out.
+    /// The file a repo-relative target means (itself, with an extension, `index.*`, or the `module`/`main` of a
+    /// folder's `package.json`, as Bun loads a folder); `Err` when it leads out.
     fn file(&self, target: &str) -> Result<Option<String>, String> {
+        if let Some(found) = self.file_or_index(target)? {
+            return Ok(Some(found));
+        }
+        let Some(manifest) = self.checkout.read(&join(target, "package.json")).ok().and_then(|b| Json::parse(&b))
+        else {
+            return Ok(None);
+        };
+        for field in ["module", "main"] {
+            if let Some(main) = manifest.get(field).and_then(Json::as_str).and_then(|m| fs::normalize(&join(target, m)))
+                && let Some(found) = self.file_or_index(&main)?
+            {
+                return Ok(Some(found));
+            }
+        }
+        Ok(None)
+    }
+
+    fn file_or_index(&self, target: &str) -> Result<Option<String>, String> {
         for candidate in file_candidates(target) {
             match self.checkout.resolve_module(&candidate) {
                 // Too large to read, but there: the modules stage says it was not analysed.
