@@ -92,10 +92,14 @@ pub struct Resolver<'a> {
     manifests: FxHashMap<String, Option<Rc<Json>>>,
     /// The config that applies in a folder (the nearest at or above it), by folder.
     configs: FxHashMap<String, Option<Rc<TsConfig>>>,
-    /// Each specifier's resolution from a folder (with `require()` or not): modules of one folder import the same
-    /// helpers and packages, and each would otherwise cost a look-up of every candidate file.
-    resolved: FxHashMap<(String, String, bool), Arc<Resolution>>,
+    /// Each specifier's resolution from a folder (by folder, then specifier; without and with `require()`): modules
+    /// of one folder import the same helpers and packages, and each would otherwise cost a look-up of every
+    /// candidate file. Looked up without building a key.
+    resolved: FxHashMap<String, FxHashMap<String, ByRequire>>,
 }
+
+/// A specifier's resolution without and with `require()` (as far as made).
+type ByRequire = [Option<Arc<Resolution>>; 2];
 
 /// Where a package provides a subpath.
 enum Entry {
@@ -125,12 +129,14 @@ impl<'a> Resolver<'a> {
     /// [`Resolver::resolve`], shared with every other import of the same specifier from the same folder: each
     /// module keeps its resolutions to the end of the run, and most are the same few.
     pub fn resolve_shared(&mut self, module: &str, specifier: &str, require: bool) -> Arc<Resolution> {
-        let key = (parent(module).to_string(), specifier.to_string(), require);
-        if let Some(known) = self.resolved.get(&key) {
+        let dir = parent(module);
+        let known = self.resolved.get(dir).and_then(|specifiers| specifiers.get(specifier));
+        if let Some(known) = known.and_then(|by_require| by_require[usize::from(require)].as_ref()) {
             return Arc::clone(known);
         }
-        let resolution = Arc::new(self.resolve_from(&key.0, specifier, require));
-        self.resolved.insert(key, Arc::clone(&resolution));
+        let resolution = Arc::new(self.resolve_from(dir, specifier, require));
+        let specifiers = self.resolved.entry(dir.to_string()).or_default();
+        specifiers.entry(specifier.to_string()).or_default()[usize::from(require)] = Some(Arc::clone(&resolution));
         resolution
     }
 

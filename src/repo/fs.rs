@@ -42,6 +42,11 @@ impl Refusal {
 
 /// Lexically normalises a repo-relative path (`./a/../b` → `b`); `None` when it climbs above the root.
 pub fn normalize(rel: &str) -> Option<String> {
+    // A path in plain form (the usual case: every declared module, most imports) is its own normal form.
+    let plain = |part: &str| !part.is_empty() && part != "." && part != ".." && !part.contains(['\\', ':']);
+    if rel.split('/').all(plain) {
+        return Some(rel.to_string());
+    }
     let mut parts: Vec<&str> = Vec::new();
     for component in Path::new(rel).components() {
         match component {
@@ -240,6 +245,10 @@ mod tests {
         assert_eq!(normalize("config/../x.yaml").as_deref(), Some("x.yaml"));
         assert_eq!(normalize("../x.yaml"), None);
         assert_eq!(normalize("/etc/passwd"), None);
+        assert_eq!(normalize("tools/x.ts").as_deref(), Some("tools/x.ts"));
+        assert_eq!(normalize("tools//x.ts/").as_deref(), Some("tools/x.ts"));
+        assert_eq!(normalize("").as_deref(), Some(""));
+        assert_eq!(normalize("a/./b/..").as_deref(), Some("a"));
     }
 
     #[cfg(unix)]
