@@ -33,19 +33,3 @@ export default (pi) => ({
     assert_findings(&report, &[("xcsh-ui-guard", "warning", TOOL, 11, 5, message)]);
     assert_eq!(code, 1);
 }
-
-/// The loader also takes `<tool folder>/<name>/index.ts` (xcsh's own examples are laid out so): such a tool is
-/// checked like one directly in the folder; a dot-folder, and a subfolder without `index.ts`, are not tools.
-#[test]
-fn a_tool_in_a_subfolder_index_ts_is_checked() {
-    let broken = "export default (pi) => ({\n  name: 'broken',\n  description: 'x',\n  parameters: pi.typebox.Type.Object({}),\n})\n";
-    let dir = project(&[
-        (".xcsh/tools/broken/index.ts", broken),
-        (".xcsh/tools/.cache/index.ts", broken),
-        (".xcsh/tools/shared/helpers.ts", "export const x = 1\n"),
-    ]);
-    let (code, report) = json_in(dir.path(), &[]);
-    let message = "The tool `broken` returned by `.xcsh/tools/broken/index.ts` lacks `execute`";
-    assert_findings(&report, &[("xcsh-tool-shape", "error", ".xcsh/tools/broken/index.ts", 1, 25, message)]);
-    assert_eq!(code, 1);
-}

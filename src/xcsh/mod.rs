@@ -97,11 +97,6 @@ pub fn discover(checkout: &Checkout, extra: &[String], sources: &mut Sources) ->
     for (index, folder) in found.folders.iter().enumerate() {
         for name in checkout.list_dir(folder) {
             let path = if folder.is_empty() { name.clone() } else { format!("{folder}/{name}") };
-            // The loader also loads `<folder>/<name>/index.ts` (the layout of xcsh's own examples), a
-            // dot-folder aside.
-            let index_ts = format!("{path}/index.ts");
-            let in_subfolder = !name.starts_with('.') && checkout.is_dir(&path) && checkout.is_file(&index_ts);
-            let (path, name) = if in_subfolder { (index_ts, "index.ts".to_string()) } else { (path, name) };
             let Some((stem, ext)) = name.rsplit_once('.') else { continue };
             if ext == "md" || ext == "json" {
                 if let Ok(bytes) = checkout.read(&path) {
