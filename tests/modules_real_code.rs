@@ -13,7 +13,8 @@ use modules_support::*;
 /// ES module (`__esModule`) exports only `exports.default`, so without one it has no default export.
 /// `toJSONSchema` imported from zod by name builds JSON Schema (not a zod schema); an import inside an ambient
 /// `declare module` block loads nothing; `__proto__: base` inherits the fields it does not write; `fetch(request)`
-/// passes the signal of the `new Request(url, { signal })` that `request` holds (and none without one).
+/// passes the signal of the `new Request(url, { signal })` that `request` holds (and none without one);
+/// `node-fetch`, `ws`, `undici` and Node's internal `_stream_*` modules are served by Bun itself, installed or not.
 #[test]
 fn real_code_idioms() {
     let unread = |file: &str, why: &str| {

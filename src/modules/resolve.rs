@@ -41,7 +41,23 @@ pub enum Resolution {
     NotExported { subpath: String, manifest: String },
 }
 
+/// Node's built-in modules, by first path segment (`fs/promises` is `fs`'s), the internal `_http_*`,
+/// `_stream_*` and `_tls_*` ones (Bun serves them too) and the deprecated `sys`.
 const NODE_BUILTINS: &[&str] = &[
+    "_http_agent",
+    "_http_client",
+    "_http_common",
+    "_http_incoming",
+    "_http_outgoing",
+    "_http_server",
+    "_stream_duplex",
+    "_stream_passthrough",
+    "_stream_readable",
+    "_stream_transform",
+    "_stream_wrap",
+    "_stream_writable",
+    "_tls_common",
+    "_tls_wrap",
     "assert",
     "async_hooks",
     "buffer",
@@ -84,6 +100,24 @@ const NODE_BUILTINS: &[&str] = &[
     "wasi",
     "worker_threads",
     "zlib",
+];
+
+/// Specifiers Bun's runtime serves itself, installed or not (its hard-coded aliases: third-party packages it
+/// overrides with native code, and polyfills it forces to native): importing one never fails.
+const BUN_BUILTIN_PACKAGES: &[&str] = &[
+    "@vercel/fetch",
+    "abort-controller",
+    "abort-controller/polyfill",
+    "ffi",
+    "isomorphic-fetch",
+    "next/dist/compiled/node-fetch",
+    "next/dist/compiled/undici",
+    "next/dist/compiled/ws",
+    "node-fetch",
+    "undici",
+    "utf-8-validate",
+    "ws",
+    "ws/lib/websocket",
 ];
 
 /// Resolves imports for many modules, remembering the `package.json` and `tsconfig.json` files it has read.
@@ -147,7 +181,11 @@ impl<'a> Resolver<'a> {
         if specifier.starts_with('/') || specifier.contains("://") || specifier.starts_with("file:") {
             return Resolution::MissingFile("it is not a relative path inside the repository".into());
         }
-        if specifier.starts_with("node:") || specifier == "bun" || specifier.starts_with("bun:") {
+        if specifier.starts_with("node:")
+            || specifier == "bun"
+            || specifier.starts_with("bun:")
+            || BUN_BUILTIN_PACKAGES.contains(&specifier)
+        {
             return Resolution::Builtin;
         }
         if specifier.starts_with('#') {
@@ -468,6 +506,11 @@ mod tests {
         assert_eq!(resolver.resolve("tools/a.ts", "node:fs", false), Resolution::Builtin);
         assert_eq!(resolver.resolve("tools/a.ts", "fs/promises", false), Resolution::Builtin);
         assert_eq!(resolver.resolve("tools/a.ts", "bun:sqlite", false), Resolution::Builtin);
+        // Bun's own `node-fetch` and `ws` (not their other subpaths), and Node's internal modules.
+        assert_eq!(resolver.resolve("tools/a.ts", "node-fetch", false), Resolution::Builtin);
+        assert_eq!(resolver.resolve("tools/a.ts", "ws", true), Resolution::Builtin);
+        assert_eq!(resolver.resolve("tools/a.ts", "_stream_readable", false), Resolution::Builtin);
+        assert!(matches!(resolver.resolve("tools/a.ts", "ws/lib/sender", false), Resolution::MissingPackage { .. }));
         assert_eq!(
             resolver.resolve("tools/a.ts", "zod", false),
             Resolution::Package {
