@@ -232,14 +232,12 @@ impl Project {
 
     /// The connector of `agent` that `name` belongs to (`github` for `github_search`), unless it is a declared tool.
     pub fn connector_of<'a>(&self, agent: &'a AgentDecl, name: &str) -> Option<&'a str> {
-        if self.is_declared(name) {
-            return None;
-        }
-        agent
+        // The agent's few connectors first: most names belong to none, and then the declarations need no search.
+        let connector = agent
             .connectors
             .iter()
-            .find(|c| name == c.as_str() || name.strip_prefix(c.as_str()).is_some_and(|rest| rest.starts_with('_')))
-            .map(String::as_str)
+            .find(|c| name == c.as_str() || name.strip_prefix(c.as_str()).is_some_and(|rest| rest.starts_with('_')))?;
+        (!self.is_declared(name)).then_some(connector.as_str())
     }
 
     /// Is `name`, in the list of `agent`, a name no table knows?
