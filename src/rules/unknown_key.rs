@@ -38,33 +38,41 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for manifest in &project.graph.files {
         let doc = &manifest.doc;
         let Some(root) = doc.root else { continue };
-        near_misses(doc, manifest.file, root, TOP, "top-level key `{}`", out);
+        near_misses(doc, manifest.file, root, TOP, &|key| format!("top-level key `{key}`"), out);
     }
     for agent in &project.agents {
         let doc = &project.graph.files[agent.graph_index].doc;
-        near_misses(doc, agent.file, agent.node, AGENT, &format!("setting `{{}}` of agent `{}`", agent.name), out);
+        let name = &agent.name;
+        near_misses(doc, agent.file, agent.node, AGENT, &|key| format!("setting `{key}` of agent `{name}`"), out);
         if let Some((_, tools)) = agent.tools_key {
             near_misses(
                 doc,
                 agent.file,
                 tools,
                 AGENT_TOOLS,
-                &format!("key `{{}}` in the `tools` of agent `{}`", agent.name),
+                &|key| format!("key `{key}` in the `tools` of agent `{name}`"),
                 out,
             );
         }
     }
 }
 
-/// Reports the keys of `map` that nearly match one of `known`.
-pub fn near_misses(doc: &Document, file: FileId, map: NodeId, known: &[&str], what: &str, out: &mut Vec<Diagnostic>) {
+/// Reports the keys of `map` that nearly match one of `known`; `what` names such a key (worded only for a finding).
+pub fn near_misses(
+    doc: &Document,
+    file: FileId,
+    map: NodeId,
+    known: &[&str],
+    what: &dyn Fn(&str) -> String,
+    out: &mut Vec<Diagnostic>,
+) {
     for entry in doc.entries(map).unwrap_or_default() {
         let Some(key) = doc.scalar(entry.key) else { continue };
         if known.contains(&key) {
             continue;
         }
         if let Some(meant) = known.iter().find(|k| is_near_miss(key, k)) {
-            let message = format!("unknown {}: it is ignored", what.replace("{}", key));
+            let message = format!("unknown {}: it is ignored", what(key));
             let at = Label::new(file, doc.node(entry.key).span);
             out.push(Diagnostic::new(RULE.id, RULE.severity, at, message).help(format!("did you mean `{meant}`?")));
         }
