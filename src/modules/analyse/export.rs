@@ -331,12 +331,27 @@ impl<'b, 'a> Scope<'b, 'a> {
                     let why = format!("the object inherits from `{}`", self.snippet(p.value.span()));
                     spread.get_or_insert_with(|| (span(p.span), why));
                 }
-                ObjectPropertyKind::ObjectProperty(p) => match p.key.static_name().as_deref() {
-                    Some("description") => description = Some(Written::from(&**p)),
-                    Some("parameters") => parameters = Some(Written::from(&**p)),
-                    Some("execute") => execute = Some(Written::from(&**p)),
-                    _ => {}
-                },
+                ObjectPropertyKind::ObjectProperty(p) => {
+                    // `[EXECUTE]: run` names the field through a `const`; another computed key may name any.
+                    let key = p.key.static_name().map(|k| k.to_string()).or_else(|| {
+                        match p.key.as_expression().map(|k| self.resolve(k)) {
+                            // A symbol (`[Symbol.iterator]`, `Symbol.for('x')`) is never a field's name.
+                            Some(Resolved::Expr(key)) if is_symbol(key) => Some(String::new()),
+                            Some(Resolved::Expr(key)) => string_value(key).map(str::to_string),
+                            _ => None,
+                        }
+                    });
+                    match key.as_deref() {
+                        Some("description") => description = Some(Written::from(&**p)),
+                        Some("parameters") => parameters = Some(Written::from(&**p)),
+                        Some("execute") => execute = Some(Written::from(&**p)),
+                        Some(_) => {}
+                        None => {
+                            let why = format!("the object has the computed key `[{}]`", self.snippet(p.key.span()));
+                            spread.get_or_insert_with(|| (span(p.span), why));
+                        }
+                    }
+                }
             }
         }
         self.fields(description, parameters, execute, &spread)
@@ -518,6 +533,19 @@ fn parameters(is_object_literal: bool) -> Parameters {
         properties_span: None,
         required: Vec::new(),
         zod: None,
+    }
+}
+
+/// `Symbol.iterator`, `Symbol('x')`, `Symbol.for('x')`: a symbol, which names no string-keyed field.
+fn is_symbol(key: &Expression) -> bool {
+    let callee = match key {
+        Expression::CallExpression(call) => call.callee.get_inner_expression(),
+        key => key,
+    };
+    match callee {
+        Expression::Identifier(id) => id.name == "Symbol" && matches!(key, Expression::CallExpression(_)),
+        Expression::StaticMemberExpression(member) => member.object.get_inner_expression().is_specific_id("Symbol"),
+        _ => false,
     }
 }
 
