@@ -435,13 +435,17 @@ fn spread_and_computed_keys() {
         other => panic!("{other:?}"),
     }
     assert!(facts.execute.is_none());
-    // Keys count in every spelling; a computed name is not known.
+    // Keys count in every spelling, a `const` key too; a symbol names no field; another computed key may be any.
     for key in ["'description'", "['description']", "[`description`]"] {
         let facts = run("a.ts", &format!("export default {{ {key}: 'd' }}"));
         assert_eq!(found(&object(&facts).description), Description::Text("d".into()), "{key}");
     }
     let facts = run("a.ts", "const k = 'description'\nexport default { [k]: 'd' }");
+    assert_eq!(found(&object(&facts).description), Description::Text("d".into()));
+    let facts = run("a.ts", "export default { [Symbol.iterator]: 'd' }");
     assert_eq!(object(&facts).description, Field::Missing);
+    let facts = run("a.ts", "export default { [key()]: 'd' }");
+    assert!(matches!(object(&facts).description, Field::Unanalyzable { .. }));
 }
 
 #[test]
