@@ -35,8 +35,9 @@ pub struct Project {
     pub loaded_beeuni: Vec<&'static str>,
     /// Every declared module, analysed once.
     pub modules: Vec<Module>,
-    /// By declaration index: what exists instead of a declared module that does not.
-    pub missing_modules: Vec<Option<modules::MissingModule>>,
+    /// (declaration index, what exists instead) of each declared module that does not exist, by index: only those
+    /// (a list of every declaration would hold an empty entry for each of thousands of modules).
+    missing_modules: Vec<(usize, modules::MissingModule)>,
     /// Files of the legacy `harnesses/opencode/tools/` folder: (file, stem).
     pub legacy_tools: Vec<(FileId, String)>,
     /// In a change-aware run: what the base version of the project loaded.
@@ -259,6 +260,17 @@ impl Project {
     /// Does git report this project-relative file unmodified (only asked of the copies a fix may delete)?
     pub fn is_unmodified(&self, path: &str) -> bool {
         self.unmodified.contains(path)
+    }
+
+    /// What exists instead of the module declaration `index` names, when that module does not exist.
+    pub fn missing_module(&self, index: usize) -> Option<&modules::MissingModule> {
+        let at = self.missing_modules.binary_search_by_key(&index, |(at, _)| *at).ok()?;
+        Some(&self.missing_modules[at].1)
+    }
+
+    /// Each declaration (by index, in order) whose module does not exist, with what exists instead.
+    pub fn missing_modules(&self) -> impl Iterator<Item = (usize, &modules::MissingModule)> {
+        self.missing_modules.iter().map(|(index, missing)| (*index, missing))
     }
 
     pub fn file(&self, id: FileId) -> &SourceFile {

@@ -88,11 +88,12 @@ pub struct MissingModule {
     pub sibling: Option<String>,
 }
 
-/// For each declaration (by index) whose module does not exist, what exists instead.
-pub fn missing_modules(checkout: &Checkout, tools: &[ToolDecl]) -> Vec<Option<MissingModule>> {
+/// Each declaration (by index, in order) whose module does not exist, with what exists instead.
+pub fn missing_modules(checkout: &Checkout, tools: &[ToolDecl]) -> Vec<(usize, MissingModule)> {
     tools
         .iter()
-        .map(|decl| {
+        .enumerate()
+        .filter_map(|(index, decl)| {
             let (Some(path), Some(Err(Refusal::NotFound))) = (decl.module_path(), &decl.module) else {
                 return None;
             };
@@ -101,7 +102,7 @@ pub fn missing_modules(checkout: &Checkout, tools: &[ToolDecl]) -> Vec<Option<Mi
                 .iter()
                 .map(|ext| format!("{stem}.{ext}"))
                 .find(|candidate| candidate != path && checkout.is_file(candidate));
-            Some(MissingModule { unstaged: checkout.only_in_work_tree(path), sibling })
+            Some((index, MissingModule { unstaged: checkout.only_in_work_tree(path), sibling }))
         })
         .collect()
 }

@@ -78,8 +78,9 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             out.push(loaders.into_iter().fold(diagnostic, Diagnostic::related));
         }
     }
-    for (decl, instead) in project.tools.iter().zip(&project.missing_modules) {
-        let (Some(path), Some(instead)) = (decl.module_path(), instead) else { continue };
+    for (index, instead) in project.missing_modules() {
+        let decl = &project.tools[index];
+        let Some(path) = decl.module_path() else { continue };
         if instead.unstaged {
             out.push(untracked(project, path, Label::new(decl.file, decl.entry), "module"));
         }

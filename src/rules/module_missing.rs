@@ -34,7 +34,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             // It exists: the modules stage reports it as not analysed (`module-unanalyzable`).
             continue;
         }
-        let instead = project.missing_modules.get(index).cloned().flatten().unwrap_or_default();
+        let instead = project.missing_module(index).cloned().unwrap_or_default();
         if instead.unstaged {
             // Not staged: `file-untracked` says so.
             continue;
