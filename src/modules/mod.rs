@@ -109,12 +109,12 @@ pub fn missing_modules(checkout: &Checkout, tools: &[ToolDecl]) -> Vec<(usize, M
 
 /// Fills `loaded_by` of every helper: a walk of the import graph from each root (a declared module or an xcsh
 /// tool), remembering the import of the root each file was first reached through.
-fn mark_loaders(modules: &mut [Module], edges: &[Vec<(usize, Span)>]) {
+fn mark_loaders(modules: &mut [Module], edges: &Edges) {
     let mut seen_from = vec![usize::MAX; modules.len()];
     let roots: Vec<usize> = (0..modules.len()).filter(|&m| modules[m].is_root()).collect();
     for root in roots {
         seen_from[root] = root;
-        let mut stack: Vec<(usize, Span)> = edges[root].iter().rev().copied().collect();
+        let mut stack: Vec<(usize, Span)> = edges.of(root).iter().rev().copied().collect();
         while let Some((at, via)) = stack.pop() {
             if seen_from[at] == root {
                 continue;
@@ -123,8 +123,30 @@ fn mark_loaders(modules: &mut [Module], edges: &[Vec<(usize, Span)>]) {
             if !modules[at].is_root() {
                 modules[at].loaded_by.push((root, via));
             }
-            stack.extend(edges[at].iter().rev().map(|&(next, _)| (next, via)));
+            stack.extend(edges.of(at).iter().rev().map(|&(next, _)| (next, via)));
         }
+    }
+}
+
+/// The import graph: for each module in order, the modules its imports load, with the import's span (in one list,
+/// not one per module: most modules load one helper, and a list of its own would hold four).
+#[derive(Default)]
+struct Edges {
+    /// By module: where its edges end in `targets` (they start where the previous module's end).
+    ends: Vec<usize>,
+    targets: Vec<(usize, Span)>,
+}
+
+impl Edges {
+    /// The edges of module `at`.
+    fn of(&self, at: usize) -> &[(usize, Span)] {
+        let start = at.checked_sub(1).map_or(0, |before| self.ends[before]);
+        &self.targets[start..self.ends[at]]
+    }
+
+    /// Ends the edges of the module being added (those pushed to `targets` since the last one).
+    fn end_module(&mut self) {
+        self.ends.push(self.targets.len());
     }
 }
 

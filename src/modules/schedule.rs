@@ -3,7 +3,7 @@
 //! thread goes on loading, collecting and resolving. Results are taken in the order the modules were named, so
 //! the module list, its file ids and every finding come out as a level-by-level walk of the closure gives them.
 
-use super::{Analysed, Body, Module, Read, analyse_bytes, is_code, mark_loaders, on_one_big_stack, pool, read};
+use super::{Analysed, Body, Edges, Module, Read, analyse_bytes, is_code, mark_loaders, on_one_big_stack, pool, read};
 use crate::cache::ModuleCache;
 use crate::manifest::load::{Job, Parsed};
 use crate::manifest::tools::ToolDecl;
@@ -11,7 +11,7 @@ use crate::modules::facts::{ImportKind, ModuleFacts};
 use crate::modules::resolve::{Resolution, Resolver};
 use crate::repo::checkout::{Checkout, Resolved};
 use crate::repo::fs::Refusal;
-use crate::source::{Reread, SourceFile, Sources, Span};
+use crate::source::{Reread, SourceFile, Sources};
 use rustc_hash::FxHashMap;
 use std::panic::AssertUnwindSafe;
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -197,8 +197,7 @@ impl<'s, 'a> Feed<'s, 'a> {
     pub fn finish(&mut self, checkout: &Checkout, sources: &mut Sources) -> Vec<Module> {
         let mut resolver = Resolver::new(checkout);
         let mut modules: Vec<Module> = Vec::new();
-        // Per module: the modules its imports load, with the import's span.
-        let mut edges: Vec<Vec<(usize, Span)>> = Vec::new();
+        let mut edges = Edges::default();
         let mut used = Vec::new();
         let mut next = 0;
         while next < self.origins.len() {
@@ -213,7 +212,7 @@ impl<'s, 'a> Feed<'s, 'a> {
                 // needs at the run's peak.
                 let more = self.origins.len() - modules.len();
                 modules.reserve_exact(more);
-                edges.reserve_exact(more);
+                edges.ends.reserve_exact(more);
                 sources.reserve_exact(more);
             }
             let (reread, from_disk) = std::mem::take(&mut self.rereads[next]);
@@ -224,7 +223,6 @@ impl<'s, 'a> Feed<'s, 'a> {
                 checkout.saw(real);
             }
             used.extend(entry);
-            let mut loads = Vec::new();
             let resolved = facts
                 .imports
                 .iter()
@@ -246,7 +244,7 @@ impl<'s, 'a> Feed<'s, 'a> {
                                 self.origins.len() - 1
                             }
                         };
-                        loads.push((at, import.span));
+                        edges.targets.push((at, import.span));
                     }
                     (!erased).then_some(resolution)
                 })
@@ -257,7 +255,7 @@ impl<'s, 'a> Feed<'s, 'a> {
                 (Body::LetGo, None) => SourceFile::new(path.clone(), String::new()),
             };
             let file = sources.add(file);
-            edges.push(loads);
+            edges.end_module();
             modules.push(Module { path, file, declared_by, loaded_by: Vec::new(), xcsh, facts, resolved });
             next += 1;
         }
