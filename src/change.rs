@@ -59,14 +59,15 @@ pub fn base_facts(head: &Project, sides: &Sides) -> BaseFacts {
         .tools
         .iter()
         .filter(|d| d.loads_beeuni() && reused.contains(head.file(d.file).path.as_str()))
-        .map(|d| (d.name.to_string(), head.file(d.file).path.clone(), true, true))
+        .map(|d| (d.name.to_string(), head.file(d.file).path.to_string(), true, true))
         .collect();
     for (index, file) in graph.files.iter().enumerate().filter(|(_, f)| !f.reused) {
         let (mut keys, mut decls) = (Vec::new(), Vec::new());
         tools::collect_file(&graph, index, None, &mut keys, &mut decls);
         tools_key |= !keys.is_empty();
         let path = &sources.get(file.file).path;
-        declared.extend(decls.iter().map(|d| (d.name.to_string(), path.clone(), d.loads_beeuni(), d.is_beeuni_name())));
+        declared
+            .extend(decls.iter().map(|d| (d.name.to_string(), path.to_string(), d.loads_beeuni(), d.is_beeuni_name())));
     }
     let loaded_beeuni = BEEUNI_TOOLS
         .iter()

@@ -70,7 +70,7 @@ pub fn listing(project: &Project) -> Listing {
         tools.push(Listed { name: decl.name.to_string(), kind: "project", source: path.to_string() });
     }
     let removed = BEEUNI_TOOLS.iter().copied().filter(|name| !project.is_loaded_beeuni(name)).collect();
-    let manifest = Some(project.file(root).shown.clone());
+    let manifest = Some(project.file(root).shown.to_string());
     Listing { manifest, tools_key: !project.tools_keys.is_empty(), tools, removed, xcsh }
 }
 
@@ -81,7 +81,7 @@ fn xcsh_tools(project: &Project) -> Vec<XcshListed> {
         if XCSH_BUILTIN_TOOLS.contains(&name) || listed.iter().any(|t| t.name == name) {
             continue;
         }
-        listed.push(XcshListed { name: name.to_string(), path: project.file(module.file).shown.clone() });
+        listed.push(XcshListed { name: name.to_string(), path: project.file(module.file).shown.to_string() });
     }
     listed
 }

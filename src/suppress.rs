@@ -256,11 +256,11 @@ mod tests {
 
     #[test]
     fn the_first_statement_skips_comments_and_blank_lines() {
-        let ts = SourceFile::new("a.ts".into(), "#!/usr/bin/env bun\n// a\n/* b\n c */\n\nexport default {}\n".into());
+        let ts = SourceFile::new("a.ts", "#!/usr/bin/env bun\n// a\n/* b\n c */\n\nexport default {}\n".into());
         assert_eq!(first_statement(&ts, false), 5);
-        let md = SourceFile::new("a.md".into(), "<!-- a -->\n<!--\n b -->\n# Stats\n".into());
+        let md = SourceFile::new("a.md", "<!-- a -->\n<!--\n b -->\n# Stats\n".into());
         assert_eq!(first_statement(&md, false), 3);
-        let yaml = SourceFile::new("a.yaml".into(), "# a\n\ntools:\n".into());
+        let yaml = SourceFile::new("a.yaml", "# a\n\ntools:\n".into());
         assert_eq!(first_statement(&yaml, true), 2);
     }
 }

@@ -73,7 +73,7 @@ pub fn applies(fix: &Fix, unsafe_fixes: bool) -> bool {
 type Key = (&'static str, String, String);
 
 fn key(report: &Report, d: &Diagnostic) -> Key {
-    (d.rule, report.sources.get(d.primary.file).path.clone(), d.message.clone())
+    (d.rule, report.sources.get(d.primary.file).path.to_string(), d.message.clone())
 }
 
 fn count(report: &Report, wanted: &Key) -> usize {
@@ -92,7 +92,7 @@ fn applied(report: &Report, d: &Diagnostic) -> Applied {
 }
 
 fn shown(report: &Report, file: crate::source::FileId) -> String {
-    report.sources.get(file).shown.clone()
+    report.sources.get(file).shown.to_string()
 }
 
 /// Plans every fix `unsafe_fixes` allows on the work tree of `options`; writes nothing. `min` is
@@ -260,7 +260,7 @@ impl Taken {
         let near = |a: Span, b: Span| a.start <= b.end && b.start <= a.end;
         fix.deletes.iter().any(|path| self.files.contains(path) || self.spans.contains_key(path))
             || fix.edits.iter().any(|edit| {
-                let path = &report.sources.get(edit.file).path;
+                let path = report.sources.get(edit.file).path.as_str();
                 self.files.contains(path)
                     || self.spans.get(path).is_some_and(|spans| spans.iter().any(|s| near(*s, edit.span)))
             })
@@ -269,7 +269,7 @@ impl Taken {
     fn take(&mut self, report: &Report, fix: &Fix) {
         self.files.extend(fix.deletes.iter().cloned());
         for edit in &fix.edits {
-            self.spans.entry(report.sources.get(edit.file).path.clone()).or_default().push(edit.span);
+            self.spans.entry(report.sources.get(edit.file).path.to_string()).or_default().push(edit.span);
         }
     }
 }
@@ -300,7 +300,7 @@ fn edits_by_file<'a>(report: &Report, chosen: &[&'a Diagnostic]) -> BTreeMap<Str
     let mut by_file: BTreeMap<String, Vec<(Span, &str)>> = BTreeMap::new();
     for d in chosen {
         for edit in d.fix.iter().flat_map(|f| &f.edits) {
-            by_file.entry(report.sources.get(edit.file).path.clone()).or_default().push((edit.span, &edit.content));
+            by_file.entry(report.sources.get(edit.file).path.to_string()).or_default().push((edit.span, &edit.content));
         }
     }
     by_file
@@ -347,7 +347,7 @@ mod tests {
     fn a_fix_that_breaks_its_file_is_refused() {
         use crate::diagnostic::Edit;
         let mut sources = crate::source::Sources::default();
-        let file = sources.add(crate::source::SourceFile::new("beeuni.yaml".into(), "a: 1\nb: 2\n".into()));
+        let file = sources.add(crate::source::SourceFile::new("beeuni.yaml", "a: 1\nb: 2\n".into()));
         let report = Report { sources, diagnostics: Vec::new(), files: 1 };
         let fix = |start, end, content: &str| {
             Fix::new(Safety::Safe, vec![Edit { file, span: Span::new(start, end), content: content.into() }])

@@ -107,7 +107,7 @@ fn report(
     if let Some(kept) = kept {
         out.push_str(&format!("  kept    {kept}\n"));
     }
-    let mut add = shown.clone();
+    let mut add = shown.to_string();
     if let Some(module) = deleted {
         out.push_str(&format!("  deleted {module}\n"));
         add = format!("-A {shown} {module}");

@@ -159,7 +159,7 @@ mod tests {
         let x = text.find('x').unwrap();
         // The emoji is two UTF-16 units, and a space follows it.
         assert_eq!(offset(text, Position { line: 1, character: 3 }), x);
-        let file = SourceFile::new("f".into(), text.into());
+        let file = SourceFile::new("f", text.into());
         assert_eq!(position(&file, x), Position { line: 1, character: 3 });
         // Past the line's end: the end, before `\r\n`.
         assert_eq!(offset(text, Position { line: 1, character: 99 }), text.find('\r').unwrap());

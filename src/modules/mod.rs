@@ -36,7 +36,7 @@ pub(crate) const ANALYSIS_STACK: usize = 64 * 1024 * 1024;
 #[derive(Debug)]
 pub struct Module {
     /// Repo-relative path.
-    pub path: String,
+    pub path: crate::source::PathText,
     pub file: FileId,
     /// Indices into `Project::tools` of the entries that declare this module (none for a helper only imported).
     pub declared_by: Vec<usize>,

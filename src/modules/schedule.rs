@@ -11,14 +11,14 @@ use crate::modules::facts::{ImportKind, ModuleFacts};
 use crate::modules::resolve::{Resolution, Resolver};
 use crate::repo::checkout::{Checkout, Resolved};
 use crate::repo::fs::Refusal;
-use crate::source::{Reread, SourceFile, Sources};
+use crate::source::{PathText, Reread, SourceFile, Sources};
 use rustc_hash::FxHashMap;
 use std::panic::AssertUnwindSafe;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
 /// A module handed to the analysis threads: its path, its bytes (or where to read them), the text and facts an
 /// earlier run had for it, and whether its text may be let go.
-type Work<'a> = (String, Read, Option<(&'a str, &'a ModuleFacts)>, bool);
+type Work<'a> = (PathText, Read, Option<(&'a str, &'a ModuleFacts)>, bool);
 
 /// An analysis's result by module index (a panic is carried back to this thread and resumed there).
 type Outcome = (usize, std::thread::Result<Analysed>);
@@ -32,9 +32,9 @@ pub struct Feed<'s, 'a> {
     /// when a result is needed.
     scope: Option<&'s rayon::Scope<'a>>,
     waiting: Vec<(usize, Work<'a>)>,
-    index_of: FxHashMap<String, usize>,
+    index_of: FxHashMap<PathText, usize>,
     /// By module index: its path, the declarations that name it, whether it is an xcsh tool.
-    origins: Vec<(String, Vec<usize>, bool)>,
+    origins: Vec<(PathText, Vec<usize>, bool)>,
     /// By module index: where its text can be read again, and whether it is read from that work-tree file now
     /// (rather than known from an earlier run).
     rereads: Vec<(Option<Reread>, bool)>,
@@ -105,11 +105,12 @@ impl<'s, 'a> Feed<'s, 'a> {
             Ok(resolved) => self.read(checkout, path, resolved),
             Err(refusal) => Read::Done { bytes: Err(refusal.clone()), id: None },
         };
-        self.schedule(checkout, path.to_string(), vec![index], false, read);
+        self.schedule(checkout, PathText::from(path), vec![index], false, read);
     }
 
     /// An xcsh custom tool found in a tool folder (RULES.md §6).
     pub fn xcsh(&mut self, checkout: &Checkout, path: String, resolved: Result<Resolved, Refusal>) {
+        let path = PathText::from(path);
         if let Some(&at) = self.index_of.get(&path) {
             self.origins[at].2 = true;
             return;
@@ -124,7 +125,7 @@ impl<'s, 'a> Feed<'s, 'a> {
     }
 
     /// Names module `self.origins.len()` and hands it to the analysis threads.
-    fn schedule(&mut self, checkout: &Checkout, path: String, declared_by: Vec<usize>, xcsh: bool, read: Read) {
+    fn schedule(&mut self, checkout: &Checkout, path: PathText, declared_by: Vec<usize>, xcsh: bool, read: Read) {
         let index = self.origins.len();
         let known = self.parsed.module(&path);
         let reread = match &read {
@@ -240,7 +241,7 @@ impl<'s, 'a> Feed<'s, 'a> {
                                     |e| Read::Done { bytes: Err(e), id: None },
                                     |r| self.read(checkout, target, &r),
                                 );
-                                self.schedule(checkout, target.clone(), Vec::new(), false, read);
+                                self.schedule(checkout, PathText::from(target.as_str()), Vec::new(), false, read);
                                 self.origins.len() - 1
                             }
                         };

@@ -142,7 +142,7 @@ mod tests {
         assert_eq!(property("a:b,c%\n"), "a%3Ab%2Cc%25%0A");
         let mut sources = Sources::default();
         let text = "a:\n  b: [x]\n";
-        let file = sources.add(SourceFile::new("dir,1/we:ird%.yaml".into(), text.into()));
+        let file = sources.add(SourceFile::new("dir,1/we:ird%.yaml", text.into()));
         let diagnostics = vec![
             Diagnostic::new("r", Severity::Error, Label::new(file, Span::new(0, 7)), "two\nlines: 50%").help("a,b"),
             Diagnostic::new("r", Severity::Info, Label::new(7, Span::empty(0)), "::stop-commands::x"),

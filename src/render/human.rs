@@ -294,7 +294,7 @@ mod tests {
 
     #[test]
     fn file_source_reads_whole_lines_with_context() {
-        let file = SourceFile::new("f".into(), "a\nbb\nccc\ndd\n".into());
+        let file = SourceFile::new("f", "a\nbb\nccc\ndd\n".into());
         let source = FileSource::of(&file);
         let contents = source.read_span(&(5..6).into(), 1, 1).unwrap();
         assert_eq!(contents.data(), b"bb\nccc\ndd\n");

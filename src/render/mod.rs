@@ -111,8 +111,8 @@ pub(crate) mod fixture {
 
     pub fn report() -> Report {
         let mut sources = Sources::default();
-        let yaml = sources.add(SourceFile::new("beeuni.yaml".into(), YAML.into()));
-        let module = sources.add(SourceFile::new("tools/bash.ts".into(), MODULE.into()));
+        let yaml = sources.add(SourceFile::new("beeuni.yaml", YAML.into()));
+        let module = sources.add(SourceFile::new("tools/bash.ts", MODULE.into()));
         let bsh = span_of(YAML, "bsh");
         let diagnostics = vec![
             // `agent` follows `é` (2 bytes, 1 UTF-16 unit) and `😀` (4 bytes, 2 units).
@@ -146,11 +146,11 @@ pub(crate) mod fixture {
     /// Spans at and past the end of files, an empty file and a bad file id.
     pub fn edge_report() -> Report {
         let mut sources = Sources::default();
-        let empty = sources.add(SourceFile::new("empty.yaml".into(), String::new()));
+        let empty = sources.add(SourceFile::new("empty.yaml", String::new()));
         let text = "a: b\r\nc: ü\n";
-        let crlf = sources.add(SourceFile::new("crlf.yaml".into(), text.into()));
+        let crlf = sources.add(SourceFile::new("crlf.yaml", text.into()));
         let eof = text.len();
-        let noeol = sources.add(SourceFile::new("noeol.yaml".into(), "a: é".into()));
+        let noeol = sources.add(SourceFile::new("noeol.yaml", "a: é".into()));
         let diagnostics = vec![
             Diagnostic::new("r", Severity::Error, Label::new(empty, Span::new(0, 5)), "empty file"),
             Diagnostic::new("r", Severity::Warning, Label::new(crlf, Span::empty(eof)), "at the end"),

@@ -541,7 +541,7 @@ mod tests {
     fn fingerprints_ignore_line_numbers() {
         let prints = |text: &str| -> Vec<Value> {
             let mut sources = Sources::default();
-            let file = sources.add(SourceFile::new("a b.yaml".into(), text.into()));
+            let file = sources.add(SourceFile::new("a b.yaml", text.into()));
             let at = |(at, _)| Diagnostic::new("r", Severity::Error, Label::new(file, Span::new(at, at + 3)), "m");
             let diagnostics = text.match_indices("bsh").map(at).collect();
             let log = parse(&render(&Report { sources, diagnostics, files: 1 }, "0.1.0"));

@@ -35,7 +35,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let at = Label::new(*file, project.file(*file).line_span(0));
         let mut diagnostic = Diagnostic::new(RULE.id, RULE.severity, at, message).help(help);
         if project.is_unmodified(path) {
-            diagnostic = diagnostic.fix(Fix::delete(Safety::Unsafe, path.clone()));
+            diagnostic = diagnostic.fix(Fix::delete(Safety::Unsafe, path.to_string()));
         }
         out.push(diagnostic);
     }

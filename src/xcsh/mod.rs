@@ -148,7 +148,7 @@ pub fn collect(found: Found, modules: &[Module], sources: &Sources) -> Xcsh {
             let module = &modules[index];
             XcshModule {
                 index,
-                path: module.path.clone(),
+                path: module.path.to_string(),
                 file: module.file,
                 folder,
                 facts,
