@@ -95,8 +95,10 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
     let fetch_without_signal = std::mem::take(&mut visitor.fetches);
     let nested_module_code = visitor.nested_module_code;
     let passed_to_change = std::mem::take(&mut visitor.passed_to_change);
-    // UMD and Emscripten wrappers assign `module.exports` only if they run as CommonJS, which Bun does.
-    if let Some(at) = visitor.nested_commonjs.filter(|_| facts.default_export.is_none() && commonjs) {
+    // UMD and Emscripten wrappers assign `module.exports` only if they run as CommonJS, which Bun does (a file
+    // with `export` statements is an ES module, where `module` is not defined).
+    let es_exports = program.body.iter().any(|s| s.as_module_declaration().is_some_and(|d| !d.is_import()));
+    if let Some(at) = visitor.nested_commonjs.filter(|_| facts.default_export.is_none() && commonjs && !es_exports) {
         let why = "`module.exports` is assigned inside a block or a function".to_string();
         facts.default_export =
             Some(DefaultExport { statement: span(at), kind: DefaultExportKind::Unanalyzable { why } });

@@ -279,6 +279,7 @@ fn no_default_export() {
         "module.exports.tool = {}",
         "exports.tool = {}",
         "function f() { module.exports = {} }",
+        "export const tool = {}; if (typeof module === 'object') module.exports = tool",
         "Object.defineProperty(exports, '__esModule', { value: true }); exports.tool = {}",
         "exports.__esModule = true; exports.tool = {}",
         "",
