@@ -16,6 +16,7 @@ pub mod fix;
 pub mod fuzzing;
 pub mod hook;
 pub mod listing;
+pub mod lookup;
 pub mod lsp;
 pub mod manifest;
 pub mod modules;

@@ -27,9 +27,9 @@ pub struct Project {
     pub harness: HarnessTable,
     pub tools_keys: Vec<ToolsKey>,
     pub tools: Vec<ToolDecl>,
-    /// Indices into `tools`, sorted by name: what [`Project::is_declared`] searches (a set of the names would
-    /// copy every one of them).
-    declared: Vec<usize>,
+    /// Positions in `tools` by name: what [`Project::is_declared`] looks up (a set of the names would copy every one
+    /// of them; a list sorted by name cost a sort and a binary search per lookup).
+    declared: crate::lookup::PositionTable,
     pub agents: Vec<AgentDecl>,
     /// The Beeuni tools sessions get, in canonical order.
     pub loaded_beeuni: Vec<&'static str>,
@@ -165,7 +165,7 @@ impl Project {
             misnamed_manifest,
             harness: HarnessTable::new(input.harness_tools),
             tools_keys,
-            declared: by_name(&tools),
+            declared: crate::lookup::PositionTable::new(tools.len(), |at| tools[at].name.as_bytes()),
             tools,
             agents,
             loaded_beeuni,
@@ -199,7 +199,8 @@ impl Project {
     }
 
     pub fn is_declared(&self, name: &str) -> bool {
-        self.declared.binary_search_by(|&at| self.tools[at].name.as_str().cmp(name)).is_ok()
+        let name_of = |at: usize| self.tools.get(at).map_or(&[][..], |decl| decl.name.as_bytes());
+        self.declared.find(name.as_bytes(), name_of).is_some()
     }
 
     /// A harness tool (either tier, or from config), a Beeuni tool, or a declared tool.
@@ -276,13 +277,6 @@ impl Project {
     pub fn file(&self, id: FileId) -> &SourceFile {
         self.sources.get(id)
     }
-}
-
-/// The indices of `tools`, sorted by name (stable: a name declared twice keeps its order).
-fn by_name(tools: &[ToolDecl]) -> Vec<usize> {
-    let mut declared: Vec<usize> = (0..tools.len()).collect();
-    declared.sort_by(|&a, &b| tools[a].name.cmp(&tools[b].name));
-    declared
 }
 
 /// Does naming `named` also grant or hide `tool` on the standard harness?

@@ -1,66 +1,21 @@
-//! The index's entries by path: a hash table of entry positions, so that "is this path tracked" and "what does
-//! the index hold at this path", asked per module and per import, cost one hash of the path instead of a
-//! binary search of path comparisons, and no copy of the index's paths is kept.
+//! The index's entries by path (see [`PositionTable`]): "is this path tracked" and "what does the index hold at
+//! this path", asked per module and per import, cost one hash of the path, and no copy of the paths is kept.
 
+use crate::lookup::PositionTable;
 use gix::index::State;
-use rustc_hash::FxHasher;
-use std::hash::Hasher;
 
-/// Open addressing with linear probing: each slot holds the position of the first entry of a path (entries are
-/// sorted by path, then stage) plus one, or 0 when empty. At most half full, so a probe ends soon.
-pub struct PathTable {
-    slots: Vec<u32>,
-}
-
-/// A slot's position for a path: its hash masked to the table's size.
-fn home(path: &[u8], mask: usize) -> usize {
-    let mut hasher = FxHasher::default();
-    hasher.write(path);
-    hasher.finish() as usize & mask
-}
+/// Positions of the index's entries by path: the first entry (the lowest stage) of each path.
+pub struct PathTable(PositionTable);
 
 impl PathTable {
-    /// The table of `state`'s paths, each once (a conflicted path has one entry per stage).
     pub fn new(state: &State) -> Self {
-        let entries = state.entries();
-        // Positions are stored as `u32` + 1: an index beyond that (4 billion entries) is not indexed and falls back
-        // to nothing found, which no git index reaches.
-        if entries.len() >= u32::MAX as usize {
-            return PathTable { slots: Vec::new() };
-        }
-        let mut slots = vec![0u32; (entries.len() * 2).next_power_of_two().max(2)];
-        let mask = slots.len() - 1;
-        let mut previous: Option<&[u8]> = None;
-        for (position, entry) in entries.iter().enumerate() {
-            let path: &[u8] = entry.path(state);
-            if previous == Some(path) {
-                continue;
-            }
-            previous = Some(path);
-            let mut slot = home(path, mask);
-            while slots[slot] != 0 {
-                slot = (slot + 1) & mask;
-            }
-            slots[slot] = position as u32 + 1;
-        }
-        PathTable { slots }
+        PathTable(PositionTable::new(state.entries().len(), |at| state.entries()[at].path(state)))
     }
 
-    /// The position of the first entry (the lowest stage) at `path` in `state`, which this table was built from.
+    /// The position of the first entry at `path` in `state`, which this table was built from.
     pub fn first(&self, state: &State, path: &str) -> Option<usize> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        let mask = self.slots.len() - 1;
-        let mut slot = home(path.as_bytes(), mask);
-        loop {
-            let position = (*self.slots.get(slot)? as usize).checked_sub(1)?;
-            let entry = state.entries().get(position)?;
-            if entry.path(state) == path.as_bytes() {
-                return Some(position);
-            }
-            slot = (slot + 1) & mask;
-        }
+        // The table indexes exactly `state`'s entries, so a position it holds is in range.
+        self.0.find(path.as_bytes(), |at| state.entries().get(at).map_or(&[][..], |entry| entry.path(state)))
     }
 
     /// The entry git reads at `path`: stage 0, or "ours" (stage 2) for a conflicted path (as
