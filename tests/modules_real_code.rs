@@ -9,7 +9,8 @@ use modules_support::*;
 
 /// CommonJS as Bun loads it: the `exports` object filled field by field is the default export (checked like a
 /// literal: `partial.cjs` lacks `parameters`); a UMD wrapper that assigns `module.exports` inside a function and
-/// an `if`, and a field set on `module.exports` after the whole object, are not read; a module compiled from an
+/// an `if`, exports filled by `Object.assign(module.exports, {...})`, and a field set on `module.exports` after the
+/// whole object, are not read; a module compiled from an
 /// ES module (`__esModule`) exports only `exports.default`, so without one it has no default export.
 /// `toJSONSchema` imported from zod by name builds JSON Schema (not a zod schema); an import inside an ambient
 /// `declare module` block loads nothing; `__proto__: base` inherits the fields it does not write; `fetch(request)`
@@ -23,6 +24,7 @@ fn real_code_idioms() {
         format!("the default export of `{file}` cannot be read without running it ({why}): it was not checked")
     };
     let extended = unread("tools/extended.cjs", "`execute` is set on the exports after they are assigned");
+    let assigned = unread("tools/assigned.cjs", "the exports are changed by `Object.assign` or its kin");
     let wrapped = unread("tools/wrapped.js", "`module.exports` is assigned inside a block or a function");
     let inherited = |field: &str| {
         format!(
@@ -40,6 +42,7 @@ fn real_code_idioms() {
         "real-code",
         1,
         &[
+            (("module-unanalyzable", "info", "tools/assigned.cjs", 1, 1, &assigned), 15),
             (
                 (
                     "module-no-default-export",

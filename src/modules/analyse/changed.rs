@@ -13,7 +13,7 @@ use oxc_span::GetSpan;
 use super::bindings::{Binding, Bindings};
 
 /// The calls that change the object given as their first argument.
-const CHANGES_FIRST_ARGUMENT: &[(&str, &str)] = &[
+pub(super) const CHANGES_FIRST_ARGUMENT: &[(&str, &str)] = &[
     ("Object", "assign"),
     ("Object", "defineProperty"),
     ("Object", "defineProperties"),

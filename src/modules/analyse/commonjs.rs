@@ -15,6 +15,9 @@ pub(crate) enum CommonJs<'b, 'a> {
     Field(&'a str, &'b Expression<'a>),
     /// `exports.__esModule = …` or `Object.defineProperty(exports, '__esModule', …)`.
     EsModule,
+    /// `Object.assign(module.exports, {...})`, `Object.defineProperty(exports, 'execute', …)` and their kin: the
+    /// exports get fields that are not read.
+    Changed,
 }
 
 /// What `statement` (at the top level of a module) does to the CommonJS exports, if anything.
@@ -27,6 +30,7 @@ pub(crate) fn commonjs_statement<'b, 'a>(statement: &'b Statement<'a>) -> Option
     match expression {
         Expression::AssignmentExpression(assign) if assign.operator == AssignmentOperator::Assign => assignment(assign),
         Expression::CallExpression(call) if defines_es_module(call) => Some(CommonJs::EsModule),
+        Expression::CallExpression(call) if changes_exports(call) => Some(CommonJs::Changed),
         _ => None,
     }
 }
@@ -64,9 +68,22 @@ fn defines_es_module(call: &CallExpression) -> bool {
     let callee = call.callee.get_inner_expression();
     let [target, key, ..] = call.arguments.as_slice() else { return false };
     callee.is_specific_member_access("Object", "defineProperty")
-        && target.as_expression().is_some_and(|t| {
-            let t = t.get_inner_expression();
-            t.is_specific_id("exports") || t.is_specific_member_access("module", "exports")
-        })
+        && is_exports(target)
         && matches!(key, Argument::StringLiteral(s) if s.value == "__esModule")
+}
+
+/// `Object.assign(exports, …)` and the other calls that change their first argument, on the exports.
+fn changes_exports(call: &CallExpression) -> bool {
+    let Expression::StaticMemberExpression(callee) = call.callee.get_inner_expression() else { return false };
+    let Expression::Identifier(owner) = callee.object.get_inner_expression() else { return false };
+    super::changed::CHANGES_FIRST_ARGUMENT.iter().any(|&(o, method)| owner.name == o && callee.property.name == method)
+        && call.arguments.first().is_some_and(is_exports)
+}
+
+/// `exports` or `module.exports`.
+fn is_exports(argument: &Argument) -> bool {
+    argument.as_expression().is_some_and(|t| {
+        let t = t.get_inner_expression();
+        t.is_specific_id("exports") || t.is_specific_member_access("module", "exports")
+    })
 }

@@ -130,7 +130,7 @@ impl<'b, 'a> Scope<'b, 'a> {
         allow_commonjs: bool,
     ) -> Option<(DefaultExport, Option<ExecuteInfo>)> {
         let mut commonjs = None;
-        let (mut fields, mut es_module) = (Vec::new(), false);
+        let (mut fields, mut es_module, mut changed) = (Vec::new(), false, None);
         for statement in &program.body {
             let (kind, info) = match statement {
                 Statement::ExportDefaultDeclaration(export) => match &export.declaration {
@@ -168,6 +168,7 @@ impl<'b, 'a> Scope<'b, 'a> {
                             fields.push((name, Written { span: statement.span(), accessor: false, value }));
                         }
                         Some(CommonJs::EsModule) => es_module = true,
+                        Some(CommonJs::Changed) => changed = Some(statement.span()),
                         None => {}
                     }
                     continue;
@@ -176,6 +177,7 @@ impl<'b, 'a> Scope<'b, 'a> {
             return Some((DefaultExport { statement: span(statement.span()), kind }, info));
         }
         let is_tool_field = |name: &str| ["description", "parameters", "execute"].contains(&name);
+        let assigned = "the exports are changed by `Object.assign` or its kin";
         if let Some((statement, expr)) = commonjs {
             // `module.exports = tool; module.exports.execute = run`: the object is not the one written.
             let (kind, info) =
@@ -183,9 +185,14 @@ impl<'b, 'a> Scope<'b, 'a> {
                     Some((name, _)) => {
                         (unanalyzable(&format!("`{name}` is set on the exports after they are assigned")), None)
                     }
+                    None if changed.is_some_and(|at| at.start > statement.start) => (unanalyzable(assigned), None),
                     None => self.classify(expr),
                 };
             return Some((DefaultExport { statement: span(statement), kind }, info));
+        }
+        // `Object.assign(module.exports, { … })`: the exports object gets fields that are not read here.
+        if let Some(at) = changed.filter(|_| !es_module) {
+            return Some((DefaultExport { statement: span(at), kind: unanalyzable(assigned) }, None));
         }
         // Only other names (`exports.tool = {...}`): the tool was meant as a named export, which is no default.
         if es_module || !fields.iter().any(|(name, _)| is_tool_field(name)) {
