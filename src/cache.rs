@@ -64,8 +64,15 @@ fn suffix(path: &str) -> &str {
 pub enum Entry {
     /// Found in the loaded file: the range of the whole entry there (written back as it is, key and all).
     Hit(Range<usize>),
-    /// Analysed in this run: its key and encoded facts.
-    New(Key, Vec<u8>),
+    /// Analysed in this run: its key and encoded facts (boxed: every module waits with its entry in the modules
+    /// stage, and a hit, the entry of a warm run, is a range).
+    New(Box<(Key, Vec<u8>)>),
+}
+
+impl Entry {
+    fn new(key: Key, bytes: Vec<u8>) -> Entry {
+        Entry::New(Box::new((key, bytes)))
+    }
 }
 
 pub struct ModuleCache {
@@ -104,7 +111,7 @@ impl ModuleCache {
     /// Stores a manifest file's YAML tree under its `key` (written by [`ModuleCache::store`]).
     pub fn put_document(&self, key: Key, document: &Document) {
         let Ok(bytes) = postcard::to_allocvec(document) else { return };
-        self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(Entry::New(key, bytes));
+        self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(Entry::new(key, bytes));
     }
 
     /// The facts stored for the module at `path` whose content is the blob `id`, with their entry (`None` when
@@ -161,7 +168,7 @@ impl ModuleCache {
 
     /// The entry of facts analysed in this run, for the module at `path` whose content is the blob `id`.
     pub fn new_entry(id: ObjectId, path: &str, facts: &ModuleFacts) -> Entry {
-        Entry::New(Key::new(id, path), postcard::to_allocvec(facts).unwrap_or_default())
+        Entry::new(Key::new(id, path), postcard::to_allocvec(facts).unwrap_or_default())
     }
 
     /// Writes the entries this run used, when it used one the file did not hold. Failing to write (a read-only
@@ -182,7 +189,7 @@ impl ModuleCache {
             .iter()
             .filter_map(|entry| match entry {
                 Entry::Hit(range) => self.entry_at(range.start).map(|raw| ((raw.id, raw.suffix), entry)),
-                Entry::New(key, _) => Some(((key.id.as_bytes(), key.suffix.as_bytes()), entry)),
+                Entry::New(new) => Some(((new.0.id.as_bytes(), new.0.suffix.as_bytes()), entry)),
             })
             .filter(|((_, suffix), _)| suffix.len() <= usize::from(u8::MAX))
             .collect();
@@ -197,7 +204,8 @@ impl ModuleCache {
             file[table + 4 * n..table + 4 * n + 4].copy_from_slice(&start.to_le_bytes());
             match entry {
                 Entry::Hit(range) => file.extend_from_slice(&self.data[range.clone()]),
-                Entry::New(_, facts) => {
+                Entry::New(new) => {
+                    let facts = &new.1;
                     file.push(id.len() as u8);
                     file.extend_from_slice(id);
                     file.push(suffix.len() as u8);
@@ -344,7 +352,7 @@ mod tests {
     fn an_entry_that_does_not_decode_is_a_miss() {
         let dir = tempfile::tempdir().unwrap();
         let cache = ModuleCache::open(dir.path().to_path_buf());
-        cache.store(vec![Entry::New(key(1, "a.ts"), vec![0xff; 7])]);
+        cache.store(vec![Entry::new(key(1, "a.ts"), vec![0xff; 7])]);
         assert!(ModuleCache::open(dir.path().to_path_buf()).get::<ModuleFacts>(&key(1, "a.ts")).is_none());
     }
 
