@@ -34,7 +34,8 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
     // Most modules are too short to reach the limits: scanning them too cost 18 % of a cold run's instructions.
     let scan = depth::may_be_too_deep(text).then(|| depth::scan(text));
     if let Some(Scan { too_deep: Some(deep), comments }) = &scan {
-        facts.not_analysed = Some(NotAnalysed { span: Span::new(deep.at, deep.at + 1), why: deep.message.clone() });
+        let span = Span::new(deep.at, deep.at + 1);
+        facts.not_analysed = Some(Box::new(NotAnalysed { span, why: deep.message.clone() }));
         facts.comments = lint_comments(text, comments.iter().copied());
         return facts;
     }
@@ -191,7 +192,7 @@ impl Collector<'_> {
                 let why = format!(
                     "nests more than {MAX_VISIT_DEPTH} expressions and statements inside one another, deeper than beeuni-lint analyses"
                 );
-                self.facts.not_analysed = Some(NotAnalysed { span: span(at), why });
+                self.facts.not_analysed = Some(Box::new(NotAnalysed { span: span(at), why }));
             }
             return false;
         }

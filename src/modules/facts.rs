@@ -152,7 +152,8 @@ pub struct ModuleFacts {
     /// Parse errors; when non-empty the other facts may be partial.
     pub syntax_errors: Vec<SyntaxError>,
     /// Set when the module was not analysed; then every other fact is empty (but `comments`, when it was read).
-    pub not_analysed: Option<NotAnalysed>,
+    /// Boxed: rare, and every module keeps its facts to the end of the run.
+    pub not_analysed: Option<Box<NotAnalysed>>,
     /// `None`: the module has no default export.
     pub default_export: Option<DefaultExport>,
     /// Named exports that are opencode tools (`export const search = tool({...})`), by exported name.

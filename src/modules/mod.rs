@@ -252,7 +252,7 @@ fn analyse_bytes(
     let bytes = match bytes {
         Ok(bytes) => bytes,
         Err(refusal @ Refusal::TooLarge(_)) => {
-            let not_analysed = Some(NotAnalysed { span: Default::default(), why: refusal.describe() });
+            let not_analysed = Some(Box::new(NotAnalysed { span: Default::default(), why: refusal.describe() }));
             return (Body::Held(String::new()), Box::new(ModuleFacts { not_analysed, ..Default::default() }), None);
         }
         Err(refusal) => {

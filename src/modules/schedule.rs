@@ -266,6 +266,10 @@ impl<'s, 'a> Feed<'s, 'a> {
             modules.push(Module { path, file, declared_by, loaded_by: Vec::new(), xcsh, facts, resolved });
             next += 1;
         }
+        // Every module is taken: the stage's bookkeeping (a few hundred bytes a module) goes before the loaders are
+        // marked and the model is completed, not when the feed ends.
+        (self.origins, self.rereads, self.done, self.index_of) = Default::default();
+        drop(resolver);
         mark_loaders(&mut modules, &edges);
         if let Some(cache) = self.cache {
             cache.store(used);

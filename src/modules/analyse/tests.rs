@@ -651,7 +651,7 @@ fn comments_survive_a_parser_that_gives_up() {
 fn not_analysed(facts: ModuleFacts) -> NotAnalysed {
     assert!(facts.syntax_errors.is_empty(), "{:?}", facts.syntax_errors);
     assert!(facts.default_export.is_none() && facts.imports.is_empty(), "{facts:?}");
-    facts.not_analysed.expect("not analysed")
+    *facts.not_analysed.expect("not analysed")
 }
 
 #[test]
