@@ -225,6 +225,9 @@ fn open<'a>(
         Some((text, doc)) => (sources.add(SourceFile::new(rel.to_string(), text.to_string())), doc, true),
         None => {
             let prepared = ahead.remove(rel).and_then(|parsing| parsing.recv().ok());
+            if let (Some(_), Resolved::Path(path), None) = (&prepared, &real, checkout.overlaid(rel)) {
+                checkout.saw(path);
+            }
             // The files its `imports:` list names are read and parsed ahead as soon as that entry is parsed, while
             // the rest of this file parses (a root manifest holds its imports at the top, then long lists).
             let mut started = !parsed.files.is_empty();
@@ -269,7 +272,7 @@ type Prepared = (String, Result<Document, SyntaxError>);
 type Ahead = HashMap<String, Receiver<Prepared>>;
 
 /// Reads the files these import paths name (those not opened yet nor read already) and parses them on other threads
-/// (or takes their trees from the cache), ahead of the depth-first walk that opens them one at a time: a manifest
+/// (reading work-tree files there too; or takes their trees from the cache), ahead of the depth-first walk that opens them one at a time: a manifest
 /// that imports a hundred files does not parse them one by one on the thread everything else waits for. What is
 /// not UTF-8 is left to [`read_yaml`].
 fn parse_ahead<'p, 'a>(
@@ -282,14 +285,31 @@ fn parse_ahead<'p, 'a>(
 ) {
     for path in paths.filter(|path| non_relative_reason(path).is_none() && !path.ends_with('/')) {
         let Some(rel) = fs::normalize(path).filter(|rel| !ahead.contains_key(rel)) else { continue };
-        if !checkout.resolve(&rel).is_ok_and(|real| !visited.contains_key(&real)) {
-            continue;
-        }
-        let Some(text) = checkout.read(&rel).ok().and_then(|bytes| String::from_utf8(bytes).ok()) else { continue };
+        let Some(real) = checkout.resolve(&rel).ok().filter(|real| !visited.contains_key(real)) else { continue };
+        // A work-tree file is read by the job too (the walk marks it read from disk when it takes the parse); the
+        // bytes of pending fixes, or of git objects, are taken here.
+        let bytes = match (&real, checkout.overlaid(&rel)) {
+            (_, Some(Some(bytes))) => Some(bytes.clone()),
+            (Resolved::Path(_), _) => None,
+            (Resolved::Blob(_), _) => match checkout.read_resolved(&real) {
+                Ok(bytes) => Some(bytes),
+                Err(_) => continue,
+            },
+        };
         let kept = kept(checkout, &rel, cache);
         let (sender, parsing) = channel();
         ahead.insert(rel.clone(), parsing);
         spawn(Box::new(move || {
+            let bytes = match (bytes, real) {
+                (Some(bytes), _) => bytes,
+                (None, Resolved::Path(path)) => match fs::read_resolved(&path) {
+                    Ok(bytes) => bytes,
+                    Err(_) => return,
+                },
+                (None, Resolved::Blob(_)) => return,
+            };
+            // What is not UTF-8 (or not readable) is left to the walk: it reads the file again and says so.
+            let Ok(text) = String::from_utf8(bytes) else { return };
             let parsed = parse_text(&rel, &text, kept, |_, _| {});
             // The walk may have stopped waiting for it (a file it never opens).
             let _ = sender.send((text, parsed));
