@@ -9,8 +9,9 @@ use crate::repo::git::GitRepo;
 use gix::ObjectId;
 use std::cell::{Cell, OnceCell};
 use std::ops::{Deref, DerefMut, Range};
-use std::path::PathBuf;
+use std::path::Path;
 use std::rc::Rc;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A half-open byte range into a source file's text.
@@ -44,7 +45,7 @@ pub type FileId = usize;
 /// Where a text that was let go is read again: the same checkout source it was first read from.
 pub enum Reread {
     /// A work-tree file, as [`crate::repo::fs::resolve`] found it inside the repository (never a symlink out).
-    Disk(PathBuf),
+    Disk(Arc<Path>),
     /// A git blob (a file of the index or of a commit's tree).
     Blob(Rc<GitRepo>, ObjectId),
 }
@@ -360,7 +361,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let real = dir.path().join("a.ts");
         std::fs::write(&real, "a\u{1b}\nb\n").unwrap();
-        let mut file = SourceFile::later("a.ts", Reread::Disk(real.clone()));
+        let mut file = SourceFile::later("a.ts", Reread::Disk(real.as_path().into()));
         assert!(!file.text.is_held());
         file.text.make_terminal_safe();
         assert!(!file.text.is_held(), "made safe when read, not read for it");
@@ -368,7 +369,7 @@ mod tests {
         assert_eq!(file.text.as_str(), "a?\nb\n");
         std::fs::write(&real, "changed").unwrap();
         assert_eq!(file.slice(file.line_span(1)), "b", "read once");
-        let gone = SourceFile::later("b.ts", Reread::Disk(dir.path().join("b.ts")));
+        let gone = SourceFile::later("b.ts", Reread::Disk(dir.path().join("b.ts").into()));
         assert_eq!((gone.text.as_str(), gone.line_count()), ("", 1));
     }
 

@@ -22,7 +22,7 @@ use gix::ObjectId;
 use oxc_allocator::Allocator;
 use resolve::Resolution;
 use std::cell::RefCell;
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -174,7 +174,7 @@ fn read(checkout: &Checkout, path: &str, resolved: &Resolved, cache: Option<&Mod
 /// A module's bytes, or where to read them.
 enum Read {
     /// A work-tree file, with its index entry when git has one that stat data can vouch for.
-    Later { real: PathBuf, indexed: Option<IndexStat> },
+    Later { real: Arc<Path>, indexed: Option<IndexStat> },
     /// Bytes (or why there are none), with the blob id when they come from git.
     Done { bytes: Result<Vec<u8>, Refusal>, id: Option<ObjectId> },
     /// The bytes an earlier run read (its text and facts come with the work).

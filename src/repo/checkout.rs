@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// Work-tree files as a fix would leave them, before anything is written: new bytes, or `None` for a deleted file.
 /// Keys are project-relative paths.
@@ -27,7 +28,7 @@ impl DiskMemo {
         if let Some(known) = self.resolved.borrow().get(rel) {
             return known.clone();
         }
-        let answer = fs::resolve(root, rel).map(Resolved::Path);
+        let answer = fs::resolve(root, rel).map(|real| Resolved::Path(real.into()));
         self.resolved.borrow_mut().insert(rel.to_string(), answer.clone());
         answer
     }
@@ -36,7 +37,9 @@ impl DiskMemo {
 /// A file found by [`Checkout::resolve`], ready to read.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Resolved {
-    Path(PathBuf),
+    /// Shared: a declared module's path is kept by its declaration and by its file (to read it again), and handed
+    /// to the thread that reads it.
+    Path(Arc<Path>),
     Blob(gix::ObjectId),
 }
 
@@ -121,7 +124,8 @@ impl Checkout {
                 Some(memo) => memo.resolve(&self.root, rel),
                 None => {
                     let within_limit = || index_vouches && self.indexed_within_limit(rel);
-                    fs::resolve_listed(&self.root, rel, &self.listings, within_limit).map(Resolved::Path)
+                    fs::resolve_listed(&self.root, rel, &self.listings, within_limit)
+                        .map(|real| Resolved::Path(real.into()))
                 }
             },
             _ => Err(Refusal::NotFound),
