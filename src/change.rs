@@ -63,7 +63,7 @@ pub fn base_facts(head: &Project, sides: &Sides) -> BaseFacts {
         .collect();
     for (index, file) in graph.files.iter().enumerate().filter(|(_, f)| !f.reused) {
         let (mut keys, mut decls) = (Vec::new(), Vec::new());
-        tools::collect_file(&graph, index, None, &mut keys, &mut decls);
+        tools::collect_file(&graph, index, None, &mut keys, &mut decls, &mut Vec::new());
         tools_key |= !keys.is_empty();
         let path = &sources.get(file.file).path;
         declared

@@ -98,6 +98,8 @@ impl Project {
     fn build_fed<'a>(input: ProjectInput<'a>, mut feed: Option<&mut modules::Feed<'_, 'a>>) -> Project {
         let mut sources = Sources::with_prefix(&input.checkout.git_prefix);
         let (mut tools_keys, mut tools) = (Vec::new(), Vec::new());
+        // What the index holds at the paths of the file's declared modules, as their resolution found it.
+        let mut indexed = Vec::new();
         let checkout = input.analyse_modules.then_some(&input.checkout);
         let spawner = feed.as_deref().map(modules::Feed::spawner);
         let spawn = |job: load::Job<'a>| match &spawner {
@@ -106,10 +108,14 @@ impl Project {
         };
         let collect = |graph: &Graph, index: usize| {
             let first = tools.len();
-            tools::collect_file(graph, index, checkout, &mut tools_keys, &mut tools);
+            tools::collect_file(graph, index, checkout, &mut tools_keys, &mut tools, &mut indexed);
             if let Some(feed) = feed.as_deref_mut() {
-                tools.iter().enumerate().skip(first).for_each(|(at, decl)| feed.declare(&input.checkout, at, decl));
+                let found = indexed.drain(..);
+                tools.iter().enumerate().skip(first).zip(found).for_each(|((at, decl), found)| {
+                    feed.declare(&input.checkout, at, decl, found);
+                });
             }
+            indexed.clear();
         };
         let (graph, misnamed_manifest) = match &input.manifest {
             Some(Ok(manifest)) => {

@@ -2,7 +2,7 @@
 
 use super::load::{Graph, non_relative_reason};
 use crate::catalog::{BEEUNI_TOOLS, MODULE_EXTENSIONS};
-use crate::repo::checkout::{Checkout, Resolved};
+use crate::repo::checkout::{Checkout, Indexed, Resolved};
 use crate::repo::fs::{self, Refusal};
 use crate::source::{FileId, Span};
 use crate::yaml::{Document, NodeId};
@@ -110,6 +110,7 @@ pub fn collect_file(
     checkout: Option<&Checkout>,
     keys: &mut Vec<ToolsKey>,
     decls: &mut Vec<ToolDecl>,
+    indexed: &mut Vec<Indexed>,
 ) {
     let manifest = &graph.files[graph_index];
     let doc = &manifest.doc;
@@ -118,8 +119,9 @@ pub fn collect_file(
     for entry in entries.iter().filter(|e| doc.scalar(e.key) == Some("tools")) {
         keys.push(ToolsKey { file: manifest.file, key: doc.node(entry.key).span, value: entry.value, graph_index });
         for tool in doc.entries(entry.value).unwrap_or_default() {
-            if let Some(decl) = declaration(doc, manifest.file, tool.key, tool.value, checkout) {
+            if let Some((decl, found)) = declaration(doc, manifest.file, tool.key, tool.value, checkout) {
                 decls.push(decl);
+                indexed.push(found);
             }
         }
     }
@@ -131,7 +133,7 @@ fn declaration(
     key: NodeId,
     value: NodeId,
     checkout: Option<&Checkout>,
-) -> Option<ToolDecl> {
+) -> Option<(ToolDecl, Indexed)> {
     let name = Name::from(doc.scalar(key)?);
     let name_span = doc.node(key).span;
     let value_span = doc.node(value).span;
@@ -142,12 +144,16 @@ fn declaration(
         },
         None => ToolValue::NotString(doc.describe(value)),
     };
-    let module = match &value {
-        ToolValue::Module { path: Ok(path), .. } => checkout.map(|checkout| checkout.resolve_module(path)),
-        _ => None,
+    let (module, indexed) = match (&value, checkout) {
+        (ToolValue::Module { path: Ok(path), .. }, Some(checkout)) => {
+            let (resolved, indexed) = checkout.resolve_module_indexed(path);
+            (Some(resolved), indexed)
+        }
+        _ => (None, None),
     };
     let end = if value_span.start == value_span.end { value_span.end + 1 } else { value_span.end };
-    Some(ToolDecl { name, file, name_span, entry: Span::new(name_span.start, end), value_span, value, module })
+    let decl = ToolDecl { name, file, name_span, entry: Span::new(name_span.start, end), value_span, value, module };
+    Some((decl, indexed))
 }
 
 /// The selection rule: which Beeuni tools sessions get, in canonical order.

@@ -13,7 +13,7 @@ pub use schedule::{Feed, with_feed};
 
 use crate::cache::{Entry, ModuleCache};
 use crate::manifest::tools::ToolDecl;
-use crate::repo::checkout::{Checkout, Resolved};
+use crate::repo::checkout::{Checkout, Indexed, Resolved};
 use crate::repo::fs::{self, Refusal};
 use crate::repo::git::IndexStat;
 use crate::source::{FileId, Span};
@@ -155,12 +155,15 @@ fn is_code(path: &str) -> bool {
     path.rsplit_once('.').is_some_and(|(_, ext)| HELPER_EXTENSIONS.contains(&ext))
 }
 
-fn read(checkout: &Checkout, path: &str, resolved: &Resolved, cache: Option<&ModuleCache>) -> Read {
+/// `indexed`: what the index holds at `path`, when the resolution looked it up already.
+fn read(checkout: &Checkout, path: &str, resolved: &Resolved, indexed: Indexed, cache: Option<&ModuleCache>) -> Read {
     match (resolved, checkout.overlaid(path)) {
         // An overlay's bytes (pending fixes, unsaved editor buffers) instead of the file's.
         (_, Some(Some(bytes))) => Read::Done { bytes: Ok(bytes.clone()), id: None },
         // Work-tree files are read on the analysis threads; git blobs here (gix is not `Sync`).
-        (Resolved::Path(real), _) => Read::Later { real: real.clone(), indexed: checkout.index_stat(path) },
+        (Resolved::Path(real), _) => {
+            Read::Later { real: real.clone(), indexed: indexed.unwrap_or_else(|| checkout.index_stat(path)) }
+        }
         (Resolved::Blob(id), _) => {
             if let Some((facts, entry)) = cache.and_then(|cache| cache.module(id, path)) {
                 return Read::Cached { id: *id, facts: Box::new(facts), entry };

@@ -9,7 +9,7 @@ use crate::manifest::load::{Job, Parsed};
 use crate::manifest::tools::ToolDecl;
 use crate::modules::facts::{ImportKind, ModuleFacts};
 use crate::modules::resolve::{Resolution, Resolver};
-use crate::repo::checkout::{Checkout, Resolved};
+use crate::repo::checkout::{Checkout, Indexed, Resolved};
 use crate::repo::fs::Refusal;
 use crate::source::{PathText, Reread, SourceFile, Sources};
 use rustc_hash::FxHashMap;
@@ -100,7 +100,8 @@ impl<'s, 'a> Feed<'s, 'a> {
 
     /// The module of declaration `index` (of `Project::tools`), if it names one that exists (a module too large to
     /// read is there all the same: the runtime loads it, and it comes back not analysed).
-    pub fn declare(&mut self, checkout: &Checkout, index: usize, decl: &ToolDecl) {
+    /// `indexed`: what the index holds at the module's path, when its resolution looked it up.
+    pub fn declare(&mut self, checkout: &Checkout, index: usize, decl: &ToolDecl, indexed: Indexed) {
         let (Some(path), Some(module @ (Ok(_) | Err(Refusal::TooLarge(_))))) = (decl.module_path(), &decl.module)
         else {
             return;
@@ -110,7 +111,7 @@ impl<'s, 'a> Feed<'s, 'a> {
             return;
         }
         let read = match module {
-            Ok(resolved) => self.read(checkout, path, resolved),
+            Ok(resolved) => self.read(checkout, path, resolved, indexed),
             Err(refusal) => Read::Done { bytes: Err(refusal.clone()), id: None },
         };
         self.schedule(checkout, PathText::from(path), vec![index], false, read);
@@ -123,13 +124,14 @@ impl<'s, 'a> Feed<'s, 'a> {
             self.origins[at].2 = true;
             return;
         }
-        let read = resolved.map_or_else(|e| Read::Done { bytes: Err(e), id: None }, |r| self.read(checkout, &path, &r));
+        let read =
+            resolved.map_or_else(|e| Read::Done { bytes: Err(e), id: None }, |r| self.read(checkout, &path, &r, None));
         self.schedule(checkout, path, Vec::new(), true, read);
     }
 
-    fn read(&self, checkout: &Checkout, path: &str, resolved: &Resolved) -> Read {
+    fn read(&self, checkout: &Checkout, path: &str, resolved: &Resolved, indexed: Indexed) -> Read {
         // A git blob whose facts the cache holds is not read (its text is read again only if a finding needs it).
-        read(checkout, path, resolved, self.cache.filter(|_| !self.keep_texts))
+        read(checkout, path, resolved, indexed, self.cache.filter(|_| !self.keep_texts))
     }
 
     /// Names module `self.origins.len()` and hands it to the analysis threads.
@@ -252,9 +254,10 @@ impl<'s, 'a> Feed<'s, 'a> {
                         let at = match self.index_of.get(target.as_str()) {
                             Some(&at) => at,
                             None => {
-                                let read = checkout.resolve_module(target).map_or_else(
+                                let (resolved, indexed) = checkout.resolve_module_indexed(target);
+                                let read = resolved.map_or_else(
                                     |e| Read::Done { bytes: Err(e), id: None },
-                                    |r| self.read(checkout, target, &r),
+                                    |r| self.read(checkout, target, &r, indexed),
                                 );
                                 self.schedule(checkout, PathText::from(target.as_str()), Vec::new(), false, read);
                                 self.origins.len() - 1

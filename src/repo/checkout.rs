@@ -34,6 +34,9 @@ impl DiskMemo {
     }
 }
 
+/// What [`Checkout::index_stat`] gave for a path (`Some`), when a lookup already asked it.
+pub type Indexed = Option<Option<super::git::IndexStat>>;
+
 /// A file found by [`Checkout::resolve`], ready to read.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Resolved {
@@ -105,7 +108,7 @@ impl Checkout {
 
     /// Where a project-relative path leads, without reading it.
     pub fn resolve(&self, rel: &str) -> Result<Resolved, Refusal> {
-        self.resolve_vouched(rel, false)
+        self.resolve_vouched(rel, None)
     }
 
     /// [`Checkout::resolve`] for a tool module or a file a module imports, where a file too large to read counts as
@@ -113,17 +116,31 @@ impl Checkout {
     /// within the size limit is taken from its folder's listing without an `lstat`, its size checked when it is
     /// read (one `fstat`).
     pub fn resolve_module(&self, rel: &str) -> Result<Resolved, Refusal> {
-        self.resolve_vouched(rel, true)
+        self.resolve_module_indexed(rel).0
     }
 
-    fn resolve_vouched(&self, rel: &str, index_vouches: bool) -> Result<Resolved, Refusal> {
+    /// [`Checkout::resolve_module`], with what [`Checkout::index_stat`] gives when the resolution looked the path
+    /// up in the index already (`None` when it did not): a module is then read without a second lookup.
+    pub fn resolve_module_indexed(&self, rel: &str) -> (Result<Resolved, Refusal>, Indexed) {
+        let looked_up = std::cell::Cell::new(None);
+        let resolved = self.resolve_vouched(rel, Some(&looked_up));
+        (resolved, looked_up.into_inner())
+    }
+
+    /// `index_vouches`: a module's resolution, which takes the index's word for a file's size, and leaves there what
+    /// the lookup found.
+    fn resolve_vouched(
+        &self,
+        rel: &str,
+        index_vouches: Option<&std::cell::Cell<Indexed>>,
+    ) -> Result<Resolved, Refusal> {
         match (self.side, &self.git) {
             (Side::Git(source), Some(git)) => self.resolve_in_git(git, source, rel),
             (Side::WorkTree, _) if self.overlaid(rel) == Some(None) => Err(Refusal::NotFound),
             (Side::WorkTree, _) => match &self.memo {
                 Some(memo) => memo.resolve(&self.root, rel),
                 None => {
-                    let within_limit = || index_vouches && self.indexed_within_limit(rel);
+                    let within_limit = || index_vouches.is_some_and(|found| self.indexed_within_limit(rel, found));
                     fs::resolve_listed(&self.root, rel, &self.listings, within_limit)
                         .map(|real| Resolved::Path(real.into()))
                 }
@@ -135,9 +152,14 @@ impl Checkout {
     /// Does the git index record this work-tree path as a regular file no larger than [`fs::MAX_FILE_BYTES`]?
     /// (Its size when staged: a file grown past the limit since is refused when it is read.) Only for
     /// [`Checkout::resolve_module`], where that refusal means what the `lstat`'s would have.
-    fn indexed_within_limit(&self, rel: &str) -> bool {
-        let Some(git) = &self.git else { return false };
-        git.indexed_size(&self.git_path(rel)).is_some_and(|size| size <= fs::MAX_FILE_BYTES)
+    fn indexed_within_limit(&self, rel: &str, found: &std::cell::Cell<Indexed>) -> bool {
+        let Some(git) = &self.git else {
+            found.set(Some(None));
+            return false;
+        };
+        let (size, stat) = git.indexed_size_and_stat(&self.git_path(rel));
+        found.set(Some(stat));
+        size.is_some_and(|size| size <= fs::MAX_FILE_BYTES)
     }
 
     /// Looks a path up in git objects, following symlinks that stay inside the project (a few hops at most).

@@ -86,18 +86,22 @@ impl GitRepo {
     /// was written, when stat data cannot tell a later edit). Lets another thread tell "unchanged since staged"
     /// from one `fstat` of the file it opens.
     pub fn index_stat(&self, path: &str) -> Option<IndexStat> {
-        let entry = self.paths.entry(&self.index, normalize(path))?;
+        self.stat_of(self.paths.entry(&self.index, normalize(path))?)
+    }
+
+    fn stat_of(&self, entry: &gix::index::Entry) -> Option<IndexStat> {
         let racy = entry.stat.is_racy(self.index.timestamp(), gix::index::entry::stat::Options::default());
         (!racy).then_some(IndexStat { id: entry.id, stat: entry.stat })
     }
 
-    /// The size the index recorded for a regular file at this path (git keeps it modulo 2^32).
-    pub fn indexed_size(&self, path: &str) -> Option<u64> {
-        let entry = self.paths.entry(&self.index, normalize(path))?;
+    /// From one lookup of the path's index entry: the size the index recorded for a regular file there (git keeps
+    /// it modulo 2^32), and what [`GitRepo::index_stat`] gives.
+    pub fn indexed_size_and_stat(&self, path: &str) -> (Option<u64>, Option<IndexStat>) {
+        let Some(entry) = self.paths.entry(&self.index, normalize(path)) else { return (None, None) };
         use gix::index::entry::Mode;
         let file = (entry.mode == Mode::FILE || entry.mode == Mode::FILE_EXECUTABLE)
             && !entry.flags.intersects(Flags::INTENT_TO_ADD | Flags::SKIP_WORKTREE);
-        file.then_some(u64::from(entry.stat.size))
+        (file.then_some(u64::from(entry.stat.size)), self.stat_of(entry))
     }
 
     /// Is there a folder at this path in that source (some entry lies under `path/`)? The root always is one.
@@ -247,6 +251,23 @@ mod tests {
         git(dir, &["add", "beeuni.yaml", "tools/new.py"]);
         git(dir, &["rm", "-q", "--cached", "tools/sub/b.py"]);
         write(dir, "beeuni.yaml", "work tree\n");
+    }
+
+    #[test]
+    fn one_lookup_gives_the_indexed_size_and_the_stat_data() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        project(dir);
+        let repo = open(dir);
+        for (path, size) in [("tools/a.py", Some(2)), ("tools/new.py", Some(4)), ("run.sh", Some(10))] {
+            assert_eq!(repo.indexed_size_and_stat(path), (size, repo.index_stat(path)), "{path}");
+        }
+        // Not in the index (removed from it, never added), or not a regular file.
+        for path in ["tools/sub/b.py", "tools/missing.py", "tools"] {
+            assert_eq!(repo.indexed_size_and_stat(path), (None, None), "{path}");
+        }
+        #[cfg(unix)]
+        assert_eq!(repo.indexed_size_and_stat("link"), (None, repo.index_stat("link")));
     }
 
     #[test]
