@@ -251,7 +251,13 @@ impl Collector<'_> {
     fn env_read(&mut self, env: Env, name: &str, at: oxc_span::Span) {
         match env {
             Env::Context if self.facts.context_env.iter().any(|n| n == name) => {}
-            Env::Context => self.facts.context_env.push(InlineStr::from(name)),
+            Env::Context => {
+                // Most modules read one name: room for it alone (a first push makes room for four).
+                if self.facts.context_env.is_empty() {
+                    self.facts.context_env.reserve_exact(1);
+                }
+                self.facts.context_env.push(InlineStr::from(name))
+            }
             Env::Process(via) => {
                 self.facts.env_reads.push(EnvRead { name: InlineStr::from(name), span: span(at), via })
             }

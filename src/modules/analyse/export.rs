@@ -459,12 +459,16 @@ impl<'b, 'a> Scope<'b, 'a> {
                 }
                 Some("required") => {
                     if let Resolved::Expr(Expression::ArrayExpression(array)) = self.resolve(&p.value) {
-                        value.required = array
-                            .elements
-                            .iter()
-                            .filter_map(|e| e.as_expression())
-                            .filter_map(|e| Some((InlineStr::from(string_value(e)?), span(e.span()))))
-                            .collect();
+                        // At most one per element (kept to the end of the run: a list collected from a filter grows).
+                        let mut required = Vec::with_capacity(array.elements.len());
+                        required.extend(
+                            array
+                                .elements
+                                .iter()
+                                .filter_map(|e| e.as_expression())
+                                .filter_map(|e| Some((InlineStr::from(string_value(e)?), span(e.span())))),
+                        );
+                        value.required = required;
                     }
                 }
                 _ => {}
@@ -627,14 +631,13 @@ pub(super) fn string_value<'a>(e: &Expression<'a>) -> Option<&'a str> {
 
 /// The keys of an object literal, unless a spread or a computed key hides some.
 fn object_keys(object: &ObjectExpression) -> Option<Vec<InlineStr>> {
-    object
-        .properties
-        .iter()
-        .map(|p| match p {
-            ObjectPropertyKind::ObjectProperty(p) => p.key.static_name().map(|n| InlineStr::from(n.as_ref())),
-            _ => None,
-        })
-        .collect()
+    // Sized up front: the facts are kept to the end of the run, and a list collected through `Option` grows.
+    let mut keys = Vec::with_capacity(object.properties.len());
+    for property in &object.properties {
+        let ObjectPropertyKind::ObjectProperty(p) = property else { return None };
+        keys.push(InlineStr::from(p.key.static_name()?.as_ref()));
+    }
+    Some(keys)
 }
 
 /// Parameter names in order; `_` for a destructuring pattern.
