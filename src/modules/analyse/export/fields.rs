@@ -1,0 +1,211 @@
+//! The fields of a tool object: `description`, `parameters` (a JSON Schema, or what it is instead) and
+//! `execute` with its parameters, each read through the module's top-level bindings.
+
+use super::*;
+
+impl<'b, 'a> Scope<'b, 'a> {
+    /// The tool object with these fields (`None`: not written, unless `spread` may supply it).
+    pub(super) fn fields(
+        &self,
+        description: Option<Written<'b, 'a>>,
+        parameters: Option<Written<'b, 'a>>,
+        execute: Option<Written<'b, 'a>>,
+        spread: &Option<(Span, String)>,
+    ) -> (ObjectExport, Option<ExecuteInfo>) {
+        let (execute, info) = match execute {
+            Some(p) => {
+                let (value, info) = self.execute(p);
+                (Field::Found { span: span(p.span), value }, Some(info))
+            }
+            None => (absent(spread), None),
+        };
+        let export = ObjectExport {
+            description: description
+                .map_or_else(|| absent(spread), |p| Field::Found { span: span(p.span), value: self.description(p) }),
+            parameters: parameters.map_or_else(|| absent(spread), |p| self.parameters(p)),
+            execute,
+        };
+        (export, info)
+    }
+
+    fn description(&self, property: Written<'b, 'a>) -> Description {
+        if property.accessor {
+            return Description::Other;
+        }
+        match self.resolve(property.value) {
+            Resolved::Expr(Expression::StringLiteral(s)) => Description::Text(s.value.to_string()),
+            Resolved::Expr(Expression::TemplateLiteral(t)) if t.expressions.is_empty() => {
+                Description::Text(template_text(t).to_string())
+            }
+            Resolved::Expr(e) if is_non_string_literal(e) => Description::NotString,
+            Resolved::Function(_) | Resolved::Class => Description::NotString,
+            Resolved::Unknown("undefined") => Description::NotString,
+            _ => Description::Other,
+        }
+    }
+
+    fn parameters(&self, property: Written<'b, 'a>) -> Field<Parameters> {
+        let at = span(property.span);
+        let not_object = Field::Found { span: at, value: parameters(false) };
+        let why = match self.resolve(property.value) {
+            _ if property.accessor => "a getter".to_string(),
+            Resolved::Expr(Expression::ObjectExpression(object)) => return self.schema(at, object),
+            Resolved::Expr(e) if is_non_string_literal(e) || e.is_string_literal() => return not_object,
+            Resolved::Function(_) | Resolved::Class | Resolved::Unknown("undefined") => return not_object,
+            Resolved::Import(name) => format!("the imported binding `{name}`"),
+            Resolved::Unknown(name) => not_constant(name),
+            Resolved::Expr(Expression::CallExpression(call)) => match self.zod_schema(call) {
+                Some(schema) => {
+                    return Field::Found { span: at, value: Parameters { zod: Some(schema), ..parameters(false) } };
+                }
+                None => format!("built at run time by `{}(...)`", self.snippet(call.callee.span())),
+            },
+            Resolved::Expr(Expression::NewExpression(new)) => {
+                format!("built at run time by `new {}(...)`", self.snippet(new.callee.span()))
+            }
+            Resolved::Expr(e) if e.is_member_expression() => {
+                format!("read from `{}` at run time", self.snippet(e.span()))
+            }
+            Resolved::Expr(_) => "computed at run time".to_string(),
+        };
+        Field::Unanalyzable { span: at, why }
+    }
+
+    fn schema(&self, at: Span, object: &'b ObjectExpression<'a>) -> Field<Parameters> {
+        let mut value = parameters(true);
+        let mut spread = None;
+        for property in &object.properties {
+            let p = match property {
+                ObjectPropertyKind::SpreadProperty(s) => {
+                    spread.get_or_insert_with(|| (span(s.span), self.snippet(s.argument.span())));
+                    continue;
+                }
+                ObjectPropertyKind::ObjectProperty(p) => p,
+            };
+            match p.key.static_name().as_deref() {
+                Some("type") => {
+                    value.has_type = true;
+                    value.type_value = match self.resolve(&p.value) {
+                        Resolved::Expr(e) => string_value(e).map(InlineStr::from),
+                        _ => None,
+                    };
+                }
+                Some("properties") => {
+                    value.properties_span = Some(span(p.span));
+                    value.properties = match self.resolve(&p.value) {
+                        Resolved::Expr(Expression::ObjectExpression(o)) => object_keys(o),
+                        _ => None,
+                    };
+                }
+                Some("required") => {
+                    if let Resolved::Expr(Expression::ArrayExpression(array)) = self.resolve(&p.value) {
+                        // At most one per element (kept to the end of the run: a list collected from a filter grows).
+                        let mut required = Vec::with_capacity(array.elements.len());
+                        required.extend(
+                            array
+                                .elements
+                                .iter()
+                                .filter_map(|e| e.as_expression())
+                                .filter_map(|e| Some((InlineStr::from(string_value(e)?), span(e.span())))),
+                        );
+                        value.required = required;
+                    }
+                }
+                _ => {}
+            }
+        }
+        match spread {
+            // Without its own `type`, the spread may supply one: nothing can be said about the schema.
+            Some((spread_at, what)) if !value.has_type => {
+                Field::Unanalyzable { span: spread_at, why: format!("the parameters object spreads `{what}`") }
+            }
+            _ => Field::Found { span: at, value },
+        }
+    }
+
+    fn execute(&self, property: Written<'b, 'a>) -> (Execute, ExecuteInfo) {
+        let mut info =
+            ExecuteInfo { property: span(property.span), function: None, params: Vec::new(), env_alias: None };
+        if property.accessor {
+            return (Execute::Other, info);
+        }
+        let (function, params) = match self.resolve(property.value) {
+            Resolved::Expr(Expression::FunctionExpression(f)) => (f.span, &f.params),
+            Resolved::Function(f) => (f.span, &f.params),
+            Resolved::Expr(Expression::ArrowFunctionExpression(f)) => (f.span, &f.params),
+            Resolved::Expr(e) if is_non_string_literal(e) || e.is_string_literal() => {
+                return (Execute::NotFunction, info);
+            }
+            Resolved::Unknown("undefined") => return (Execute::NotFunction, info),
+            _ => return (Execute::Other, info),
+        };
+        info.function = Some(span(function));
+        info.params = param_names(params);
+        info.env_alias = params.items.get(1).and_then(|p| env_binding(&p.pattern));
+        (Execute::Function { params: self.params_as_written(params) }, info)
+    }
+}
+
+impl Scope<'_, '_> {
+    /// Each parameter as the source writes it, without its type or default: `args`, `{ location }`, `...rest`.
+    fn params_as_written(&self, params: &FormalParameters) -> Vec<InlineStr> {
+        let pattern = |p: &BindingPattern| match p {
+            BindingPattern::AssignmentPattern(assign) => self.snippet(assign.left.span()),
+            p => self.snippet(p.span()),
+        };
+        let rest = params.rest.as_ref().map(|rest| InlineStr::from(format!("...{}", pattern(&rest.rest.argument))));
+        let mut written = Vec::with_capacity(params.items.len() + usize::from(rest.is_some()));
+        written.extend(params.items.iter().map(|p| InlineStr::from(pattern(&p.pattern))));
+        written.extend(rest);
+        written
+    }
+}
+
+/// Parameters with nothing read yet.
+fn parameters(is_object_literal: bool) -> Parameters {
+    Parameters {
+        type_value: None,
+        has_type: false,
+        is_object_literal,
+        properties: None,
+        properties_span: None,
+        required: Vec::new(),
+        zod: None,
+    }
+}
+
+/// A field the object does not spell out: missing, unless a spread (or a prototype) may supply it: where, and why.
+fn absent<T>(spread: &Option<(Span, String)>) -> Field<T> {
+    match spread {
+        Some((at, why)) => Field::Unanalyzable { span: *at, why: why.clone() },
+        None => Field::Missing,
+    }
+}
+
+/// The keys of an object literal, unless a spread or a computed key hides some.
+fn object_keys(object: &ObjectExpression) -> Option<Vec<InlineStr>> {
+    // Sized up front: the facts are kept to the end of the run, and a list collected through `Option` grows.
+    let mut keys = Vec::with_capacity(object.properties.len());
+    for property in &object.properties {
+        let ObjectPropertyKind::ObjectProperty(p) = property else { return None };
+        keys.push(InlineStr::from(p.key.static_name()?.as_ref()));
+    }
+    Some(keys)
+}
+
+/// Parameter names in order; `_` for a destructuring pattern.
+fn param_names(params: &FormalParameters) -> Vec<String> {
+    let name = |pattern: &BindingPattern| match pattern {
+        BindingPattern::BindingIdentifier(id) => id.name.to_string(),
+        BindingPattern::AssignmentPattern(p) => match &p.left {
+            BindingPattern::BindingIdentifier(id) => id.name.to_string(),
+            _ => "_".to_string(),
+        },
+        _ => "_".to_string(),
+    };
+    let mut names: Vec<String> = params.items.iter().map(|p| name(&p.pattern)).collect();
+    if let Some(rest) = &params.rest {
+        names.push(name(&rest.rest.argument));
+    }
+    names
+}
