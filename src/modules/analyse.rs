@@ -74,10 +74,10 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
     let mut visitor = Collector {
         execute_body: execute.as_ref().and_then(|info| info.function),
         context_names: match execute.as_ref().and_then(|info| info.params.get(1)) {
-            Some(name) if name != "_" => vec![name.clone()],
-            _ => vec!["context".to_string(), "ctx".to_string()],
+            Some(&name) if name != "_" => vec![name],
+            _ => vec!["context", "ctx"],
         },
-        env_aliases: execute.as_ref().and_then(|info| info.env_alias.clone()).into_iter().collect(),
+        env_aliases: execute.as_ref().and_then(|info| info.env_alias).into_iter().collect(),
         depth: 0,
         too_deep: false,
         statements: 0,
@@ -152,14 +152,15 @@ enum Env {
     Context,
 }
 
-/// Walks the whole program once for imports, environment reads and the `fetch` calls inside `execute`.
-struct Collector<'f> {
+/// Walks the whole program once for imports, environment reads and the `fetch` calls inside `execute`. Names are
+/// borrowed from the program (`'a`), not copied: this runs for every module.
+struct Collector<'a, 'f> {
     /// The span of `execute`'s function node: calls inside it are `execute`'s.
     execute_body: Option<Span>,
     /// `<name>.env.X` reads count as `context.env` reads for these names.
-    context_names: Vec<String>,
+    context_names: Vec<&'a str>,
     /// Inside `execute`, these names hold the context's `env` itself (`{ env }` parameters, `const { env } = ctx`).
-    env_aliases: Vec<String>,
+    env_aliases: Vec<&'a str>,
     depth: usize,
     /// Whether the depth limit was hit and reported (once is enough).
     too_deep: bool,
@@ -172,32 +173,39 @@ struct Collector<'f> {
     facts: &'f mut ModuleFacts,
     fetches: Vec<Span>,
     /// Names given first to `Object.assign(x, ...)` and its kin, which change them.
-    passed_to_change: Vec<String>,
+    passed_to_change: Vec<&'a str>,
     /// The first CommonJS export (`module.exports = …`, `exports.x = …`) below the top level, outside any
     /// function but those called where they are written (a UMD wrapper's `(function () { … })()`).
     nested_commonjs: Option<oxc_span::Span>,
     /// Names bound to `new Request(url, { signal })`: a `fetch(name)` passes that signal.
-    signal_requests: Vec<String>,
+    signal_requests: Vec<&'a str>,
     /// The function the call being visited invokes where it is written.
     invoked: Option<oxc_span::Span>,
     /// How many functions that are not called where they are written enclose the current node.
     functions: usize,
 }
 
-impl Collector<'_> {
-    /// Enters one more level, or records that the module is too deep and refuses to.
-    fn descend(&mut self, at: oxc_span::Span) -> bool {
+impl<'a> Collector<'a, '_> {
+    /// Enters one more level, or records that the module is too deep (at `node`) and refuses to. Inlined, and the
+    /// node's span is taken only when too deep: this runs for every expression and statement of every module.
+    #[inline]
+    fn descend(&mut self, node: &impl GetSpan) -> bool {
         if self.depth >= MAX_VISIT_DEPTH {
-            if !std::mem::replace(&mut self.too_deep, true) {
-                let why = format!(
-                    "nests more than {MAX_VISIT_DEPTH} expressions and statements inside one another, deeper than beeuni-lint analyses"
-                );
-                self.facts.not_analysed = Some(Box::new(NotAnalysed { span: span(at), why }));
-            }
+            self.too_deep_at(node.span());
             return false;
         }
         self.depth += 1;
         true
+    }
+
+    #[cold]
+    fn too_deep_at(&mut self, at: oxc_span::Span) {
+        if !std::mem::replace(&mut self.too_deep, true) {
+            let why = format!(
+                "nests more than {MAX_VISIT_DEPTH} expressions and statements inside one another, deeper than beeuni-lint analyses"
+            );
+            self.facts.not_analysed = Some(Box::new(NotAnalysed { span: span(at), why }));
+        }
     }
 
     fn import(&mut self, specifier: &str, at: oxc_span::Span, kind: ImportKind, type_only: bool) {
@@ -214,9 +222,7 @@ impl Collector<'_> {
     fn env_object(&self, expr: &Expression) -> Option<Env> {
         let member = match expr.get_inner_expression() {
             Expression::StaticMemberExpression(member) => member,
-            Expression::Identifier(id)
-                if self.env_aliases.iter().any(|a| id.name == a.as_str()) && self.in_execute(id.span) =>
-            {
+            Expression::Identifier(id) if self.env_aliases.contains(&id.name.as_str()) && self.in_execute(id.span) => {
                 return Some(Env::Context);
             }
             _ => return None,
@@ -230,18 +236,18 @@ impl Collector<'_> {
         match object.name.as_str() {
             "process" => Some(Env::Process("process.env")),
             "Bun" => Some(Env::Process("Bun.env")),
-            name if self.context_names.iter().any(|n| n == name) => Some(Env::Context),
+            name if self.context_names.contains(&name) => Some(Env::Context),
             _ => None,
         }
     }
 
     /// `const { env } = context` or `const e = context.env`: the name now holding the context's environment.
-    fn env_alias(&self, id: &BindingPattern, init: &Expression) -> Option<String> {
+    fn env_alias(&self, id: &BindingPattern<'a>, init: &Expression) -> Option<&'a str> {
         match (id, init.get_inner_expression()) {
             (BindingPattern::BindingIdentifier(id), init) if matches!(self.env_object(init), Some(Env::Context)) => {
-                Some(id.name.to_string())
+                Some(id.name.as_str())
             }
-            (pattern, Expression::Identifier(ctx)) if self.context_names.iter().any(|n| ctx.name == n.as_str()) => {
+            (pattern, Expression::Identifier(ctx)) if self.context_names.contains(&ctx.name.as_str()) => {
                 env_binding(pattern)
             }
             _ => None,
@@ -265,9 +271,9 @@ impl Collector<'_> {
     }
 }
 
-impl<'a> Visit<'a> for Collector<'_> {
+impl<'a> Visit<'a> for Collector<'a, '_> {
     fn visit_expression(&mut self, it: &Expression<'a>) {
-        if self.descend(it.span()) {
+        if self.descend(it) {
             walk::walk_expression(self, it);
             self.depth -= 1;
         }
@@ -280,7 +286,7 @@ impl<'a> Visit<'a> for Collector<'_> {
             let what = if declaration.is_import() { "import statement" } else { "export statement" };
             self.nested_module_code.get_or_insert((declaration.span(), what));
         }
-        if self.descend(it.span()) {
+        if self.descend(it) {
             self.statements += 1;
             walk::walk_statement(self, it);
             self.statements -= 1;
@@ -373,12 +379,12 @@ impl<'a> Visit<'a> for Collector<'_> {
         }
         let is_fetch = callee.is_specific_id("fetch") || callee.is_specific_member_access("globalThis", "fetch");
         let request_with_signal = matches!(it.arguments.first(), Some(Argument::Identifier(id))
-            if self.signal_requests.iter().any(|r| id.name == r.as_str()));
+            if self.signal_requests.contains(&id.name.as_str()));
         if is_fetch && self.in_execute(it.span) && !request_with_signal && passes_no_signal(&it.arguments) {
             self.fetches.push(span(it.span));
         }
         if let Some(name) = changed::changed_argument(it) {
-            self.passed_to_change.push(name.to_string());
+            self.passed_to_change.push(name);
         }
         walk::walk_call_expression(self, it);
     }
@@ -428,7 +434,7 @@ impl<'a> Visit<'a> for Collector<'_> {
             (&it.id, it.init.as_ref().map(Expression::get_inner_expression))
             && is_request_with_signal(request)
         {
-            self.signal_requests.push(id.name.to_string());
+            self.signal_requests.push(id.name.as_str());
         }
         if let Some(init) = &it.init
             && self.in_execute(it.span)

@@ -29,6 +29,9 @@ pub fn plain_kind(text: &str) -> ScalarKind {
         "true" | "True" | "TRUE" | "false" | "False" | "FALSE" => ScalarKind::Bool,
         ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF" | ".nan" | ".NaN"
         | ".NAN" => ScalarKind::Float,
+        // A number starts with a digit, a sign or a dot; most scalars (names, paths, refs) start otherwise, and
+        // this runs for every plain scalar of every manifest.
+        _ if !matches!(text.as_bytes()[0], b'0'..=b'9' | b'-' | b'+' | b'.') => ScalarKind::Str,
         _ if is_int(text) => ScalarKind::Int,
         _ if is_float(text) => ScalarKind::Float,
         _ => ScalarKind::Str,
@@ -106,6 +109,11 @@ mod tests {
             ("1.2.3", ScalarKind::Str),
             ("beeuni:web_search", ScalarKind::Str),
             ("tools/x.ts", ScalarKind::Str),
+            ("+1", ScalarKind::Int),
+            ("+.5e-3", ScalarKind::Float),
+            ("-", ScalarKind::Str),
+            ("e3", ScalarKind::Str),
+            ("x1", ScalarKind::Str),
         ] {
             assert_eq!(plain_kind(text), kind, "{text:?}");
         }

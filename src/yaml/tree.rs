@@ -8,8 +8,8 @@
 use super::scalar::{ScalarKind, plain_kind, tagged_kind};
 use crate::source::Span;
 use granit_parser::{Event, Options, Parser, ScalarStyle, StructureStyle};
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 
 pub type NodeId = usize;
 
@@ -190,7 +190,7 @@ pub fn parse_with(text: &str, mut top_entry: impl FnMut(&Document, Entry)) -> Re
     let parser = Parser::new_from_str_with_options(text, options);
     let mut doc = Document::default();
     let mut stack: Vec<Frame> = Vec::new();
-    let mut anchors: HashMap<usize, NodeId> = HashMap::new();
+    let mut anchors: FxHashMap<usize, NodeId> = FxHashMap::default();
     let mut documents = 0usize;
     for event in parser {
         let (event, span) = event.map_err(|e| SyntaxError {
@@ -375,23 +375,38 @@ fn last_child_end(doc: &Document, value: &Value) -> Option<usize> {
     Some(if node.span.start == node.span.end { node.span.end + 1 } else { node.span.end })
 }
 
+/// Mappings up to this many entries are searched for repeated keys pair by pair, without building a table
+/// (nearly all of a manifest's mappings: an agent, a tool's settings).
+const SMALL_MAPPING: usize = 8;
+
 fn find_duplicates(doc: &mut Document, entries: &[Entry]) {
-    let mut seen: HashMap<(&str, bool), NodeId> = HashMap::with_capacity(entries.len());
-    let mut found = Vec::new();
-    for entry in entries {
-        let Value::Scalar { text, kind, .. } = &doc.nodes[entry.key].value else {
-            continue;
-        };
-        if doc.is_merge_key(entry.key) {
-            continue;
+    // A key as compared: `null` and `~` are the same key; `1` and `"1"` are not. `None` for a key that is not
+    // compared (a collection, an alias, a merge key).
+    let key = |entry: &Entry| match &doc.nodes[entry.key].value {
+        Value::Scalar { .. } if doc.is_merge_key(entry.key) => None,
+        Value::Scalar { text, kind, .. } => {
+            Some((if *kind == ScalarKind::Null { "" } else { text.as_str() }, *kind == ScalarKind::Str))
         }
-        // `null` and `~` are the same key; `1` and `"1"` are not.
-        let canonical = if *kind == ScalarKind::Null { "" } else { text.as_str() };
-        let is_string = *kind == ScalarKind::Str;
-        match seen.get(&(canonical, is_string)) {
-            Some(&first) => found.push(DuplicateKey { first, repeat: entry.key }),
-            None => {
-                seen.insert((canonical, is_string), entry.key);
+        _ => None,
+    };
+    let mut found = Vec::new();
+    if entries.len() <= SMALL_MAPPING {
+        for (at, entry) in entries.iter().enumerate() {
+            let Some(this) = key(entry) else { continue };
+            if let Some(first) = entries[..at].iter().find(|earlier| key(earlier) == Some(this)) {
+                found.push(DuplicateKey { first: first.key, repeat: entry.key });
+            }
+        }
+    } else {
+        let mut seen: FxHashMap<(&str, bool), NodeId> =
+            FxHashMap::with_capacity_and_hasher(entries.len(), Default::default());
+        for entry in entries {
+            let Some(this) = key(entry) else { continue };
+            match seen.get(&this) {
+                Some(&first) => found.push(DuplicateKey { first, repeat: entry.key }),
+                None => {
+                    seen.insert(this, entry.key);
+                }
             }
         }
     }
@@ -443,6 +458,29 @@ mod tests {
         let dup = doc.duplicate_keys[0];
         assert_eq!(doc.node(dup.first).span.start, 0);
         assert_eq!(doc.node(dup.repeat).span.start, 10);
+    }
+
+    #[test]
+    fn duplicates_in_small_and_large_mappings_alike() {
+        for size in [3, SMALL_MAPPING, SMALL_MAPPING + 1, 40] {
+            let mut text: String = (0..size).map(|i| format!("k{i}: {i}\n")).collect();
+            text.push_str("k1: again\n~: a\nnull: b\n1: c\n\"1\": d\n1: e\nk1: third\n");
+            let doc = parse(&text).unwrap();
+            let pairs: Vec<(&str, &str)> = doc
+                .duplicate_keys
+                .iter()
+                .map(|d| (slice(&text, &doc, d.first), slice(&text, &doc, d.repeat)))
+                .collect();
+            assert_eq!(pairs, [("k1", "k1"), ("~", "null"), ("1", "1"), ("k1", "k1")], "{size} entries");
+            let first_k1 = text.find("k1:").unwrap();
+            let k1 = doc.duplicate_keys.iter().filter(|d| slice(&text, &doc, d.first) == "k1");
+            assert!(k1.into_iter().all(|d| doc.node(d.first).span.start == first_k1));
+        }
+        // Pair by pair: a mapping of a few entries.
+        let text = "a: {x: 1, ~: 2, null: 3, x: 4, \"x\": 5}\n";
+        let doc = parse(text).unwrap();
+        let repeats: Vec<usize> = doc.duplicate_keys.iter().map(|d| doc.node(d.repeat).span.start).collect();
+        assert_eq!(repeats, [text.find("null").unwrap(), text.find("x: 4").unwrap(), text.find("\"x\"").unwrap()]);
     }
 
     #[test]

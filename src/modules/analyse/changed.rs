@@ -29,14 +29,10 @@ pub(super) const CHANGES_FIRST_ARGUMENT: &[(&str, &str)] = &[
 /// semantic model of a Beeuni module keeps no nodes (building them costs), so those are matched by name, which
 /// may take a shadowing local for the top-level binding: the safe way to be wrong (the export is then not
 /// checked).
-pub(crate) fn first_changed<'n>(
-    semantic: &Semantic,
-    names: &[&'n str],
-    passed_to_change: &[String],
-) -> Option<&'n str> {
+pub(crate) fn first_changed<'n>(semantic: &Semantic, names: &[&'n str], passed_to_change: &[&str]) -> Option<&'n str> {
     let scoping = semantic.scoping();
     names.iter().copied().find(|&name| {
-        passed_to_change.iter().any(|passed| passed == name)
+        passed_to_change.contains(&name)
             || scoping.get_root_binding(name.into()).is_some_and(|symbol| changes(semantic, symbol))
     })
 }
@@ -69,7 +65,7 @@ fn changes(semantic: &Semantic, symbol: SymbolId) -> bool {
 }
 
 /// The identifier `call` changes: its first argument, when it is a call like `Object.assign(x, ...)`.
-pub(super) fn changed_argument<'c>(call: &'c CallExpression) -> Option<&'c str> {
+pub(super) fn changed_argument<'a>(call: &CallExpression<'a>) -> Option<&'a str> {
     let Expression::StaticMemberExpression(callee) = call.callee.get_inner_expression() else { return None };
     let Expression::Identifier(object) = callee.object.get_inner_expression() else { return None };
     let changes =

@@ -1,5 +1,6 @@
 //! The default export: which form it takes and, for a plain object, what its fields hold.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 
 use oxc_ast::ast::*;
@@ -29,13 +30,13 @@ enum Resolved<'b, 'a> {
 }
 
 /// The `execute` function of an object export, for the facts the visitor gathers inside it.
-pub(super) struct ExecuteInfo {
+pub(super) struct ExecuteInfo<'a> {
     pub property: Span,
     /// The function node (method, arrow, function expression or declaration), when there is one.
     pub function: Option<Span>,
-    pub params: Vec<String>,
+    pub params: Vec<&'a str>,
     /// `e` of a second parameter `{ env: e }` (or `{ env }`): the context's environment itself.
-    pub env_alias: Option<String>,
+    pub env_alias: Option<&'a str>,
 }
 
 /// A field of the tool object as written: a property of its literal, or a CommonJS `exports.NAME = value`.
@@ -113,14 +114,18 @@ impl<'b, 'a> Scope<'b, 'a> {
         Resolved::Unknown(first.unwrap_or_default())
     }
 
-    /// The source of a node, shortened to fit in a message.
-    fn snippet(&self, s: oxc_span::Span) -> String {
+    /// The source of a node, shortened to fit in a message: runs of whitespace become one space, and more than
+    /// 40 characters end in `…`. Borrowed when that changes nothing (most: `args`, `context`, `makeTool`).
+    fn snippet(&self, s: oxc_span::Span) -> Cow<'a, str> {
         let text = self.text.get(s.start as usize..s.end as usize).unwrap_or("");
+        if text.len() <= 40 && is_spaced_once(text) {
+            return Cow::Borrowed(text);
+        }
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-        match text.char_indices().nth(40) {
+        Cow::Owned(match text.char_indices().nth(40) {
             Some((cut, _)) => format!("{}…", &text[..cut]),
             None => text,
-        }
+        })
     }
 
     /// The default export, if the module has one: ESM forms first, else the last CommonJS assignment, else the
@@ -130,7 +135,7 @@ impl<'b, 'a> Scope<'b, 'a> {
         &self,
         program: &'b Program<'a>,
         allow_commonjs: bool,
-    ) -> Option<(DefaultExport, Option<ExecuteInfo>)> {
+    ) -> Option<(DefaultExport, Option<ExecuteInfo<'a>>)> {
         let mut commonjs = None;
         let (mut fields, mut es_module, mut changed) = (Vec::new(), false, None);
         for statement in &program.body {
@@ -206,7 +211,7 @@ impl<'b, 'a> Scope<'b, 'a> {
         Some((DefaultExport { statement: span(first), kind: DefaultExportKind::Object(Box::new(object)) }, info))
     }
 
-    fn classify_name(&self, id: &IdentifierReference<'a>) -> (DefaultExportKind, Option<ExecuteInfo>) {
+    fn classify_name(&self, id: &IdentifierReference<'a>) -> (DefaultExportKind, Option<ExecuteInfo<'a>>) {
         let followed = || self.follow(id.name.as_str());
         match self.bindings.get(id.name.as_str()) {
             Some(Binding::Value(value)) => {
@@ -223,7 +228,7 @@ impl<'b, 'a> Scope<'b, 'a> {
         }
     }
 
-    fn classify(&self, expr: &'b Expression<'a>) -> (DefaultExportKind, Option<ExecuteInfo>) {
+    fn classify(&self, expr: &'b Expression<'a>) -> (DefaultExportKind, Option<ExecuteInfo<'a>>) {
         let why = match self.resolve(expr) {
             Resolved::Function(_) => return (DefaultExportKind::Factory, None),
             Resolved::Class => "a class".to_string(),
@@ -232,7 +237,7 @@ impl<'b, 'a> Scope<'b, 'a> {
             Resolved::Unknown(name) => not_constant(name),
             Resolved::Expr(expr) => match expr {
                 _ if is_literal_value(expr) => {
-                    return (DefaultExportKind::Literal { text: self.snippet(expr.span()) }, None);
+                    return (DefaultExportKind::Literal { text: self.snippet(expr.span()).into_owned() }, None);
                 }
                 Expression::ObjectExpression(object) => {
                     let (object, info) = self.object(object);
@@ -317,14 +322,14 @@ impl<'b, 'a> Scope<'b, 'a> {
                 Expression::Identifier(id) => {
                     let imported = matches!(self.bindings.get(id.name.as_str()),
                         Some(Binding::Import { source, .. }) if *source == "zod" || source.starts_with("zod/"));
-                    return imported.then(|| self.snippet(call.span));
+                    return imported.then(|| self.snippet(call.span).into_owned());
                 }
                 _ => return None,
             };
         }
     }
 
-    fn object(&self, object: &'b ObjectExpression<'a>) -> (ObjectExport, Option<ExecuteInfo>) {
+    fn object(&self, object: &'b ObjectExpression<'a>) -> (ObjectExport, Option<ExecuteInfo<'a>>) {
         let mut spread = None;
         let (mut description, mut parameters, mut execute) = (None, None, None);
         for property in &object.properties {
@@ -368,16 +373,26 @@ impl<'b, 'a> Scope<'b, 'a> {
 }
 
 /// The name `{ env: e }` (or `{ env }`) binds the `env` property to.
-pub(super) fn env_binding(pattern: &BindingPattern) -> Option<String> {
+pub(super) fn env_binding<'a>(pattern: &BindingPattern<'a>) -> Option<&'a str> {
     let BindingPattern::ObjectPattern(pattern) = pattern else {
         return None;
     };
     let property = pattern.properties.iter().find(|p| !p.computed && p.key.is_specific_static_name("env"))?;
     match &property.value {
-        BindingPattern::BindingIdentifier(id) => Some(id.name.to_string()),
-        BindingPattern::AssignmentPattern(p) => p.left.get_binding_identifier().map(|id| id.name.to_string()),
+        BindingPattern::BindingIdentifier(id) => Some(id.name.as_str()),
+        BindingPattern::AssignmentPattern(p) => p.left.get_binding_identifier().map(|id| id.name.as_str()),
         _ => None,
     }
+}
+
+/// Whether `text` is ASCII whose only whitespace is single spaces between other characters: what
+/// [`Scope::snippet`] would give back unchanged (any other character may be Unicode whitespace).
+fn is_spaced_once(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.first() != Some(&b' ')
+        && bytes.last() != Some(&b' ')
+        && bytes.iter().all(|&b| b.is_ascii() && (b == b' ' || (!b.is_ascii_whitespace() && b != 0x0b)))
+        && !text.contains("  ")
 }
 
 /// `Symbol.iterator`, `Symbol('x')`, `Symbol.for('x')`: a symbol, which names no string-keyed field.

@@ -11,7 +11,7 @@ impl<'b, 'a> Scope<'b, 'a> {
         parameters: Option<Written<'b, 'a>>,
         execute: Option<Written<'b, 'a>>,
         spread: &Option<(Span, String)>,
-    ) -> (ObjectExport, Option<ExecuteInfo>) {
+    ) -> (ObjectExport, Option<ExecuteInfo<'a>>) {
         let (execute, info) = match execute {
             Some(p) => {
                 let (value, info) = self.execute(p);
@@ -77,7 +77,7 @@ impl<'b, 'a> Scope<'b, 'a> {
         for property in &object.properties {
             let p = match property {
                 ObjectPropertyKind::SpreadProperty(s) => {
-                    spread.get_or_insert_with(|| (span(s.span), self.snippet(s.argument.span())));
+                    spread.get_or_insert_with(|| (span(s.span), self.snippet(s.argument.span()).into_owned()));
                     continue;
                 }
                 ObjectPropertyKind::ObjectProperty(p) => p,
@@ -123,7 +123,7 @@ impl<'b, 'a> Scope<'b, 'a> {
         }
     }
 
-    fn execute(&self, property: Written<'b, 'a>) -> (Execute, ExecuteInfo) {
+    fn execute(&self, property: Written<'b, 'a>) -> (Execute, ExecuteInfo<'a>) {
         let mut info =
             ExecuteInfo { property: span(property.span), function: None, params: Vec::new(), env_alias: None };
         if property.accessor {
@@ -194,16 +194,16 @@ fn object_keys(object: &ObjectExpression) -> Option<Vec<InlineStr>> {
 }
 
 /// Parameter names in order; `_` for a destructuring pattern.
-fn param_names(params: &FormalParameters) -> Vec<String> {
-    let name = |pattern: &BindingPattern| match pattern {
-        BindingPattern::BindingIdentifier(id) => id.name.to_string(),
+fn param_names<'a>(params: &FormalParameters<'a>) -> Vec<&'a str> {
+    let name = |pattern: &BindingPattern<'a>| match pattern {
+        BindingPattern::BindingIdentifier(id) => id.name.as_str(),
         BindingPattern::AssignmentPattern(p) => match &p.left {
-            BindingPattern::BindingIdentifier(id) => id.name.to_string(),
-            _ => "_".to_string(),
+            BindingPattern::BindingIdentifier(id) => id.name.as_str(),
+            _ => "_",
         },
-        _ => "_".to_string(),
+        _ => "_",
     };
-    let mut names: Vec<String> = params.items.iter().map(|p| name(&p.pattern)).collect();
+    let mut names: Vec<&'a str> = params.items.iter().map(|p| name(&p.pattern)).collect();
     if let Some(rest) = &params.rest {
         names.push(name(&rest.rest.argument));
     }
