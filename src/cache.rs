@@ -8,9 +8,9 @@
 //! way (under its bytes hashed as git does). One file, `modules.bin`, in `.beeuni-lint-cache/` at the
 //! project root (with a `.gitignore` of `*`) or in `--cache-dir`.
 //!
-//! Loading it is one read and no decoding: the file starts with the tool's version, then a table of where each
-//! entry starts, the entries sorted by key; a lookup is a binary search in place, and only the entries a run
-//! uses are checked and decoded. Each entry carries a checksum of its key and facts: a file from another
+//! Loading it is one mapping and no decoding: the file starts with the tool's version, then a table of each
+//! entry's key prefix and where it starts, the entries sorted by key; a lookup is a binary search of the table in
+//! place, and only the entries a run uses are touched, checked and decoded. Each entry carries a checksum of its key and facts: a file from another
 //! version, or an entry that is damaged or does not decode, is a miss, and the file is written again
 //! (atomically, by rename) with what this run used.
 
@@ -30,7 +30,7 @@ pub const DIR: &str = ".beeuni-lint-cache";
 const FILE: &str = "modules.bin";
 const MAGIC: &[u8] = b"beeuni-lint cache\n";
 /// Bumped when the layout of the file or of [`ModuleFacts`] changes within one version (during development).
-const FORMAT: u32 = 10;
+const FORMAT: u32 = 11;
 
 /// What a module's facts depend on: its content and the part of its name from the first `.` (`ts`, `d.ts`, `mjs`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -77,8 +77,8 @@ impl Entry {
 
 pub struct ModuleCache {
     dir: PathBuf,
-    /// The file as read: header, entry count, the table of entry offsets, then the entries.
-    data: Vec<u8>,
+    /// The file as read: header, entry count, the table of entries (key prefix and offset), then the entries.
+    data: Bytes,
     /// Where the table starts in `data` and how many entries it lists (0 when the file is absent or foreign).
     table: usize,
     count: usize,
@@ -91,7 +91,7 @@ pub struct ModuleCache {
 impl ModuleCache {
     /// Opens the cache in `dir`, empty when there is none yet or it is from another version.
     pub fn open(dir: PathBuf) -> Self {
-        let data = std::fs::read(dir.join(FILE)).unwrap_or_default();
+        let data = Bytes::of(&dir.join(FILE));
         let (table, count) = layout(&data).unwrap_or((0, 0));
         ModuleCache { dir, data, table, count, documents: Mutex::default(), read_only: false }
     }
@@ -126,12 +126,25 @@ impl ModuleCache {
         self.find(key.id.as_bytes(), key.suffix.as_bytes())
     }
 
-    /// The entries are sorted by id bytes, then suffix bytes: a binary search over the table.
+    /// The entries are sorted by id bytes, then suffix bytes, and the table holds each one's [`prefix`]: a binary
+    /// search over the table alone (a few KiB, where probing the entries themselves would touch a cache line and
+    /// often a page of the file per step), then a look at the entries that share the prefix (as a rule one).
     fn find<T: DeserializeOwned>(&self, id: &[u8], suffix: &[u8]) -> Option<(T, Range<usize>)> {
+        let wanted = prefix(id);
         let (mut low, mut high) = (0, self.count);
         while low < high {
             let middle = (low + high) / 2;
-            let entry = self.entry(middle)?;
+            match self.slot(middle)?.0.cmp(&wanted) {
+                Ordering::Less => low = middle + 1,
+                _ => high = middle,
+            }
+        }
+        for n in low..self.count {
+            let (key_prefix, start) = self.slot(n)?;
+            if key_prefix != wanted {
+                return None;
+            }
+            let entry = self.entry_at(start)?;
             match (id, suffix).cmp(&(entry.id, entry.suffix)) {
                 Ordering::Equal => {
                     if checksum(&[entry.id, entry.suffix, entry.facts]) != entry.sum {
@@ -139,18 +152,19 @@ impl ModuleCache {
                     }
                     return Some((postcard::from_bytes(entry.facts).ok()?, entry.range));
                 }
-                Ordering::Less => high = middle,
-                Ordering::Greater => low = middle + 1,
+                Ordering::Less => return None,
+                Ordering::Greater => {}
             }
         }
         None
     }
 
-    /// The `n`th entry of the table, read in place (`None` when the file is damaged there).
-    fn entry(&self, n: usize) -> Option<Raw<'_>> {
-        let at = self.table + 4 * n;
-        let start = u32::from_le_bytes(self.data.get(at..at + 4)?.try_into().ok()?) as usize;
-        self.entry_at(start)
+    /// The `n`th slot of the table: the key prefix and the start of its entry (`None` when the file is damaged there).
+    fn slot(&self, n: usize) -> Option<(u64, usize)> {
+        let at = self.table + SLOT * n;
+        let slot = self.data.get(at..at + SLOT)?;
+        let key_prefix = u64::from_be_bytes(slot[..8].try_into().ok()?);
+        Some((key_prefix, u32::from_le_bytes(slot[8..].try_into().ok()?) as usize))
     }
 
     /// The entry that starts at `start` in the file.
@@ -198,10 +212,12 @@ impl ModuleCache {
         let mut file = header();
         file.extend_from_slice(&(keyed.len() as u32).to_le_bytes());
         let table = file.len();
-        file.resize(table + 4 * keyed.len(), 0);
+        file.resize(table + SLOT * keyed.len(), 0);
         for (n, ((id, suffix), entry)) in keyed.into_iter().enumerate() {
             let start = file.len() as u32;
-            file[table + 4 * n..table + 4 * n + 4].copy_from_slice(&start.to_le_bytes());
+            let slot = table + SLOT * n;
+            file[slot..slot + 8].copy_from_slice(&prefix(id).to_be_bytes());
+            file[slot + 8..slot + SLOT].copy_from_slice(&start.to_le_bytes());
             match entry {
                 Entry::Hit(range) => file.extend_from_slice(&self.data[range.clone()]),
                 Entry::New(new) => {
@@ -255,8 +271,19 @@ fn layout(data: &[u8]) -> Option<(usize, usize)> {
     let mut cursor = Cursor { data, at: header.len() };
     let count = cursor.u32()? as usize;
     let table = cursor.at;
-    cursor.take(count.checked_mul(4)?)?;
+    cursor.take(count.checked_mul(SLOT)?)?;
     Some((table, count))
+}
+
+/// A slot of the table: the entry's [`prefix`] (8 bytes, big-endian) and where the entry starts (4, little-endian).
+const SLOT: usize = 12;
+
+/// The first 8 bytes of an id as a number that orders as the bytes do (zero-padded: an id is at least 20 bytes).
+fn prefix(id: &[u8]) -> u64 {
+    let mut bytes = [0; 8];
+    let n = id.len().min(8);
+    bytes[..n].copy_from_slice(&id[..n]);
+    u64::from_be_bytes(bytes)
 }
 
 struct Cursor<'a> {
@@ -273,6 +300,42 @@ impl<'a> Cursor<'a> {
 
     fn u32(&mut self) -> Option<u32> {
         Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+}
+
+/// The cache file's bytes. Mapped where a mapping is safe to keep while the file is replaced: the file is
+/// written only whole, to a temporary file renamed over it ([`write`]), so the pages this run maps stay those of
+/// the file it opened. A run that uses a few entries of a large file reads only their pages, and the pages the
+/// analysis threads decode are mapped by those threads, instead of the main thread copying the whole file first.
+/// (On Windows a mapped file cannot be replaced: it is read.)
+enum Bytes {
+    #[cfg(unix)]
+    Mapped(memmap2::Mmap),
+    Read(Vec<u8>),
+}
+
+impl Bytes {
+    fn of(path: &Path) -> Bytes {
+        #[cfg(unix)]
+        if let Ok(file) = std::fs::File::open(path) {
+            // SAFETY: see above: beeuni-lint never writes this file in place or truncates it. Bytes changed under
+            // the mapping by another program read as damaged entries (checksums); a file another program cuts short
+            // while a run reads it would stop the run, as it would git, which maps its index the same way.
+            return unsafe { memmap2::Mmap::map(&file) }.map_or_else(|_| Bytes::Read(Vec::new()), Bytes::Mapped);
+        }
+        Bytes::Read(std::fs::read(path).unwrap_or_default())
+    }
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            #[cfg(unix)]
+            Bytes::Mapped(map) => map,
+            Bytes::Read(bytes) => bytes,
+        }
     }
 }
 
@@ -346,6 +409,26 @@ mod tests {
         std::fs::write(&path, b"").unwrap();
         cache.store(hits);
         assert!(std::fs::read(&path).unwrap().is_empty(), "nothing new: the file is not written");
+    }
+
+    #[test]
+    fn keys_that_share_the_table_prefix_are_told_apart_by_the_whole_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let near = |last: u8| {
+            let mut bytes = [7; 20];
+            bytes[19] = last;
+            ObjectId::from_bytes_or_panic(&bytes)
+        };
+        let entries = [(2, "a.ts"), (2, "a.d.ts"), (4, "a.ts"), (9, "b.mts")];
+        let stored = entries.iter().map(|&(last, path)| ModuleCache::new_entry(near(last), path, &facts())).collect();
+        ModuleCache::open(dir.path().to_path_buf()).store(stored);
+        let cache = ModuleCache::open(dir.path().to_path_buf());
+        for (last, path) in entries {
+            assert!(cache.module(&near(last), path).is_some(), "{last} {path}");
+        }
+        for (last, path) in [(1, "a.ts"), (3, "a.ts"), (2, "a.mts"), (4, "a.d.ts"), (10, "b.mts")] {
+            assert!(cache.module(&near(last), path).is_none(), "{last} {path}");
+        }
     }
 
     #[test]
