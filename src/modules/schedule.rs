@@ -13,6 +13,7 @@ use crate::repo::checkout::{Checkout, Indexed, Resolved};
 use crate::repo::fs::Refusal;
 use crate::source::{PathText, Reread, SourceFile, Sources};
 use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
@@ -22,6 +23,20 @@ type Work<'a> = (PathText, Read, Option<(&'a str, &'a ModuleFacts)>, bool);
 
 /// The analyses of a batch, by module index (a panic is carried back to this thread and resumed there).
 type Outcome = std::thread::Result<Vec<(usize, Analysed)>>;
+
+/// What the stage holds for a module between its naming and its place in the module list.
+struct Named {
+    path: PathText,
+    /// The declarations that name it (indices into `Project::tools`).
+    declared_by: Vec<usize>,
+    xcsh: bool,
+    /// Where its text can be read again.
+    reread: Option<Reread>,
+    /// Read from that work-tree file now (rather than known from an earlier run).
+    from_disk: bool,
+    /// Its analysis, once done and not yet taken.
+    done: Option<Analysed>,
+}
 
 /// How many modules are handed to the analysis threads at once once `named` modules are named: a few at first, so
 /// that the threads start at once, then up to 64. A batch's results wake this thread once, not once per module (on
@@ -41,13 +56,12 @@ pub struct Feed<'s, 'a> {
     scope: Option<&'s rayon::Scope<'a>>,
     waiting: Vec<(usize, Work<'a>)>,
     index_of: FxHashMap<PathText, usize>,
-    /// By module index: its path, the declarations that name it, whether it is an xcsh tool.
-    origins: Vec<(PathText, Vec<usize>, bool)>,
-    /// By module index: where its text can be read again, and whether it is read from that work-tree file now
-    /// (rather than known from an earlier run).
-    rereads: Vec<(Option<Reread>, bool)>,
-    /// By module index: its analysis, once done and not yet taken.
-    done: Vec<Option<Analysed>>,
+    /// The modules named and not yet taken by [`Feed::finish`], by module index from `taken` on: taken from the
+    /// front, so that what the stage holds for a module goes as the module joins the list (the stage ends at the
+    /// run's peak, with every module in the list).
+    named: VecDeque<Named>,
+    /// How many modules [`Feed::finish`] has taken (the index of `named`'s first).
+    taken: usize,
     sender: Sender<Outcome>,
     results: Receiver<Outcome>,
 }
@@ -81,9 +95,8 @@ impl<'s, 'a> Feed<'s, 'a> {
             scope,
             waiting: Vec::new(),
             index_of: FxHashMap::default(),
-            origins: Vec::new(),
-            rereads: Vec::new(),
-            done: Vec::new(),
+            named: VecDeque::new(),
+            taken: 0,
             sender,
             results,
         }
@@ -107,7 +120,7 @@ impl<'s, 'a> Feed<'s, 'a> {
             return;
         };
         if let Some(&at) = self.index_of.get(path) {
-            self.origins[at].1.push(index);
+            self.named_mut(at).declared_by.push(index);
             return;
         }
         let read = match module {
@@ -121,7 +134,7 @@ impl<'s, 'a> Feed<'s, 'a> {
     pub fn xcsh(&mut self, checkout: &Checkout, path: String, resolved: Result<Resolved, Refusal>) {
         let path = PathText::from(path);
         if let Some(&at) = self.index_of.get(&path) {
-            self.origins[at].2 = true;
+            self.named_mut(at).xcsh = true;
             return;
         }
         let read =
@@ -129,14 +142,25 @@ impl<'s, 'a> Feed<'s, 'a> {
         self.schedule(checkout, path, Vec::new(), true, read);
     }
 
+    /// Module `at`, named and not yet taken: declarations and xcsh tools are all named before [`Feed::finish`]
+    /// takes the first module.
+    fn named_mut(&mut self, at: usize) -> &mut Named {
+        &mut self.named[at - self.taken]
+    }
+
+    /// The number of modules named so far.
+    fn count(&self) -> usize {
+        self.taken + self.named.len()
+    }
+
     fn read(&self, checkout: &Checkout, path: &str, resolved: &Resolved, indexed: Indexed) -> Read {
         // A git blob whose facts the cache holds is not read (its text is read again only if a finding needs it).
         read(checkout, path, resolved, indexed, self.cache.filter(|_| !self.keep_texts))
     }
 
-    /// Names module `self.origins.len()` and hands it to the analysis threads.
+    /// Names module `self.count()` and hands it to the analysis threads.
     fn schedule(&mut self, checkout: &Checkout, path: PathText, declared_by: Vec<usize>, xcsh: bool, read: Read) {
-        let index = self.origins.len();
+        let index = self.count();
         let known = self.parsed.module(&path);
         let reread = match &read {
             Read::Later { real, .. } => Some(Reread::Disk(real.clone())),
@@ -152,18 +176,12 @@ impl<'s, 'a> Feed<'s, 'a> {
             read => (read, false),
         };
         self.index_of.insert(path.clone(), index);
-        if self.origins.len() == self.origins.capacity() {
-            // Grown by a quarter, not doubled: these lists (150 bytes a module) are at their longest at the run's peak,
-            // where doubling would leave up to half of them empty; the allocator moves a large list by remapping its
-            // pages, not by copying them.
-            let more = (self.origins.len() / 4).max(64);
-            self.origins.reserve_exact(more);
-            self.rereads.reserve_exact(more);
-            self.done.reserve_exact(more);
+        if self.named.len() == self.named.capacity() {
+            // Grown by a quarter, not doubled: doubling would leave up to half of this list (150 bytes a module)
+            // empty.
+            self.named.reserve_exact((self.named.len() / 4).max(64));
         }
-        self.origins.push((path.clone(), declared_by, xcsh));
-        self.rereads.push((reread, from_disk));
-        self.done.push(None);
+        self.named.push_back(Named { path: path.clone(), declared_by, xcsh, reread, from_disk, done: None });
         self.waiting.push((index, (path, read, known, let_go)));
         if self.waiting.len() >= batch_size(index + 1) {
             self.hand_over();
@@ -205,7 +223,7 @@ impl<'s, 'a> Feed<'s, 'a> {
 
     fn take(&mut self, analysed: Vec<(usize, Analysed)>) {
         for (index, analysed) in analysed {
-            self.done[index] = Some(analysed);
+            self.named[index - self.taken].done = Some(analysed);
         }
     }
 
@@ -217,24 +235,27 @@ impl<'s, 'a> Feed<'s, 'a> {
         let mut modules: Vec<Module> = Vec::new();
         let mut edges = Edges::default();
         let mut used = Vec::new();
-        let mut next = 0;
-        while next < self.origins.len() {
-            let Some((body, facts, entry)) = self.done[next].take() else {
+        while let Some(first) = self.named.front_mut() {
+            let Some((body, facts, entry)) = first.done.take() else {
                 if !self.wait() {
                     break;
                 }
                 continue;
             };
+            let Some(Named { path, declared_by, xcsh, reread, from_disk, .. }) = self.named.pop_front() else { break };
+            self.taken += 1;
+            if self.named.capacity() > 64 && self.named.len() < self.named.capacity() / 4 {
+                // Copies what is left, a quarter at most: every module is copied a third of a time on average.
+                self.named.shrink_to_fit();
+            }
             if modules.len() == modules.capacity() {
                 // Sized exactly for the modules named so far: a list grown by doubling holds up to twice what it
                 // needs at the run's peak.
-                let more = self.origins.len() - modules.len();
+                let more = self.count() - modules.len();
                 modules.reserve_exact(more);
                 edges.ends.reserve_exact(more);
                 sources.reserve_exact(more);
             }
-            let (reread, from_disk) = std::mem::take(&mut self.rereads[next]);
-            let (path, declared_by, xcsh) = std::mem::take(&mut self.origins[next]);
             // Unless the read failed (an empty text with an error).
             let read = !matches!(&body, Body::Held(text) if text.is_empty()) || facts.is_whole();
             if let (Some(Reread::Disk(real)), true, true) = (&reread, from_disk, read) {
@@ -260,7 +281,7 @@ impl<'s, 'a> Feed<'s, 'a> {
                                     |r| self.read(checkout, target, &r, indexed),
                                 );
                                 self.schedule(checkout, PathText::from(target.as_str()), Vec::new(), false, read);
-                                self.origins.len() - 1
+                                self.count() - 1
                             }
                         };
                         edges.targets.push((at, import.span));
@@ -276,11 +297,10 @@ impl<'s, 'a> Feed<'s, 'a> {
             let file = sources.add(file);
             edges.end_module();
             modules.push(Module { path, file, declared_by, loaded_by: Vec::new(), xcsh, facts, resolved });
-            next += 1;
         }
-        // Every module is taken: the stage's bookkeeping (a few hundred bytes a module) goes before the loaders are
-        // marked and the model is completed, not when the feed ends.
-        (self.origins, self.rereads, self.done, self.index_of) = Default::default();
+        // Every module is taken: the stage's bookkeeping goes before the loaders are marked and the model is
+        // completed, not when the feed ends.
+        (self.named, self.index_of) = Default::default();
         drop(resolver);
         mark_loaders(&mut modules, &edges);
         if let Some(cache) = self.cache {
