@@ -429,8 +429,9 @@ fn import_items(doc: &Document, file: FileId, text: &str) -> Vec<ImportItem> {
 /// Why a path is not a plain repo-relative one, if it is not.
 pub fn non_relative_reason(path: &str) -> Option<&'static str> {
     let bytes = path.as_bytes();
-    let scheme = path.split_once(':').is_some_and(|(head, _)| {
-        !head.is_empty() && head.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+    // Byte searches: this runs for every declaration and import.
+    let scheme = bytes.iter().position(|&b| b == b':').is_some_and(|colon| {
+        colon > 0 && bytes[..colon].iter().all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
     });
     if path.is_empty() {
         Some("is empty")
@@ -442,7 +443,7 @@ pub fn non_relative_reason(path: &str) -> Option<&'static str> {
         Some("is absolute")
     } else if path.starts_with('~') {
         Some("starts with `~`")
-    } else if path.contains('\\') {
+    } else if bytes.contains(&b'\\') {
         Some("uses backslashes")
     } else {
         None

@@ -6,7 +6,6 @@ use crate::repo::checkout::{Checkout, Indexed, Resolved};
 use crate::repo::fs::{self, Refusal};
 use crate::source::{FileId, Span};
 use crate::yaml::{Document, NodeId};
-use std::path::Path;
 
 /// A `tools:` key of one file of the graph.
 #[derive(Debug)]
@@ -70,27 +69,37 @@ impl ToolDecl {
 }
 
 /// Why a string is not a module path, or its normalised form.
-pub fn check_module_path(raw: &str) -> Result<String, String> {
+pub fn check_module_path(raw: &str) -> Result<Name, String> {
     if let Some(reason) = non_relative_reason(raw) {
         return Err(format!("`{raw}` {reason}"));
     }
     if raw.ends_with('/') {
         return Err(format!("`{raw}` ends in `/`: it names a folder, not a module"));
     }
-    let Some(path) = fs::normalize(raw) else {
+    let Some(path) = fs::normalized(raw) else {
         return Err(format!("`{raw}` escapes the repository"));
     };
-    let extension = Path::new(&path).extension().and_then(|e| e.to_str()).unwrap_or("");
     if path.ends_with(".d.ts") {
         return Err(format!("`{raw}` is a declaration file, which has no runtime code"));
     }
+    let extension = extension(&path);
     if !MODULE_EXTENSIONS.contains(&extension) {
         return Err(match extension {
             "" => format!("`{raw}` has no extension"),
             other => format!("`{raw}` ends in `.{other}`"),
         });
     }
-    Ok(path)
+    Ok(Name::from(path))
+}
+
+/// What `Path::extension` gives for a normalised path (`""` for none), by a byte search: this runs per declaration.
+fn extension(path: &str) -> &str {
+    let (_, name) = fs::split_folder(path);
+    match name.as_bytes().iter().rposition(|&b| b == b'.') {
+        // A leading dot starts a hidden file's name, not an extension.
+        Some(dot) if dot > 0 => &name[dot + 1..],
+        _ => "",
+    }
 }
 
 /// The keys and declarations of every file of the graph, collected file by file ([`collect_file`]), as they are
@@ -140,7 +149,7 @@ fn declaration(
     let value = match doc.str(value) {
         Some(text) => match text.strip_prefix("beeuni:") {
             Some(target) => ToolValue::Beeuni(Name::from(target)),
-            None => ToolValue::Module { raw: Name::from(text), path: check_module_path(text).map(Name::from) },
+            None => ToolValue::Module { raw: Name::from(text), path: check_module_path(text) },
         },
         None => ToolValue::NotString(doc.describe(value)),
     };
@@ -167,6 +176,7 @@ pub fn loaded_beeuni(keys: &[ToolsKey], decls: &[ToolDecl]) -> Vec<&'static str>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     #[test]
     fn module_paths() {
@@ -185,5 +195,19 @@ mod tests {
             check_module_path("tools/x.ts/"),
             Err("`tools/x.ts/` ends in `/`: it names a folder, not a module".into())
         );
+        assert_eq!(check_module_path("tools/.ts"), Err("`tools/.ts` has no extension".into()));
+        assert_eq!(check_module_path("tools/x."), Err("`tools/x.` has no extension".into()));
+        assert_eq!(check_module_path("tools/x.json"), Err("`tools/x.json` ends in `.json`".into()));
+        assert_eq!(check_module_path("a.b/x"), Err("`a.b/x` has no extension".into()));
+        assert_eq!(check_module_path("tools/..x.ts"), Ok("tools/..x.ts".into()));
+    }
+
+    /// The byte search gives what `Path::extension` does.
+    #[test]
+    fn extensions_as_path_gives_them() {
+        for path in ["", "x", "x.ts", ".ts", "a/.ts", "a/x.", "a.b/x", "a/..x.ts", "a/x.d.ts", "x.tar.gz"] {
+            let std = Path::new(path).extension().and_then(|e| e.to_str()).unwrap_or("");
+            assert_eq!(extension(path), std, "{path}");
+        }
     }
 }

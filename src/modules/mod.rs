@@ -152,7 +152,9 @@ impl Edges {
 
 /// Is this file code the runtime parses (rather than JSON or text it loads as data)?
 fn is_code(path: &str) -> bool {
-    path.rsplit_once('.').is_some_and(|(_, ext)| HELPER_EXTENSIONS.contains(&ext))
+    // A byte search: this runs per import.
+    let dot = path.as_bytes().iter().rposition(|&b| b == b'.');
+    dot.is_some_and(|dot| HELPER_EXTENSIONS.contains(&&path[dot + 1..]))
 }
 
 /// `indexed`: what the index holds at `path`, when the resolution looked it up already.

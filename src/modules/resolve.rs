@@ -450,7 +450,7 @@ fn file_candidates(target: &str) -> impl Iterator<Item = String> + '_ {
 }
 
 pub(super) fn parent(path: &str) -> &str {
-    path.rsplit_once('/').map_or("", |(dir, _)| dir)
+    fs::split_folder(path).0
 }
 
 pub(super) fn join(dir: &str, name: &str) -> String {
