@@ -93,6 +93,7 @@ impl ModuleCache {
     pub fn open(dir: PathBuf) -> Self {
         let data = Bytes::of(&dir.join(FILE));
         let (table, count) = layout(&data).unwrap_or((0, 0));
+        crate::modules::arena::expect_decoding(if count > 0 { data.len() } else { 0 });
         ModuleCache { dir, data, table, count, documents: Mutex::default(), read_only: false }
     }
 

@@ -5,6 +5,7 @@
 //! extension; then its imports are resolved. Modules are never run or imported.
 
 pub mod analyse;
+pub mod arena;
 pub mod facts;
 pub mod resolve;
 pub mod schedule;
@@ -202,7 +203,11 @@ type Analysed = (Body, Box<ModuleFacts>, Option<Entry>);
 /// the closure and the manifest's YAML files run on the same threads, which keep their parse allocators warm.
 pub(crate) fn pool() -> Option<&'static rayon::ThreadPool> {
     static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
-    POOL.get_or_init(|| rayon::ThreadPoolBuilder::new().stack_size(ANALYSIS_STACK).build().ok()).as_ref()
+    POOL.get_or_init(|| {
+        let builder = rayon::ThreadPoolBuilder::new().stack_size(ANALYSIS_STACK);
+        builder.start_handler(|_| arena::reserve()).build().ok()
+    })
+    .as_ref()
 }
 
 /// Runs `f` on one thread with the analysis stack: `None` when no such thread could be started or it panicked.
