@@ -30,7 +30,7 @@ pub const DIR: &str = ".beeuni-lint-cache";
 const FILE: &str = "modules.bin";
 const MAGIC: &[u8] = b"beeuni-lint cache\n";
 /// Bumped when the layout of the file or of [`ModuleFacts`] changes within one version (during development).
-const FORMAT: u32 = 11;
+const FORMAT: u32 = 12;
 
 /// What a module's facts depend on: its content and the part of its name from the first `.` (`ts`, `d.ts`, `mjs`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -357,15 +357,15 @@ fn write(dir: &Path, bytes: &[u8]) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::modules::facts::{EnvRead, SyntaxError};
+    use crate::modules::facts::{Collected, EnvRead, SyntaxError};
     use crate::source::Span;
 
     fn facts() -> ModuleFacts {
-        ModuleFacts {
+        ModuleFacts::from(Collected {
             syntax_errors: vec![SyntaxError { span: Span::new(1, 2), message: "m".into() }],
             env_reads: vec![EnvRead { name: "KEY".into(), span: Span::new(3, 9), via: "Bun.env" }],
-            ..ModuleFacts::default()
-        }
+            ..Collected::default()
+        })
     }
 
     fn id(byte: u8) -> ObjectId {

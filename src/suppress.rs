@@ -132,7 +132,7 @@ fn collect_ignores(project: &Project, found: &[Diagnostic]) -> Vec<Ignore> {
             *parsed = true;
         }
         let mut first = None;
-        for (span, text) in &module.facts.comments {
+        for (span, text) in module.facts.comments() {
             if let Some(ids) = parse_ignore(text) {
                 let first = *first.get_or_insert_with(|| first_statement(source, false));
                 push_ignores(&mut ignores, source, module.file, first, *span, ids);

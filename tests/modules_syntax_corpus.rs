@@ -43,7 +43,7 @@ fn no_valid_snippet_is_a_syntax_error() {
         .iter()
         .filter_map(|(path, code, line)| {
             let facts = analyse(path, code, &mut allocator);
-            let error = facts.syntax_errors.first()?;
+            let error = facts.syntax_errors().first()?;
             Some(format!("valid.txt:{line} as {path}: {}", error.message))
         })
         .collect();
@@ -57,7 +57,7 @@ fn every_invalid_snippet_is_a_syntax_error() {
     assert!(cases.len() >= 250, "{} cases", cases.len());
     let missed: Vec<String> = cases
         .iter()
-        .filter(|(path, code, _)| analyse(path, code, &mut allocator).syntax_errors.is_empty())
+        .filter(|(path, code, _)| analyse(path, code, &mut allocator).syntax_errors().is_empty())
         .map(|(path, _, line)| format!("invalid.txt:{line} as {path}"))
         .collect();
     assert!(missed.is_empty(), "{} false accepts:\n{}", missed.len(), missed.join("\n"));

@@ -20,7 +20,7 @@ pub fn comment(project: &Project, finding: &Diagnostic) -> Option<(Span, String)
             .modules
             .iter()
             .filter(|m| m.file == file)
-            .flat_map(|m| m.facts.comments.iter().map(|(span, text)| (*span, text.as_str())))
+            .flat_map(|m| m.facts.comments().iter().map(|(span, text)| (*span, text.as_str())))
             .collect(),
     };
     let is_yaml = yaml.is_some() || source.path.ends_with(".yaml") || source.path.ends_with(".yml");

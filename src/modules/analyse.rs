@@ -30,14 +30,14 @@ const MAX_VISIT_DEPTH: usize = 25_000;
 /// comes back not analysed (`not_analysed`), not as a stack overflow.
 pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts {
     allocator.reset();
-    let mut facts = ModuleFacts::default();
+    let mut facts = Collected::default();
     // Most modules are too short to reach the limits: scanning them too cost 18 % of a cold run's instructions.
     let scan = depth::may_be_too_deep(text).then(|| depth::scan(text));
     if let Some(Scan { too_deep: Some(deep), comments }) = &scan {
         let span = Span::new(deep.at, deep.at + 1);
-        facts.not_analysed = Some(Box::new(NotAnalysed { span, why: deep.message.clone() }));
+        facts.not_analysed = Some(NotAnalysed { span, why: deep.message.clone() });
         facts.comments = lint_comments(text, comments.iter().copied());
-        return facts;
+        return facts.into();
     }
 
     // `.ts` and `.js` are "unambiguous" in oxc (ESM when the file imports or exports); Bun accepts both
@@ -104,13 +104,14 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         facts.default_export =
             Some(DefaultExport { statement: span(at), kind: DefaultExportKind::Unanalyzable { why } });
     }
+    let fetch_without_signal = fetch_without_signal.into_boxed_slice();
     facts.execute = execute.map(|info| ExecuteFacts { span: info.property, fetch_without_signal });
     facts.imports.sort_by_key(|import| import.span.start);
     if visitor_too_deep {
         // A syntax error is the finding that matters; otherwise the facts are partial: drop them.
         if facts.syntax_errors.is_empty() {
             let (not_analysed, comments) = (facts.not_analysed.take(), std::mem::take(&mut facts.comments));
-            return ModuleFacts { not_analysed, comments, ..ModuleFacts::default() };
+            return Collected { not_analysed, comments, ..Collected::default() }.into();
         }
         facts.not_analysed = None;
     }
@@ -126,8 +127,7 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
             facts.execute = None;
         }
     }
-    facts.shrink_to_fit();
-    facts
+    facts.into()
 }
 
 /// The `beeuni-lint:` comments among `comments` (byte ranges that include the delimiters), delimiters removed.
@@ -170,7 +170,7 @@ struct Collector<'a, 'f> {
     nested_module_code: Option<(oxc_span::Span, &'static str)>,
     /// How many `try` blocks with a `catch` enclose the current node.
     guarded: usize,
-    facts: &'f mut ModuleFacts,
+    facts: &'f mut Collected,
     fetches: Vec<Span>,
     /// Names given first to `Object.assign(x, ...)` and its kin, which change them.
     passed_to_change: Vec<&'a str>,
@@ -204,7 +204,7 @@ impl<'a> Collector<'a, '_> {
             let why = format!(
                 "nests more than {MAX_VISIT_DEPTH} expressions and statements inside one another, deeper than beeuni-lint analyses"
             );
-            self.facts.not_analysed = Some(Box::new(NotAnalysed { span: span(at), why }));
+            self.facts.not_analysed = Some(NotAnalysed { span: span(at), why });
         }
     }
 

@@ -130,7 +130,7 @@ pub struct ExecuteFacts {
     /// `fetch(...)` calls inside `execute` whose arguments pass no `signal` (no second argument, or an object
     /// literal without a `signal` key and without a spread). Each span is the call's callee-to-paren `fetch(`
     /// expression (the whole call expression is fine).
-    pub fetch_without_signal: Vec<Span>,
+    pub fetch_without_signal: Box<[Span]>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -147,48 +147,112 @@ pub struct NotAnalysed {
     pub why: String,
 }
 
+/// What static analysis learns about one module, as every module keeps it to the end of the run: lists of their
+/// exact length, and what most modules have none of in one box.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ModuleFacts {
-    /// Parse errors; when non-empty the other facts may be partial.
-    pub syntax_errors: Vec<SyntaxError>,
-    /// Set when the module was not analysed; then every other fact is empty (but `comments`, when it was read).
-    /// Boxed: rare, and every module keeps its facts to the end of the run.
-    pub not_analysed: Option<Box<NotAnalysed>>,
     /// `None`: the module has no default export.
     pub default_export: Option<DefaultExport>,
-    /// Named exports that are opencode tools (`export const search = tool({...})`), by exported name.
-    pub opencode_exports: Vec<String>,
     /// The module calls `<x>.registerTool(...)`: with a function default export, a pi/xcsh extension.
     pub registers_tools: bool,
     /// Every import in source order.
-    pub imports: Vec<Import>,
+    pub imports: Box<[Import]>,
     /// `process.env` / `Bun.env` reads, in source order.
-    pub env_reads: Vec<EnvRead>,
+    pub env_reads: Box<[EnvRead]>,
     /// Names read as `context.env.NAME` (or `ctx.env.NAME` / `<second param of execute>.env.NAME`), deduplicated.
+    pub context_env: Box<[InlineStr]>,
+    pub execute: Option<ExecuteFacts>,
+    /// `None` when the module has none of them (most modules).
+    rare: Option<Box<Rare>>,
+}
+
+/// The facts most modules have none of.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct Rare {
+    syntax_errors: Vec<SyntaxError>,
+    not_analysed: Option<NotAnalysed>,
+    opencode_exports: Vec<String>,
+    comments: Vec<(Span, String)>,
+}
+
+/// The facts as the analysis collects them, made into [`ModuleFacts`] when it ends.
+#[derive(Debug, Default)]
+pub struct Collected {
+    /// Parse errors; when non-empty the other facts may be partial.
+    pub syntax_errors: Vec<SyntaxError>,
+    /// Set when the module was not analysed; then every other fact is empty (but `comments`, when it was read).
+    pub not_analysed: Option<NotAnalysed>,
+    pub default_export: Option<DefaultExport>,
+    /// Named exports that are opencode tools (`export const search = tool({...})`), by exported name.
+    pub opencode_exports: Vec<String>,
+    pub registers_tools: bool,
+    pub imports: Vec<Import>,
+    pub env_reads: Vec<EnvRead>,
     pub context_env: Vec<InlineStr>,
     pub execute: Option<ExecuteFacts>,
     /// `// beeuni-lint: ignore[...]` and `/* … */` comments: (comment span, comment text without the `//`).
     pub comments: Vec<(Span, String)>,
 }
 
+impl From<Collected> for ModuleFacts {
+    fn from(collected: Collected) -> Self {
+        let Collected {
+            syntax_errors,
+            not_analysed,
+            default_export,
+            opencode_exports,
+            registers_tools,
+            imports,
+            env_reads,
+            context_env,
+            execute,
+            comments,
+        } = collected;
+        let rare = Rare { syntax_errors, not_analysed, opencode_exports, comments };
+        ModuleFacts {
+            default_export: default_export.map(DefaultExport::shrunk),
+            registers_tools,
+            imports: imports.into_boxed_slice(),
+            env_reads: env_reads.into_boxed_slice(),
+            context_env: context_env.into_boxed_slice(),
+            execute,
+            rare: (rare != Rare::default()).then(|| Box::new(rare)),
+        }
+    }
+}
+
 impl ModuleFacts {
-    /// Was the module parsed without error, so that its facts are whole?
-    pub fn is_whole(&self) -> bool {
-        self.syntax_errors.is_empty() && self.not_analysed.is_none()
+    /// Parse errors; when non-empty the other facts may be partial.
+    pub fn syntax_errors(&self) -> &[SyntaxError] {
+        self.rare.as_ref().map_or(&[], |rare| &rare.syntax_errors)
     }
 
-    /// Lets go of the room the lists were grown with: every module keeps its facts to the end of the run (a list
-    /// that grew by pushing holds four entries for one).
-    pub fn shrink_to_fit(&mut self) {
-        self.imports.shrink_to_fit();
-        self.env_reads.shrink_to_fit();
-        self.context_env.shrink_to_fit();
-        if let Some(execute) = &mut self.execute {
-            execute.fetch_without_signal.shrink_to_fit();
-        }
-        let Some(DefaultExport { kind: DefaultExportKind::Object(object), .. }) = &mut self.default_export else {
-            return;
-        };
+    /// Set when the module was not analysed; then every other fact is empty (but `comments`, when it was read).
+    pub fn not_analysed(&self) -> Option<&NotAnalysed> {
+        self.rare.as_ref().and_then(|rare| rare.not_analysed.as_ref())
+    }
+
+    /// Named exports that are opencode tools (`export const search = tool({...})`), by exported name.
+    pub fn opencode_exports(&self) -> &[String] {
+        self.rare.as_ref().map_or(&[], |rare| &rare.opencode_exports)
+    }
+
+    /// `// beeuni-lint: ignore[...]` and `/* … */` comments: (comment span, comment text without the `//`).
+    pub fn comments(&self) -> &[(Span, String)] {
+        self.rare.as_ref().map_or(&[], |rare| &rare.comments)
+    }
+
+    /// Was the module parsed without error, so that its facts are whole?
+    pub fn is_whole(&self) -> bool {
+        self.syntax_errors().is_empty() && self.not_analysed().is_none()
+    }
+}
+
+impl DefaultExport {
+    /// Lets go of the room the object's lists were grown with: every module keeps its facts to the end of the run
+    /// (a list that grew by pushing holds four entries for one).
+    fn shrunk(mut self) -> Self {
+        let DefaultExportKind::Object(object) = &mut self.kind else { return self };
         if let Field::Found { value: parameters, .. } = &mut object.parameters {
             parameters.required.shrink_to_fit();
             if let Some(properties) = &mut parameters.properties {
@@ -198,6 +262,7 @@ impl ModuleFacts {
         if let Field::Found { value: Execute::Function { params }, .. } = &mut object.execute {
             params.shrink_to_fit();
         }
+        self
     }
 }
 

@@ -18,7 +18,7 @@ use crate::repo::checkout::{Checkout, Indexed, Resolved};
 use crate::repo::fs::{self, Refusal};
 use crate::repo::git::IndexStat;
 use crate::source::{FileId, Span};
-use facts::{ModuleFacts, NotAnalysed, SyntaxError};
+use facts::{Collected, ModuleFacts, NotAnalysed, SyntaxError};
 use gix::ObjectId;
 use oxc_allocator::Allocator;
 use resolve::Resolution;
@@ -262,12 +262,13 @@ fn analyse_bytes(
     let bytes = match bytes {
         Ok(bytes) => bytes,
         Err(refusal @ Refusal::TooLarge(_)) => {
-            let not_analysed = Some(Box::new(NotAnalysed { span: Default::default(), why: refusal.describe() }));
-            return (Body::Held(String::new()), Box::new(ModuleFacts { not_analysed, ..Default::default() }), None);
+            let not_analysed = Some(NotAnalysed { span: Default::default(), why: refusal.describe() });
+            let facts = Collected { not_analysed, ..Default::default() }.into();
+            return (Body::Held(String::new()), Box::new(facts), None);
         }
         Err(refusal) => {
             let error = SyntaxError { span: Default::default(), message: format!("the module {}", refusal.describe()) };
-            let facts = ModuleFacts { syntax_errors: vec![error], ..Default::default() };
+            let facts = ModuleFacts::from(Collected { syntax_errors: vec![error], ..Default::default() });
             return (Body::Held(String::new()), Box::new(facts), None);
         }
     };
@@ -304,7 +305,8 @@ fn analyse_bytes(
                 span: crate::source::Span::new(line_start, line_end),
                 message: "the module is not valid UTF-8".into(),
             };
-            (Body::Held(text), Box::new(ModuleFacts { syntax_errors: vec![error], ..Default::default() }), None)
+            let facts = ModuleFacts::from(Collected { syntax_errors: vec![error], ..Default::default() });
+            (Body::Held(text), Box::new(facts), None)
         }
     }
 }

@@ -26,7 +26,7 @@ pub static RULE: Rule =
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in &project.modules {
-        let Some((span, _)) = module.facts.comments.iter().find(|(_, text)| text.contains(TEMPLATE_MARKER)) else {
+        let Some((span, _)) = module.facts.comments().iter().find(|(_, text)| text.contains(TEMPLATE_MARKER)) else {
             continue;
         };
         let Some(decl) = module.declared_by.first().map(|&i| &project.tools[i]) else {

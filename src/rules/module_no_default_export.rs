@@ -42,9 +42,9 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 "export the tool: `export default { description, parameters, execute }`".to_string(),
             ),
             Some(_) => continue,
-            None if !module.facts.opencode_exports.is_empty() => (
+            None if !module.facts.opencode_exports().is_empty() => (
                 format!("`{path}` has no default export: the module is skipped at load"),
-                opencode_help(path, &module.facts.opencode_exports),
+                opencode_help(path, module.facts.opencode_exports()),
             ),
             None => (
                 format!("`{path}` has no default export: the module is skipped at load"),

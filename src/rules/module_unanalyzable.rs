@@ -32,7 +32,7 @@ pub static RULE: Rule =
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in &project.modules {
-        let Some(not) = &module.facts.not_analysed else { continue };
+        let Some(not) = module.facts.not_analysed() else { continue };
         let message = format!("`{}` {}: none of its checks were made", module.path, not.why);
         let diagnostic = in_module(project, RULE.id, RULE.severity, module, not.span, message);
         out.push(diagnostic.help("the runtime may still load it; beeuni-lint stops here to stay within its limits"));

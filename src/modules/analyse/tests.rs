@@ -19,7 +19,7 @@ fn object(facts: &ModuleFacts) -> &ObjectExport {
 
 fn kind(path: &str, text: &str) -> DefaultExportKind {
     let facts = run(path, text);
-    assert!(facts.syntax_errors.is_empty(), "{:?}", facts.syntax_errors);
+    assert!(facts.syntax_errors().is_empty(), "{:?}", facts.syntax_errors());
     facts.default_export.unwrap().kind
 }
 
@@ -97,7 +97,7 @@ export default {
 #[test]
 fn lookup_order_from_the_docs() {
     let facts = run("tools/lookup_order.ts", LOOKUP_ORDER);
-    assert!(facts.syntax_errors.is_empty());
+    assert!(facts.syntax_errors().is_empty());
     let export = facts.default_export.as_ref().unwrap();
     assert!(slice(LOOKUP_ORDER, export.statement).starts_with("export default {"));
     assert!(slice(LOOKUP_ORDER, export.statement).ends_with('}'));
@@ -118,14 +118,14 @@ fn lookup_order_from_the_docs() {
     let execute = facts.execute.as_ref().unwrap();
     assert!(slice(LOOKUP_ORDER, execute.span).starts_with("async execute(args, context) {"));
     assert!(execute.fetch_without_signal.is_empty());
-    assert_eq!(facts.context_env, vec!["ORDERS_API_KEY".to_string()]);
-    assert!(facts.env_reads.is_empty() && facts.imports.is_empty() && facts.comments.is_empty());
+    assert_eq!(facts.context_env.to_vec(), vec!["ORDERS_API_KEY".to_string()]);
+    assert!(facts.env_reads.is_empty() && facts.imports.is_empty() && facts.comments().is_empty());
 }
 
 #[test]
 fn weather_now_from_the_docs() {
     let facts = run("tools/weather_now.ts", WEATHER_NOW);
-    assert!(facts.syntax_errors.is_empty());
+    assert!(facts.syntax_errors().is_empty());
     let object = object(&facts);
     assert!(matches!(found(&object.description), Description::Text(t) if t.starts_with("Current weather")));
     let parameters = found(&object.parameters);
@@ -133,7 +133,7 @@ fn weather_now_from_the_docs() {
     assert_eq!(parameters.required.iter().map(|r| r.0.as_str()).collect::<Vec<_>>(), ["city"]);
     assert_eq!(found(&object.execute), Execute::Function { params: vec!["args".into(), "context".into()] });
     assert!(facts.execute.unwrap().fetch_without_signal.is_empty());
-    assert_eq!(facts.context_env, vec!["WEATHER_API_KEY".to_string()]);
+    assert_eq!(facts.context_env.to_vec(), vec!["WEATHER_API_KEY".to_string()]);
 }
 
 #[test]
@@ -180,7 +180,7 @@ fn object_export_forms() {
     ];
     for (path, text) in forms {
         let facts = run(path, &text);
-        assert!(facts.syntax_errors.is_empty(), "{text}: {:?}", facts.syntax_errors);
+        assert!(facts.syntax_errors().is_empty(), "{text}: {:?}", facts.syntax_errors());
         let object = object(&facts);
         assert_eq!(found(&object.description), Description::Text("d".into()), "{text}");
         assert_eq!(found(&object.parameters).type_value.as_deref(), Some("object"), "{text}");
@@ -230,7 +230,7 @@ fn opencode_tools() {
     assert_eq!(why(kind("a.ts", "import { tool } from './tool'\nexport default tool({})")), "a call to `tool(...)`");
     assert_eq!(why(kind("a.ts", "export default tool.define({})")), "a call to `tool.define(...)`");
     let named = "import { tool } from '@opencode-ai/plugin'\nexport const search = tool({})\nexport const page = tool({})\nexport const other = make({})";
-    assert_eq!(run("a.ts", named).opencode_exports, ["search", "page"]);
+    assert_eq!(run("a.ts", named).opencode_exports(), ["search", "page"]);
 }
 
 #[test]
@@ -285,7 +285,7 @@ fn no_default_export() {
         "",
     ] {
         let facts = run("a.ts", text);
-        assert!(facts.syntax_errors.is_empty(), "{text}: {:?}", facts.syntax_errors);
+        assert!(facts.syntax_errors().is_empty(), "{text}: {:?}", facts.syntax_errors());
         assert_eq!(facts.default_export, None, "{text}");
     }
 }
@@ -473,7 +473,7 @@ const notDep = require(name)
 function later() { return require('./nested') }
 "#;
     let facts = run("a.ts", text);
-    assert!(facts.syntax_errors.is_empty(), "{:?}", facts.syntax_errors);
+    assert!(facts.syntax_errors().is_empty(), "{:?}", facts.syntax_errors());
     let got: Vec<_> = facts.imports.iter().map(|i| (i.specifier.as_str(), i.kind, i.type_only)).collect();
     use ImportKind::*;
     assert_eq!(
@@ -553,17 +553,17 @@ export default {
   },
 }
 "#;
-    assert_eq!(run("a.ts", text).context_env, ["FIRST", "SECOND", "THIRD"]);
+    assert_eq!(run("a.ts", text).context_env.to_vec(), ["FIRST", "SECOND", "THIRD"]);
     // Without a second parameter, the usual names count.
     let text = "function helper(ctx) { return ctx.env.B }\n\
                 export default { execute(args) { return context.env.A + helper(globalThis.ctx) } }";
-    assert_eq!(run("a.ts", text).context_env, ["B", "A"]);
+    assert_eq!(run("a.ts", text).context_env.to_vec(), ["B", "A"]);
     // The context's `env` destructured or bound to a name, inside `execute` only.
     let text = "const env = load(); env.OUTSIDE\n\
                 export default { execute(args, { env: e, signal }) {\n\
                   const { env } = context; const direct = context.env\n\
                   return [e.ONE, env['TWO'], direct.THREE, e.ONE] } }";
-    assert_eq!(run("a.ts", text).context_env, ["ONE", "TWO", "THREE"]);
+    assert_eq!(run("a.ts", text).context_env.to_vec(), ["ONE", "TWO", "THREE"]);
 }
 
 #[test]
@@ -611,7 +611,7 @@ fn lint_comments() {
                 // an ordinary comment\n\
                 export default {}\n";
     let facts = run("a.ts", text);
-    let got: Vec<_> = facts.comments.iter().map(|(s, t)| (slice(text, *s), t.as_str())).collect();
+    let got: Vec<_> = facts.comments().iter().map(|(s, t)| (slice(text, *s), t.as_str())).collect();
     assert_eq!(
         got,
         [
@@ -628,30 +628,30 @@ fn lint_comments() {
 fn syntax_error_with_position() {
     let text = "export default {\n  description: 'x',\n  parameters: { type: 'object' ,, },\n}\n";
     let facts = run("a.ts", text);
-    assert!(!facts.syntax_errors.is_empty());
-    let error = &facts.syntax_errors[0];
+    assert!(!facts.syntax_errors().is_empty());
+    let error = &facts.syntax_errors()[0];
     assert!(!error.message.is_empty());
     assert_eq!(error.span.start, text.find(",,").unwrap() + 1, "{error:?}");
     // TypeScript is a syntax error in a `.js` module; a top-level `return` only in an ES module.
-    assert!(!run("a.js", "const x: number = 1\nexport default {}").syntax_errors.is_empty());
-    assert!(!run("a.mjs", "return").syntax_errors.is_empty());
-    assert!(run("a.cjs", "if (!ok) return\nmodule.exports = {}").syntax_errors.is_empty());
-    assert!(run("a.js", "if (!ok) return\nmodule.exports = {}").syntax_errors.is_empty());
+    assert!(!run("a.js", "const x: number = 1\nexport default {}").syntax_errors().is_empty());
+    assert!(!run("a.mjs", "return").syntax_errors().is_empty());
+    assert!(run("a.cjs", "if (!ok) return\nmodule.exports = {}").syntax_errors().is_empty());
+    assert!(run("a.js", "if (!ok) return\nmodule.exports = {}").syntax_errors().is_empty());
 }
 
 #[test]
 fn comments_survive_a_parser_that_gives_up() {
     let text = "// beeuni-lint: ignore[module-syntax]\nexport default {{{ ]]] \n";
     let facts = run("a.ts", text);
-    assert!(!facts.syntax_errors.is_empty());
-    assert_eq!(facts.comments.len(), 1);
+    assert!(!facts.syntax_errors().is_empty());
+    assert_eq!(facts.comments().len(), 1);
 }
 
 /// The facts of a module that was not analysed: nothing but why, and where.
 fn not_analysed(facts: ModuleFacts) -> NotAnalysed {
-    assert!(facts.syntax_errors.is_empty(), "{:?}", facts.syntax_errors);
+    assert!(facts.syntax_errors().is_empty(), "{:?}", facts.syntax_errors());
     assert!(facts.default_export.is_none() && facts.imports.is_empty(), "{facts:?}");
-    *facts.not_analysed.expect("not analysed")
+    facts.not_analysed().expect("not analysed").clone()
 }
 
 #[test]
@@ -712,7 +712,7 @@ fn five_thousand_levels_parse_and_visit() {
         "export default {{ description: 'd', async execute(args, context) {{ return {inner} + fetch(url) }} }}"
     );
     let facts = on_big_stack(move || run("a.ts", &text));
-    assert!(facts.is_whole(), "{:?} {:?}", facts.syntax_errors, facts.not_analysed);
+    assert!(facts.is_whole(), "{:?} {:?}", facts.syntax_errors(), facts.not_analysed());
     assert_eq!(facts.env_reads.len(), 1);
     assert_eq!(facts.execute.unwrap().fetch_without_signal.len(), 1);
     for (open, close) in [("[", "]"), ("{a:", "}"), ("function () { return ", "}"), ("`${", "}`")] {
@@ -726,20 +726,20 @@ fn short_modules_are_not_scanned_but_keep_their_comments() {
     // Under 5,001 bytes nothing can reach the limits; a parser that gives up still leaves the ignore comments.
     let text = "// beeuni-lint: ignore[module-syntax]\nexport default (((((\n";
     let facts = run("a.ts", text);
-    assert!(!facts.syntax_errors.is_empty());
-    assert_eq!(facts.comments.len(), 1);
+    assert!(!facts.syntax_errors().is_empty());
+    assert_eq!(facts.comments().len(), 1);
     let text = "(".repeat(5_000);
-    assert!(on_big_stack(move || run("a.ts", &text)).not_analysed.is_none());
+    assert!(on_big_stack(move || run("a.ts", &text)).not_analysed().is_none());
 }
 
 #[test]
 fn the_scan_skips_strings_comments_and_regular_expressions() {
     let noise = "'((((' + \"[[[[\" + `{{{{ ${'(('} ` + /\\([((]/.source // ((((\n /* [[[[ */ + ";
     let text = format!("x = {}1{}", format!("({noise}").repeat(999), ")".repeat(999));
-    assert!(on_big_stack(move || run("a.ts", &text)).syntax_errors.is_empty());
+    assert!(on_big_stack(move || run("a.ts", &text)).syntax_errors().is_empty());
     // Brackets in control-flow heads and a regular expression after them.
     let text = "if (a) /[)]/.test(b); while (x) { y = a / b / c }".repeat(2_000);
-    assert!(run("a.ts", &text).syntax_errors.is_empty());
+    assert!(run("a.ts", &text).syntax_errors().is_empty());
 }
 
 #[test]
@@ -747,7 +747,7 @@ fn a_module_of_ordinary_size_is_not_refused() {
     // Many statements at one level must not add up to a nesting depth.
     let text = "if (a) { b = !c ? d : e } else { f = g => h }\nx = y ? -1 : +2;\n".repeat(5_000);
     let facts = on_big_stack(move || run("a.ts", &text));
-    assert!(facts.syntax_errors.is_empty(), "{:?}", facts.syntax_errors);
+    assert!(facts.syntax_errors().is_empty(), "{:?}", facts.syntax_errors());
 }
 
 #[test]
@@ -757,7 +757,7 @@ fn truncated_modules_never_panic() {
         for end in (0..=text.len()).filter(|&end| text.is_char_boundary(end)) {
             for path in ["a.ts", "a.cjs"] {
                 let facts = analyse(path, &text[..end], &mut allocator);
-                assert!(facts.syntax_errors.iter().all(|e| e.span.end <= end.max(1)), "{end}: {facts:?}");
+                assert!(facts.syntax_errors().iter().all(|e| e.span.end <= end.max(1)), "{end}: {facts:?}");
             }
         }
     }
