@@ -1,6 +1,7 @@
 //! `agents:` of the graph: each agent's tool list, secrets, connectors and permission keys.
 
 use super::load::Graph;
+use super::tools::Name;
 use crate::source::{FileId, Sources, Span};
 use crate::yaml::scalar::ScalarKind;
 use crate::yaml::{Document, NodeId, Style, Value, block_item_start};
@@ -8,7 +9,8 @@ use crate::yaml::{Document, NodeId, Style, Value, block_item_start};
 /// A tool named in an agent's list, exclude list or map.
 #[derive(Debug, Clone)]
 pub struct ToolRef {
-    pub name: String,
+    /// Inline (no allocation) up to 24 bytes, as tool names are: a project's agents name thousands.
+    pub name: Name,
     /// The scalar itself (or the map key).
     pub span: Span,
     /// What a finding points at: in block lists the `- item`, else the scalar.
@@ -156,7 +158,7 @@ pub fn tool_list(doc: &Document, text: &str, value: NodeId) -> ToolList {
                     _ => return ToolList::Invalid,
                 };
                 let span = doc.node(entry.key).span;
-                map.push((ToolRef { name: name.to_string(), span, item: span }, on));
+                map.push((ToolRef { name: Name::from(name), span, item: span }, on));
             }
             ToolList::Map(map)
         }
@@ -171,7 +173,7 @@ fn refs(doc: &Document, text: &str, list: NodeId) -> Option<Vec<ToolRef>> {
     items
         .iter()
         .map(|&item| {
-            let name = doc.str(item)?.to_string();
+            let name = Name::from(doc.str(item)?);
             let span = doc.node(item).span;
             let item = if flow { span } else { Span::new(block_item_start(text, span.start), span.end) };
             Some(ToolRef { name, span, item })

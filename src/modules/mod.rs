@@ -113,9 +113,11 @@ pub fn missing_modules(checkout: &Checkout, tools: &[ToolDecl]) -> Vec<(usize, M
 fn mark_loaders(modules: &mut [Module], edges: &Edges) {
     let mut seen_from = vec![usize::MAX; modules.len()];
     let roots: Vec<usize> = (0..modules.len()).filter(|&m| modules[m].is_root()).collect();
+    // One stack for every walk: a list of its own per root cost an allocation per declared module.
+    let mut stack: Vec<(usize, Span)> = Vec::new();
     for root in roots {
         seen_from[root] = root;
-        let mut stack: Vec<(usize, Span)> = edges.of(root).iter().rev().copied().collect();
+        stack.extend(edges.of(root).iter().rev().copied());
         while let Some((at, via)) = stack.pop() {
             if seen_from[at] == root {
                 continue;

@@ -128,9 +128,15 @@ pub struct Resolver<'a> {
     configs: FxHashMap<String, Option<Rc<TsConfig>>>,
     /// Each specifier's resolution from a folder (by folder, then specifier; without and with `require()`): modules
     /// of one folder import the same helpers and packages, and each would otherwise cost a look-up of every
-    /// candidate file. Looked up without building a key.
-    resolved: FxHashMap<String, FxHashMap<String, ByRequire>>,
+    /// candidate file. Looked up without building a key. A folder's place in `resolved` is looked up once per module
+    /// (see [`Folder`]), not once per import.
+    folders: FxHashMap<String, usize>,
+    resolved: Vec<(String, FxHashMap<String, ByRequire>)>,
 }
+
+/// The folder of a module whose imports are being resolved (see [`Resolver::folder`]).
+#[derive(Clone, Copy)]
+pub struct Folder(usize);
 
 /// A specifier's resolution without and with `require()` (as far as made).
 type ByRequire = [Option<Arc<Resolution>>; 2];
@@ -150,7 +156,8 @@ impl<'a> Resolver<'a> {
             checkout,
             manifests: FxHashMap::default(),
             configs: FxHashMap::default(),
-            resolved: FxHashMap::default(),
+            folders: FxHashMap::default(),
+            resolved: Vec::new(),
         }
     }
 
@@ -163,13 +170,31 @@ impl<'a> Resolver<'a> {
     /// [`Resolver::resolve`], shared with every other import of the same specifier from the same folder: each
     /// module keeps its resolutions to the end of the run, and most are the same few.
     pub fn resolve_shared(&mut self, module: &str, specifier: &str, require: bool) -> Arc<Resolution> {
+        let folder = self.folder(module);
+        self.resolve_in(folder, specifier, require)
+    }
+
+    /// The folder of the module at repo-relative `module`, to resolve its imports with [`Resolver::resolve_in`].
+    pub fn folder(&mut self, module: &str) -> Folder {
         let dir = parent(module);
-        let known = self.resolved.get(dir).and_then(|specifiers| specifiers.get(specifier));
-        if let Some(known) = known.and_then(|by_require| by_require[usize::from(require)].as_ref()) {
+        if let Some(&at) = self.folders.get(dir) {
+            return Folder(at);
+        }
+        self.resolved.push((dir.to_string(), FxHashMap::default()));
+        self.folders.insert(dir.to_string(), self.resolved.len() - 1);
+        Folder(self.resolved.len() - 1)
+    }
+
+    /// [`Resolver::resolve_shared`] for a module in `folder`.
+    pub fn resolve_in(&mut self, folder: Folder, specifier: &str, require: bool) -> Arc<Resolution> {
+        let (dir, specifiers) = &self.resolved[folder.0];
+        if let Some(known) = specifiers.get(specifier).and_then(|by_require| by_require[usize::from(require)].as_ref())
+        {
             return Arc::clone(known);
         }
-        let resolution = Arc::new(self.resolve_from(dir, specifier, require));
-        let specifiers = self.resolved.entry(dir.to_string()).or_default();
+        let dir = dir.clone();
+        let resolution = Arc::new(self.resolve_from(&dir, specifier, require));
+        let specifiers = &mut self.resolved[folder.0].1;
         specifiers.entry(specifier.to_string()).or_default()[usize::from(require)] = Some(Arc::clone(&resolution));
         resolution
     }

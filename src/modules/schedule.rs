@@ -262,12 +262,12 @@ impl<'s, 'a> Feed<'s, 'a> {
                 checkout.saw(real);
             }
             used.extend(entry);
+            let folder = resolver.folder(&path);
             let resolved = facts
                 .imports
                 .iter()
                 .map(|import| {
-                    let resolution =
-                        resolver.resolve_shared(&path, &import.specifier, import.kind == ImportKind::Require);
+                    let resolution = resolver.resolve_in(folder, &import.specifier, import.kind == ImportKind::Require);
                     let erased = import.type_only && !matches!(*resolution, Resolution::Harness(_));
                     if let (false, Resolution::File(target)) = (erased, &*resolution)
                         && is_code(target)

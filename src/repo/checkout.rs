@@ -141,8 +141,7 @@ impl Checkout {
                 Some(memo) => memo.resolve(&self.root, rel),
                 None => {
                     let within_limit = || index_vouches.is_some_and(|found| self.indexed_within_limit(rel, found));
-                    fs::resolve_listed(&self.root, rel, &self.listings, within_limit)
-                        .map(|real| Resolved::Path(real.into()))
+                    fs::resolve_listed(&self.root, rel, &self.listings, within_limit).map(Resolved::Path)
                 }
             },
             _ => Err(Refusal::NotFound),

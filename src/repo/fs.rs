@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::path::{Component, Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Larger files are refused: a manifest or module this size is a mistake, and reading it would cost the run.
 pub const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
@@ -70,20 +70,19 @@ pub fn normalized(rel: &str) -> Option<Cow<'_, str>> {
 /// over its bytes: this runs for every declared module and import, where `split` costs several times as much.
 fn is_plain(rel: &str, strict: bool) -> bool {
     let bytes = rel.as_bytes();
+    let part_ok = |part: &[u8]| !matches!(part, b"" | b"." | b"..");
     let mut start = 0;
-    for at in 0..=bytes.len() {
-        match bytes.get(at) {
-            None | Some(b'/') => {
-                if matches!(&bytes[start..at], b"" | b"." | b"..") {
-                    return false;
-                }
-                start = at + 1;
+    for (at, &byte) in bytes.iter().enumerate() {
+        if byte == b'/' {
+            if !part_ok(&bytes[start..at]) {
+                return false;
             }
-            Some(b'\\' | b':') if strict => return false,
-            _ => {}
+            start = at + 1;
+        } else if strict && matches!(byte, b'\\' | b':') {
+            return false;
         }
     }
-    true
+    part_ok(&bytes[start..])
 }
 
 /// A repo-relative path's folder and name (the folder empty at the root), split at its last `/` by a byte search
@@ -162,9 +161,9 @@ fn resolve_entry(root: &Path, real: PathBuf) -> Result<PathBuf, Refusal> {
 
 /// The folders of one run, each listed once: one `getdents` answers for every file in it, where [`resolve`] costs
 /// an `lstat` per file (a project names thousands of modules in a few folders). A listing is a snapshot: keep
-/// one only while the disk is taken as unchanged (one run).
+/// one only while the disk is taken as unchanged (one run). With a buffer the paths it answers are built in.
 #[derive(Default)]
-pub struct Listings(RefCell<FxHashMap<String, Option<Listing>>>);
+pub struct Listings(RefCell<FxHashMap<String, Option<Listing>>>, RefCell<PathBuf>);
 
 /// A folder's canonical path, whether that is inside the root, and its entries by name (`None` when it cannot be
 /// listed).
@@ -193,24 +192,20 @@ pub fn resolve_listed(
     rel: &str,
     listings: &Listings,
     within_limit: impl FnOnce() -> bool,
-) -> Result<PathBuf, Refusal> {
+) -> Result<Arc<Path>, Refusal> {
     if !is_plain(rel, false) {
-        return resolve(root, rel);
+        return resolve(root, rel).map(Arc::from);
     }
     let (folder, name) = split_folder(rel);
-    let mut listings = listings.0.borrow_mut();
-    if !listings.contains_key(folder) {
-        listings.insert(folder.to_string(), Listing::of(root, folder));
+    let mut by_folder = listings.0.borrow_mut();
+    if !by_folder.contains_key(folder) {
+        by_folder.insert(folder.to_string(), Listing::of(root, folder));
     }
-    let Some(listing) = listings.get(folder).and_then(Option::as_ref) else {
+    let Some(listing) = by_folder.get(folder).and_then(Option::as_ref) else {
         return Err(Refusal::NotFound);
     };
-    // Sized at once: `join` grows its buffer as it goes.
-    let mut real = PathBuf::with_capacity(listing.real.as_os_str().len() + 1 + name.len());
-    real.push(&listing.real);
-    real.push(name);
     let Some(names) = &listing.names else {
-        return resolve_entry(root, real);
+        return resolve_entry(root, listing.real.join(name)).map(Arc::from);
     };
     match names.get(OsStr::new(name)) {
         None => Err(Refusal::NotFound),
@@ -221,12 +216,18 @@ pub fn resolve_listed(
             } else if kind.is_dir() {
                 Err(Refusal::Directory)
             } else if within_limit() {
-                Ok(real)
+                // Built in the run's buffer and copied once into its shared form: `join` would allocate a buffer
+                // of its own for every module, grow it, and leave it to be copied.
+                let mut real = listings.1.borrow_mut();
+                real.as_mut_os_string().clear();
+                real.push(&listing.real);
+                real.push(name);
+                Ok(Arc::from(real.as_path()))
             } else {
-                resolve_entry(root, real)
+                resolve_entry(root, listing.real.join(name)).map(Arc::from)
             }
         }
-        Some(_) => resolve_entry(root, real),
+        Some(_) => resolve_entry(root, listing.real.join(name)).map(Arc::from),
     }
 }
 
@@ -321,10 +322,11 @@ mod tests {
         for rel in
             ["tools/a.ts", "tools/in.ts", "tools/out.ts", "tools/sub", "tools/none.ts", "none/a.ts", "tools/big.ts"]
         {
-            assert_eq!(resolve_listed(&root, rel, &listings, || false), resolve(&root, rel), "{rel}");
+            let listed = resolve_listed(&root, rel, &listings, || false).map(|real| real.to_path_buf());
+            assert_eq!(listed, resolve(&root, rel), "{rel}");
         }
         assert_eq!(resolve(&root, "tools/big.ts"), Err(Refusal::TooLarge(MAX_FILE_BYTES + 1)));
         // A size the index vouches for spares the `lstat`.
-        assert_eq!(resolve_listed(&root, "tools/a.ts", &listings, || true), Ok(root.join("tools/a.ts")));
+        assert_eq!(resolve_listed(&root, "tools/a.ts", &listings, || true), Ok(Arc::from(root.join("tools/a.ts"))));
     }
 }

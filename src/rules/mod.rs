@@ -216,7 +216,9 @@ fn declared_elsewhere<T>(
     name: impl Fn(&T) -> &str,
     file: impl Fn(&T) -> crate::source::FileId,
 ) -> Vec<(&T, &T)> {
-    let mut first_by_name: rustc_hash::FxHashMap<&str, &T> = rustc_hash::FxHashMap::default();
+    // Sized at once: a project declares thousands of tools, and growing the map rehashes it again and again.
+    let mut first_by_name: rustc_hash::FxHashMap<&str, &T> =
+        rustc_hash::FxHashMap::with_capacity_and_hasher(items.len(), Default::default());
     let mut repeats = Vec::new();
     for item in items {
         let first = *first_by_name.entry(name(item)).or_insert(item);
