@@ -351,7 +351,7 @@ fn parse_text(
 ) -> Result<Document, SyntaxError> {
     let parse = |text: &str| {
         MANIFESTS_PARSED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        yaml::parse_with(text, top_entry)
+        yaml::split::parse_split(text, top_entry, crate::modules::pool)
     };
     match cache.and_then(|(cache, known)| Some((cache, Key::manifest(known, text.as_bytes(), rel)?))) {
         Some((cache, key)) => match cache.document(&key) {

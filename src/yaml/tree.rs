@@ -185,7 +185,17 @@ pub fn parse(text: &str) -> Result<Document, SyntaxError> {
 
 /// [`parse`], calling `top_entry` with the document so far as each entry of a top-level mapping is complete (its
 /// key and value nodes are in the document; the document's root is not set yet).
-pub fn parse_with(text: &str, mut top_entry: impl FnMut(&Document, Entry)) -> Result<Document, SyntaxError> {
+pub fn parse_with(text: &str, top_entry: impl FnMut(&Document, Entry)) -> Result<Document, SyntaxError> {
+    build(text, true, top_entry)
+}
+
+/// [`parse_with`]; without `whole`, `text` is a part of a file ([`super::split`]) and its top-level mapping is not
+/// searched for repeated keys (the whole file's is, once the parts are joined).
+pub(super) fn build(
+    text: &str,
+    whole: bool,
+    mut top_entry: impl FnMut(&Document, Entry),
+) -> Result<Document, SyntaxError> {
     let options = Options::default();
     let parser = Parser::new_from_str_with_options(text, options);
     let mut doc = Document::default();
@@ -259,7 +269,9 @@ pub fn parse_with(text: &str, mut top_entry: impl FnMut(&Document, Entry)) -> Re
                         (Value::Seq(items), start, flow, anchor)
                     }
                     Frame::Map { start, mut entries, flow, anchor, .. } => {
-                        find_duplicates(&mut doc, &entries);
+                        if whole || !stack.is_empty() {
+                            find_duplicates(&mut doc, &entries);
+                        }
                         entries.shrink_to_fit();
                         (Value::Map(entries), start, flow, anchor)
                     }
@@ -359,12 +371,12 @@ fn check_continuation(text: &str, span: Span, block: usize, flow: bool) -> Resul
     Ok(())
 }
 
-fn push(doc: &mut Document, value: Value, span: Span, flow: bool) -> NodeId {
+pub(super) fn push(doc: &mut Document, value: Value, span: Span, flow: bool) -> NodeId {
     doc.nodes.push(Node { value, span, flow });
     doc.nodes.len() - 1
 }
 
-fn last_child_end(doc: &Document, value: &Value) -> Option<usize> {
+pub(super) fn last_child_end(doc: &Document, value: &Value) -> Option<usize> {
     let last = match value {
         Value::Seq(items) => *items.last()?,
         Value::Map(entries) => entries.last()?.value,
@@ -379,7 +391,7 @@ fn last_child_end(doc: &Document, value: &Value) -> Option<usize> {
 /// (nearly all of a manifest's mappings: an agent, a tool's settings).
 const SMALL_MAPPING: usize = 8;
 
-fn find_duplicates(doc: &mut Document, entries: &[Entry]) {
+pub(super) fn find_duplicates(doc: &mut Document, entries: &[Entry]) {
     // A key as compared: `null` and `~` are the same key; `1` and `"1"` are not. `None` for a key that is not
     // compared (a collection, an alias, a merge key).
     let key = |entry: &Entry| match &doc.nodes[entry.key].value {
