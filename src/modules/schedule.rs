@@ -185,6 +185,7 @@ impl<'s, 'a> Feed<'s, 'a> {
         self.waiting.push((index, (path, read, known, let_go)));
         if self.waiting.len() >= batch_size(index + 1) {
             self.hand_over();
+            self.take_ready();
         }
     }
 
@@ -218,6 +219,15 @@ impl<'s, 'a> Feed<'s, 'a> {
             }
             Ok(Err(panic)) => std::panic::resume_unwind(panic),
             Err(_) => false,
+        }
+    }
+
+    /// Takes the analyses that are in already, without waiting: while this thread names modules (a warm run names
+    /// 20,000 before it takes the first) they would wait in the channel, each batch in a list sized for the work it
+    /// was handed (2.9 MB at the 20k bench's peak).
+    fn take_ready(&mut self) {
+        while let Ok(outcome) = self.results.try_recv() {
+            self.take(outcome.unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
         }
     }
 
