@@ -228,8 +228,8 @@ fn cached_unread(
     indexed: Option<IndexStat>,
     cache: &ModuleCache,
 ) -> Option<Analysed> {
-    let metadata = gix::index::fs::Metadata::from_path_no_follow(real).ok()?;
-    let (facts, entry) = cache.module(&indexed?.id_if_clean(&metadata)?, path)?;
+    let stat = crate::repo::folders::stat_no_follow(real).ok()?;
+    let (facts, entry) = cache.module(&indexed?.id_if_same(&stat)?, path)?;
     Some((Body::LetGo, Box::new(facts), Some(entry)))
 }
 

@@ -103,6 +103,7 @@ static FOLDERS: Mutex<Option<HashMap<PathBuf, Option<PathBuf>>>> = Mutex::new(No
 pub fn forget_folders() {
     let mut cache = FOLDERS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     *cache = None;
+    super::folders::forget();
 }
 
 fn canonical_folder(folder: &Path) -> Option<PathBuf> {
@@ -246,7 +247,7 @@ pub fn read_resolved(real: &Path) -> Result<Vec<u8>, Refusal> {
 pub fn read_with_metadata(real: &Path) -> Result<(Vec<u8>, gix::index::fs::Metadata), Refusal> {
     use std::io::Read;
     let io = |e: std::io::Error| Refusal::Io(e.to_string());
-    let mut file = fs::File::open(real).map_err(io)?;
+    let mut file = super::folders::open(real).map_err(io)?;
     let metadata = gix::index::fs::Metadata::from_file(&file).map_err(io)?;
     if metadata.len() > MAX_FILE_BYTES {
         return Err(Refusal::TooLarge(metadata.len()));

@@ -1,5 +1,6 @@
 //! Where files come from: safe reads inside the repository, and git through gix.
 
 pub mod checkout;
+pub mod folders;
 pub mod fs;
 pub mod git;

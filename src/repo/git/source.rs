@@ -37,8 +37,12 @@ pub struct IndexStat {
 impl IndexStat {
     /// The blob id, when the file's metadata matches what the index recorded (git's "unchanged since staged").
     pub fn id_if_clean(&self, metadata: &gix::index::fs::Metadata) -> Option<ObjectId> {
-        let stat = gix::index::entry::Stat::from_fs(metadata).ok()?;
-        self.stat.matches(&stat, gix::index::entry::stat::Options::default()).then_some(self.id)
+        self.id_if_same(&gix::index::entry::Stat::from_fs(metadata).ok()?)
+    }
+
+    /// [`IndexStat::id_if_clean`] of stat data read already (see [`crate::repo::folders::stat_no_follow`]).
+    pub fn id_if_same(&self, stat: &gix::index::entry::Stat) -> Option<ObjectId> {
+        self.stat.matches(stat, gix::index::entry::stat::Options::default()).then_some(self.id)
     }
 }
 
