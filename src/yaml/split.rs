@@ -109,31 +109,28 @@ fn cuts(text: &str, parts: usize) -> Vec<Cut> {
         }
         let indent = rest.iter().take_while(|&&b| b == b' ').count();
         let content = &rest[indent..];
-        let due = line >= cuts.len() * text.len() / parts && cuts.len() < parts;
+        let due = cuts.len() < parts && line >= cuts.len() * text.len() / parts;
         let nested = cuts.last().is_some_and(|&(_, indent)| indent > 0);
         if !matches!(content.first(), None | Some(b'\n' | b'\r' | b'#')) {
-            let key = is_key_line(content);
-            let content = content.split(|&b| b == b'\n').next().unwrap_or_default();
             if indent == 0 {
+                let key = is_key_line(content);
                 if nested && !key {
                     return Vec::new();
                 }
                 if line > 0 && key && (nested || due) {
                     cuts.push((line, 0));
                 }
+                let content = content.split(|&b| b == b'\n').next().unwrap_or_default();
                 (entries_at, first_line_next) = (None, key && ends_in_comment(content));
-            } else {
-                // Not at the mapping's first entry: the part before must hold the mapping, with an entry.
-                let first = std::mem::take(&mut first_line_next);
-                if first && key {
-                    entries_at = Some(indent);
-                }
-                if !first && due && key && entries_at == Some(indent) {
-                    cuts.push((line, indent));
-                }
+            } else if std::mem::take(&mut first_line_next) {
+                // The mapping's first entry: no cut there (the part before must hold the mapping, with an entry).
+                entries_at = is_key_line(content).then_some(indent);
+            } else if due && entries_at == Some(indent) && is_key_line(content) {
+                cuts.push((line, indent));
             }
         }
-        match rest.iter().position(|&b| b == b'\n') {
+        // `str::find` of a character searches with memchr: the scan is a small part of the first part's parse.
+        match text[line..].find('\n') {
             Some(at) => line += at + 1,
             None => break,
         }

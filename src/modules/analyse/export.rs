@@ -347,11 +347,12 @@ impl<'b, 'a> Scope<'b, 'a> {
                 }
                 ObjectPropertyKind::ObjectProperty(p) => {
                     // `[EXECUTE]: run` names the field through a `const`; another computed key may name any.
-                    let key = p.key.static_name().map(|k| k.to_string()).or_else(|| {
+                    // Borrowed (`static_name` copies only a number key): this runs for every property of the object.
+                    let key = p.key.static_name().or_else(|| {
                         match p.key.as_expression().map(|k| self.resolve(k)) {
                             // A symbol (`[Symbol.iterator]`, `Symbol.for('x')`) is never a field's name.
-                            Some(Resolved::Expr(key)) if is_symbol(key) => Some(String::new()),
-                            Some(Resolved::Expr(key)) => string_value(key).map(str::to_string),
+                            Some(Resolved::Expr(key)) if is_symbol(key) => Some(Cow::Borrowed("")),
+                            Some(Resolved::Expr(key)) => string_value(key).map(Cow::Borrowed),
                             _ => None,
                         }
                     });
