@@ -132,6 +132,7 @@ pub struct Resolver<'a> {
     /// (see [`Folder`]), not once per import.
     folders: FxHashMap<String, usize>,
     resolved: Vec<(String, FxHashMap<String, ByRequire>)>,
+    last_folder: Option<Folder>,
 }
 
 /// The folder of a module whose imports are being resolved (see [`Resolver::folder`]).
@@ -158,6 +159,7 @@ impl<'a> Resolver<'a> {
             configs: FxHashMap::default(),
             folders: FxHashMap::default(),
             resolved: Vec::new(),
+            last_folder: None,
         }
     }
 
@@ -177,12 +179,20 @@ impl<'a> Resolver<'a> {
     /// The folder of the module at repo-relative `module`, to resolve its imports with [`Resolver::resolve_in`].
     pub fn folder(&mut self, module: &str) -> Folder {
         let dir = parent(module);
-        if let Some(&at) = self.folders.get(dir) {
-            return Folder(at);
+        // Modules come folder by folder, as manifests list them: most are in the folder of the one before.
+        if let Some(last) = self.last_folder.filter(|last| self.resolved[last.0].0 == dir) {
+            return last;
         }
-        self.resolved.push((dir.to_string(), FxHashMap::default()));
-        self.folders.insert(dir.to_string(), self.resolved.len() - 1);
-        Folder(self.resolved.len() - 1)
+        let at = match self.folders.get(dir) {
+            Some(&at) => at,
+            None => {
+                self.resolved.push((dir.to_string(), FxHashMap::default()));
+                self.folders.insert(dir.to_string(), self.resolved.len() - 1);
+                self.resolved.len() - 1
+            }
+        };
+        self.last_folder = Some(Folder(at));
+        Folder(at)
     }
 
     /// [`Resolver::resolve_shared`] for a module in `folder`.
