@@ -150,7 +150,7 @@ pub struct SourceFile {
     pub text: Text,
     /// Where each line starts (byte offsets; files are at most 32 MiB): built on first use, so only for the files a
     /// finding is placed in.
-    line_starts: OnceCell<Vec<u32>>,
+    line_starts: OnceCell<Box<[u32]>>,
 }
 
 /// A 1-based line and a 1-based column counted in UTF-16 code units.

@@ -102,7 +102,7 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
     if let Some(at) = visitor.nested_commonjs.filter(|_| facts.default_export.is_none() && commonjs && !es_exports) {
         let why = "`module.exports` is assigned inside a block or a function".to_string();
         facts.default_export =
-            Some(DefaultExport { statement: span(at), kind: DefaultExportKind::Unanalyzable { why } });
+            Some(DefaultExport { statement: span(at), kind: DefaultExportKind::Unanalyzable { why: why.into() } });
     }
     let fetch_without_signal = fetch_without_signal.into_boxed_slice();
     facts.execute = execute.map(|info| ExecuteFacts { span: info.property, fetch_without_signal });
@@ -123,7 +123,7 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
             && let Some(export) = &mut facts.default_export
         {
             let why = format!("the binding `{name}`, which is changed after its declaration");
-            export.kind = DefaultExportKind::Unanalyzable { why };
+            export.kind = DefaultExportKind::Unanalyzable { why: why.into() };
             facts.execute = None;
         }
     }

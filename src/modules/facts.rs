@@ -17,13 +17,13 @@ pub enum Field<T> {
     /// Present and read; `span` is the whole property (`key: value`, or the method).
     Found { span: Span, value: T },
     /// Present (or possibly present), but built at run time: a spread, a call, an import. `why` says what.
-    Unanalyzable { span: Span, why: String },
+    Unanalyzable { span: Span, why: Box<str> },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Description {
     /// A string literal or a template literal without expressions: its text.
-    Text(String),
+    Text(Box<str>),
     /// Some other expression whose value is not known statically (an identifier, a call, a template with `${}`).
     Other,
     /// A literal that is not a string (number, object, …).
@@ -39,20 +39,20 @@ pub struct Parameters {
     /// Whether `parameters` is an object literal at all (`false` for e.g. a string or number literal).
     pub is_object_literal: bool,
     /// Keys of `properties` when it is an object literal without spreads or computed keys; `None` otherwise.
-    pub properties: Option<Vec<InlineStr>>,
+    pub properties: Option<Box<[InlineStr]>>,
     /// Span of the `properties` key-value, when present.
     pub properties_span: Option<Span>,
     /// String elements of `required` when it is an array literal, each with its span.
-    pub required: Vec<(InlineStr, Span)>,
+    pub required: Box<[(InlineStr, Span)]>,
     /// `parameters` is a zod schema (`z.object({...})`, a call on a binding imported from `zod`), not JSON
     /// Schema: the call as written.
-    pub zod: Option<String>,
+    pub zod: Option<Box<str>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Execute {
     /// A method, arrow function or function expression, with its parameters as written (`{ location }`).
-    Function { params: Vec<InlineStr> },
+    Function { params: Box<[InlineStr]> },
     /// Some other literal or expression that is clearly not a function (a string, number, object, array).
     NotFunction,
     /// An identifier or call whose value is unknown.
@@ -74,11 +74,11 @@ pub enum DefaultExportKind {
     /// A function or arrow function: the xcsh/pi `CustomToolFactory` form.
     Factory,
     /// A literal that is not an object (`null`, a number, a string, a boolean, an array, a template): its text.
-    Literal { text: String },
+    Literal { text: Box<str> },
     /// `tool({ ... })` (or `tool.define(...)`) from `@opencode-ai/plugin`.
     OpencodeTool,
     /// Something else built at run time; `why` says what (e.g. "a call to `makeTool`", "a class").
-    Unanalyzable { why: String },
+    Unanalyzable { why: Box<str> },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -210,7 +210,7 @@ impl From<Collected> for ModuleFacts {
         } = collected;
         let rare = Rare { syntax_errors, not_analysed, opencode_exports, comments };
         ModuleFacts {
-            default_export: default_export.map(DefaultExport::shrunk),
+            default_export,
             registers_tools,
             imports: imports.into_boxed_slice(),
             env_reads: env_reads.into_boxed_slice(),
@@ -245,24 +245,6 @@ impl ModuleFacts {
     /// Was the module parsed without error, so that its facts are whole?
     pub fn is_whole(&self) -> bool {
         self.syntax_errors().is_empty() && self.not_analysed().is_none()
-    }
-}
-
-impl DefaultExport {
-    /// Lets go of the room the object's lists were grown with: every module keeps its facts to the end of the run
-    /// (a list that grew by pushing holds four entries for one).
-    fn shrunk(mut self) -> Self {
-        let DefaultExportKind::Object(object) = &mut self.kind else { return self };
-        if let Field::Found { value: parameters, .. } = &mut object.parameters {
-            parameters.required.shrink_to_fit();
-            if let Some(properties) = &mut parameters.properties {
-                properties.shrink_to_fit();
-            }
-        }
-        if let Field::Found { value: Execute::Function { params }, .. } = &mut object.execute {
-            params.shrink_to_fit();
-        }
-        self
     }
 }
 

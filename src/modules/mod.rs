@@ -51,7 +51,7 @@ pub struct Module {
     pub facts: Box<ModuleFacts>,
     /// The resolution of each import of `facts.imports`, by index (type-only imports of non-harness packages
     /// are not resolved: they are erased at run time); shared with the other imports that resolve alike.
-    resolved: Vec<Option<Arc<Resolution>>>,
+    resolved: Box<[Option<Arc<Resolution>>]>,
 }
 
 impl Module {

@@ -166,7 +166,7 @@ impl<'b, 'a> Scope<'b, 'a> {
                         continue;
                     }
                     let why = format!("re-exported from `{}`", export.source.value);
-                    (DefaultExportKind::Unanalyzable { why }, None)
+                    (DefaultExportKind::Unanalyzable { why: why.into() }, None)
                 }
                 _ => {
                     match commonjs_statement(statement).filter(|_| allow_commonjs) {
@@ -237,7 +237,7 @@ impl<'b, 'a> Scope<'b, 'a> {
             Resolved::Unknown(name) => not_constant(name),
             Resolved::Expr(expr) => match expr {
                 _ if is_literal_value(expr) => {
-                    return (DefaultExportKind::Literal { text: self.snippet(expr.span()).into_owned() }, None);
+                    return (DefaultExportKind::Literal { text: self.snippet(expr.span()).into() }, None);
                 }
                 Expression::ObjectExpression(object) => {
                     let (object, info) = self.object(object);
@@ -259,7 +259,7 @@ impl<'b, 'a> Scope<'b, 'a> {
                 _ => "an expression computed at run time".to_string(),
             },
         };
-        (DefaultExportKind::Unanalyzable { why }, None)
+        (DefaultExportKind::Unanalyzable { why: why.into() }, None)
     }
 
     /// `tool(...)` or `tool.define(...)` where `tool` is `@opencode-ai/plugin`'s (under any local name, or as
@@ -410,7 +410,7 @@ fn is_symbol(key: &Expression) -> bool {
 }
 
 fn unanalyzable(why: &str) -> DefaultExportKind {
-    DefaultExportKind::Unanalyzable { why: why.to_string() }
+    DefaultExportKind::Unanalyzable { why: why.into() }
 }
 
 pub(crate) fn not_constant(name: &str) -> String {

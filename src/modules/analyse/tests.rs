@@ -25,7 +25,7 @@ fn kind(path: &str, text: &str) -> DefaultExportKind {
 
 fn why(kind: DefaultExportKind) -> String {
     match kind {
-        DefaultExportKind::Unanalyzable { why } => why,
+        DefaultExportKind::Unanalyzable { why } => why.into(),
         other => panic!("expected unanalyzable, got {other:?}"),
     }
 }
@@ -109,12 +109,12 @@ fn lookup_order_from_the_docs() {
     let parameters = found(&object.parameters);
     assert_eq!(parameters.type_value.as_deref(), Some("object"));
     assert!(parameters.has_type && parameters.is_object_literal);
-    assert_eq!(parameters.properties, Some(vec!["id".into(), "include_items".into()]));
+    assert_eq!(parameters.properties, Some(vec!["id".into(), "include_items".into()].into()));
     assert!(slice(LOOKUP_ORDER, parameters.properties_span.unwrap()).starts_with("properties: {"));
     assert_eq!(parameters.required.len(), 1);
     assert_eq!(parameters.required[0].0, "id");
     assert_eq!(slice(LOOKUP_ORDER, parameters.required[0].1), "'id'");
-    assert_eq!(found(&object.execute), Execute::Function { params: vec!["args".into(), "context".into()] });
+    assert_eq!(found(&object.execute), Execute::Function { params: vec!["args".into(), "context".into()].into() });
     let execute = facts.execute.as_ref().unwrap();
     assert!(slice(LOOKUP_ORDER, execute.span).starts_with("async execute(args, context) {"));
     assert!(execute.fetch_without_signal.is_empty());
@@ -129,9 +129,9 @@ fn weather_now_from_the_docs() {
     let object = object(&facts);
     assert!(matches!(found(&object.description), Description::Text(t) if t.starts_with("Current weather")));
     let parameters = found(&object.parameters);
-    assert_eq!(parameters.properties, Some(vec!["city".into()]));
+    assert_eq!(parameters.properties, Some(vec!["city".into()].into()));
     assert_eq!(parameters.required.iter().map(|r| r.0.as_str()).collect::<Vec<_>>(), ["city"]);
-    assert_eq!(found(&object.execute), Execute::Function { params: vec!["args".into(), "context".into()] });
+    assert_eq!(found(&object.execute), Execute::Function { params: vec!["args".into(), "context".into()].into() });
     assert!(facts.execute.unwrap().fetch_without_signal.is_empty());
     assert_eq!(facts.context_env.to_vec(), vec!["WEATHER_API_KEY".to_string()]);
 }
@@ -142,12 +142,12 @@ fn zod_parameters_are_built_at_run_time() {
     let object = object(&facts);
     match &object.parameters {
         Field::Unanalyzable { span, why } => {
-            assert_eq!(why, "built at run time by `z.toJSONSchema(...)`");
+            assert_eq!(&**why, "built at run time by `z.toJSONSchema(...)`");
             assert!(slice(ZOD, *span).starts_with("parameters: z.toJSONSchema("));
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(found(&object.execute), Execute::Function { params: vec!["args".into()] });
+    assert_eq!(found(&object.execute), Execute::Function { params: vec!["args".into()].into() });
     assert_eq!(facts.imports.len(), 1);
     assert_eq!(facts.imports[0].specifier, "zod");
     assert_eq!(facts.imports[0].kind, ImportKind::Static);
@@ -331,10 +331,10 @@ export default { 'description': describe, parameters: schema, execute: run }
     assert_eq!(found(&object.description), Description::Text("shared".into()));
     let parameters = found(&object.parameters);
     assert_eq!(parameters.type_value.as_deref(), Some("object"));
-    assert_eq!(parameters.properties, Some(vec!["a".into(), "b-c".into()]));
+    assert_eq!(parameters.properties, Some(vec!["a".into(), "b-c".into()].into()));
     assert_eq!(parameters.required.iter().map(|r| r.0.as_str()).collect::<Vec<_>>(), ["a", "b-c"]);
     let params = ["toolCallId", "params", "signal", "onUpdate", "ctx"].map(InlineStr::from).to_vec();
-    assert_eq!(found(&object.execute), Execute::Function { params });
+    assert_eq!(found(&object.execute), Execute::Function { params: params.into() });
 }
 
 #[test]
@@ -343,7 +343,7 @@ fn xcsh_order_execute_params() {
                 async execute(toolCallId, params, signal, onUpdate, ctx) { return ctx.env.X } }";
     let facts = run("a.ts", text);
     let params = ["toolCallId", "params", "signal", "onUpdate", "ctx"].map(InlineStr::from).to_vec();
-    assert_eq!(found(&object(&facts).execute), Execute::Function { params });
+    assert_eq!(found(&object(&facts).execute), Execute::Function { params: params.into() });
     // The second parameter is `params`, so `ctx.env.X` is not read as `context.env`.
     assert!(facts.context_env.is_empty());
 }
@@ -361,7 +361,7 @@ fn description_kinds() {
         ("undefined", Description::NotString),
         ("{}", Description::NotString),
         ("['x']", Description::NotString),
-        ("''", Description::Text(String::new())),
+        ("''", Description::Text("".into())),
     ];
     for (value, expected) in cases {
         let text = format!("export default {{ description: {value} }}");
@@ -392,7 +392,7 @@ fn parameter_kinds() {
     ];
     for (text, expected) in cases {
         match &object(&run("a.ts", text)).parameters {
-            Field::Unanalyzable { why, .. } => assert_eq!(why, expected),
+            Field::Unanalyzable { why, .. } => assert_eq!(&**why, expected),
             other => panic!("{text}: {other:?}"),
         }
     }
@@ -401,10 +401,13 @@ fn parameter_kinds() {
 #[test]
 fn execute_kinds() {
     let cases = [
-        ("execute: async (args, { env }) => {}", Execute::Function { params: vec!["args".into(), "{ env }".into()] }),
+        (
+            "execute: async (args, { env }) => {}",
+            Execute::Function { params: vec!["args".into(), "{ env }".into()].into() },
+        ),
         (
             "execute: function ({ location }: { location: string } = {}, ...rest) {}",
-            Execute::Function { params: vec!["{ location }".into(), "...rest".into()] },
+            Execute::Function { params: vec!["{ location }".into(), "...rest".into()].into() },
         ),
         ("execute: 'run'", Execute::NotFunction),
         ("execute: 42", Execute::NotFunction),
@@ -418,7 +421,7 @@ fn execute_kinds() {
     }
     let text = "const run = async (args, context) => {}\nexport default { execute: run }";
     let params = vec!["args".into(), "context".into()];
-    assert_eq!(found(&object(&run("a.ts", text)).execute), Execute::Function { params });
+    assert_eq!(found(&object(&run("a.ts", text)).execute), Execute::Function { params: params.into() });
 }
 
 #[test]

@@ -33,9 +33,9 @@ impl<'b, 'a> Scope<'b, 'a> {
             return Description::Other;
         }
         match self.resolve(property.value) {
-            Resolved::Expr(Expression::StringLiteral(s)) => Description::Text(s.value.to_string()),
+            Resolved::Expr(Expression::StringLiteral(s)) => Description::Text(s.value.as_str().into()),
             Resolved::Expr(Expression::TemplateLiteral(t)) if t.expressions.is_empty() => {
-                Description::Text(template_text(t).to_string())
+                Description::Text(template_text(t).into())
             }
             Resolved::Expr(e) if is_non_string_literal(e) => Description::NotString,
             Resolved::Function(_) | Resolved::Class => Description::NotString,
@@ -56,7 +56,10 @@ impl<'b, 'a> Scope<'b, 'a> {
             Resolved::Unknown(name) => not_constant(name),
             Resolved::Expr(Expression::CallExpression(call)) => match self.zod_schema(call) {
                 Some(schema) => {
-                    return Field::Found { span: at, value: Parameters { zod: Some(schema), ..parameters(false) } };
+                    return Field::Found {
+                        span: at,
+                        value: Parameters { zod: Some(schema.into()), ..parameters(false) },
+                    };
                 }
                 None => format!("built at run time by `{}(...)`", self.snippet(call.callee.span())),
             },
@@ -68,7 +71,7 @@ impl<'b, 'a> Scope<'b, 'a> {
             }
             Resolved::Expr(_) => "computed at run time".to_string(),
         };
-        Field::Unanalyzable { span: at, why }
+        Field::Unanalyzable { span: at, why: why.into() }
     }
 
     fn schema(&self, at: Span, object: &'b ObjectExpression<'a>) -> Field<Parameters> {
@@ -93,7 +96,7 @@ impl<'b, 'a> Scope<'b, 'a> {
                 Some("properties") => {
                     value.properties_span = Some(span(p.span));
                     value.properties = match self.resolve(&p.value) {
-                        Resolved::Expr(Expression::ObjectExpression(o)) => object_keys(o),
+                        Resolved::Expr(Expression::ObjectExpression(o)) => object_keys(o).map(Vec::into_boxed_slice),
                         _ => None,
                     };
                 }
@@ -108,7 +111,7 @@ impl<'b, 'a> Scope<'b, 'a> {
                                 .filter_map(|e| e.as_expression())
                                 .filter_map(|e| Some((InlineStr::from(string_value(e)?), span(e.span())))),
                         );
-                        value.required = required;
+                        value.required = required.into_boxed_slice();
                     }
                 }
                 _ => {}
@@ -117,7 +120,7 @@ impl<'b, 'a> Scope<'b, 'a> {
         match spread {
             // Without its own `type`, the spread may supply one: nothing can be said about the schema.
             Some((spread_at, what)) if !value.has_type => {
-                Field::Unanalyzable { span: spread_at, why: format!("the parameters object spreads `{what}`") }
+                Field::Unanalyzable { span: spread_at, why: format!("the parameters object spreads `{what}`").into() }
             }
             _ => Field::Found { span: at, value },
         }
@@ -142,7 +145,7 @@ impl<'b, 'a> Scope<'b, 'a> {
         info.function = Some(span(function));
         info.params = param_names(params);
         info.env_alias = params.items.get(1).and_then(|p| env_binding(&p.pattern));
-        (Execute::Function { params: self.params_as_written(params) }, info)
+        (Execute::Function { params: self.params_as_written(params).into_boxed_slice() }, info)
     }
 }
 
@@ -169,7 +172,7 @@ fn parameters(is_object_literal: bool) -> Parameters {
         is_object_literal,
         properties: None,
         properties_span: None,
-        required: Vec::new(),
+        required: Box::default(),
         zod: None,
     }
 }
@@ -177,7 +180,7 @@ fn parameters(is_object_literal: bool) -> Parameters {
 /// A field the object does not spell out: missing, unless a spread (or a prototype) may supply it: where, and why.
 fn absent<T>(spread: &Option<(Span, String)>) -> Field<T> {
     match spread {
-        Some((at, why)) => Field::Unanalyzable { span: *at, why: why.clone() },
+        Some((at, why)) => Field::Unanalyzable { span: *at, why: why.as_str().into() },
         None => Field::Missing,
     }
 }
