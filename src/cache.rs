@@ -193,11 +193,14 @@ impl ModuleCache {
         if used.is_empty() || self.read_only {
             return;
         }
-        used.append(&mut self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
-        // Nothing new: the file stays as it is (an entry this run did not use may serve the next one).
-        if used.iter().all(|entry| matches!(entry, Entry::Hit(_))) {
+        let mut documents = self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        // Nothing new: the file stays as it is (an entry this run did not use may serve the next one). Asked before
+        // the lists are joined: a warm run's list of every module's entry is not copied for nothing.
+        let hit = |entry: &Entry| matches!(entry, Entry::Hit(_));
+        if used.iter().all(hit) && documents.iter().all(hit) {
             return;
         }
+        used.append(&mut documents);
         // A hit's key is read from the file (where it was checked when it was found). A suffix longer than its
         // length byte can say is not worth an entry.
         let mut keyed: Vec<(KeyBytes, &Entry)> = used

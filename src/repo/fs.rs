@@ -2,11 +2,11 @@
 //! is a regular file and is not too large. Nothing behind a symlink that
 //! leaves the repository is ever opened.
 
+use super::folders::Kind;
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -171,15 +171,13 @@ pub struct Listings(RefCell<FxHashMap<String, Option<Listing>>>, RefCell<PathBuf
 struct Listing {
     real: PathBuf,
     inside: bool,
-    names: Option<FxHashMap<OsString, fs::FileType>>,
+    names: Option<FxHashMap<compact_str::CompactString, Kind>>,
 }
 
 impl Listing {
     fn of(root: &Path, folder: &str) -> Option<Listing> {
         let real = canonical_folder(&root.join(folder))?;
-        let names = fs::read_dir(&real).ok().map(|entries| {
-            entries.filter_map(|entry| entry.ok().and_then(|e| Some((e.file_name(), e.file_type().ok()?)))).collect()
-        });
+        let names = super::folders::list(&real);
         Some(Listing { inside: real.starts_with(root), real, names })
     }
 }
@@ -208,13 +206,13 @@ pub fn resolve_listed(
     let Some(names) = &listing.names else {
         return resolve_entry(root, listing.real.join(name)).map(Arc::from);
     };
-    match names.get(OsStr::new(name)) {
+    match names.get(name) {
         None => Err(Refusal::NotFound),
-        Some(kind) if kind.is_dir() || kind.is_file() => {
+        Some(kind @ (Kind::File | Kind::Folder)) => {
             // A plain name in a folder inside the root is inside the root.
             if !listing.inside {
                 Err(Refusal::OutsideRepository)
-            } else if kind.is_dir() {
+            } else if *kind == Kind::Folder {
                 Err(Refusal::Directory)
             } else if within_limit() {
                 // Built in the run's buffer and copied once into its shared form: `join` would allocate a buffer
@@ -228,7 +226,7 @@ pub fn resolve_listed(
                 resolve_entry(root, listing.real.join(name)).map(Arc::from)
             }
         }
-        Some(_) => resolve_entry(root, listing.real.join(name)).map(Arc::from),
+        Some(Kind::Other) => resolve_entry(root, listing.real.join(name)).map(Arc::from),
     }
 }
 
