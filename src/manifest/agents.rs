@@ -170,13 +170,13 @@ pub fn tool_list(doc: &Document, text: &str, value: NodeId) -> ToolList {
 fn refs(doc: &Document, text: &str, list: NodeId) -> Option<Vec<ToolRef>> {
     let items = doc.items(list)?;
     let flow = doc.node(doc.resolve(list)).flow;
-    items
-        .iter()
-        .map(|&item| {
-            let name = Name::from(doc.str(item)?);
-            let span = doc.node(item).span;
-            let item = if flow { span } else { Span::new(block_item_start(text, span.start), span.end) };
-            Some(ToolRef { name, span, item })
-        })
-        .collect()
+    // Sized at once (collecting into an `Option` cannot know the length, and grows the list as it goes).
+    let mut refs = Vec::with_capacity(items.len());
+    for &item in items {
+        let name = Name::from(doc.str(item)?);
+        let span = doc.node(item).span;
+        let item = if flow { span } else { Span::new(block_item_start(text, span.start), span.end) };
+        refs.push(ToolRef { name, span, item });
+    }
+    Some(refs)
 }
