@@ -93,8 +93,12 @@ impl ModuleCache {
     pub fn open(dir: PathBuf) -> Self {
         let data = Bytes::of(&dir.join(FILE));
         let (table, count) = layout(&data).unwrap_or((0, 0));
-        crate::modules::arena::expect_decoding(if count > 0 { data.len() } else { 0 });
         ModuleCache { dir, data, table, count, documents: Mutex::default(), read_only: false }
+    }
+
+    /// The size of the entries a warm run may decode: the file's, or 0 when it holds none.
+    pub fn decodable_bytes(&self) -> usize {
+        if self.count > 0 { self.data.len() } else { 0 }
     }
 
     /// The same cache, read but never written.
@@ -321,12 +325,15 @@ enum Bytes {
 impl Bytes {
     fn of(path: &Path) -> Bytes {
         #[cfg(unix)]
-        if let Ok(file) = std::fs::File::open(path) {
+        return match std::fs::File::open(path) {
             // SAFETY: see above: beeuni-lint never writes this file in place or truncates it. Bytes changed under
             // the mapping by another program read as damaged entries (checksums); a file another program cuts short
             // while a run reads it would stop the run, as it would git, which maps its index the same way.
-            return unsafe { memmap2::Mmap::map(&file) }.map_or_else(|_| Bytes::Read(Vec::new()), Bytes::Mapped);
-        }
+            Ok(file) => unsafe { memmap2::Mmap::map(&file) }.map_or_else(|_| Bytes::Read(Vec::new()), Bytes::Mapped),
+            // No cache yet (every cold run): nothing to read either.
+            Err(_) => Bytes::Read(Vec::new()),
+        };
+        #[cfg(not(unix))]
         Bytes::Read(std::fs::read(path).unwrap_or_default())
     }
 }

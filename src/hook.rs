@@ -38,7 +38,7 @@ fn project_roots(tracked: &[String]) -> Vec<String> {
     let mut roots: Vec<String> = tracked
         .iter()
         .filter_map(|path| {
-            let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+            let (dir, name) = crate::repo::fs::split_folder(path);
             let lower = name.to_ascii_lowercase();
             (lower == MANIFEST || lower == "beeuni.yml").then(|| dir.to_owned())
         })

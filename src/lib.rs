@@ -171,6 +171,8 @@ pub fn load_over(
     let top = found.git.as_ref().map_or_else(|| found.root.clone(), |git| git.root().to_path_buf());
     let config = config::Config::load(&found.root, &top, options.config.as_deref())?;
     let cache = options.cache.open(&found.root);
+    // Before the analysis threads first start, which size their allocator arenas by it.
+    modules::arena::expect_decoding(cache.as_ref().map_or(0, cache::ModuleCache::decodable_bytes));
     let mut work = repo::checkout::Checkout::work_tree(found.root.clone(), found.git.map(Rc::new), found.git_prefix);
     work.overlay = overlay;
     work.memo = memo;
@@ -211,7 +213,6 @@ pub fn load_over(
         manifest,
         xcsh_paths,
         harness_tools: config.harness_tools.clone(),
-        analyse_modules: true,
         parsed,
         cache: cache.as_ref(),
         keep_texts: options.keep_texts,

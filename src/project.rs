@@ -73,8 +73,6 @@ pub struct ProjectInput<'a> {
     /// More xcsh tool folders (`--xcsh`, `xcsh-paths`), project-relative.
     pub xcsh_paths: Vec<String>,
     pub harness_tools: Vec<String>,
-    /// Resolve and analyse the declared modules (the base of a change-aware run needs only the manifest graph).
-    pub analyse_modules: bool,
     /// Files parsed for another version of the project, reused where git holds the same bytes.
     pub parsed: &'a Parsed<'a>,
     /// The warm cache of module facts (`None`: `--no-cache`).
@@ -85,37 +83,25 @@ pub struct ProjectInput<'a> {
 
 impl Project {
     pub fn build(input: ProjectInput) -> Project {
-        match input.analyse_modules {
-            // The modules are analysed on the analysis threads as the manifest graph names them.
-            true => {
-                let (parsed, cache, keep_texts) = (input.parsed, input.cache, input.keep_texts);
-                modules::with_feed(parsed, cache, keep_texts, |feed| Project::build_fed(input, Some(feed)))
-            }
-            false => Project::build_fed(input, None),
-        }
+        // The modules are analysed on the analysis threads as the manifest graph names them.
+        let (parsed, cache, keep_texts) = (input.parsed, input.cache, input.keep_texts);
+        modules::with_feed(parsed, cache, keep_texts, |feed| Project::build_fed(input, feed))
     }
 
-    fn build_fed<'a>(input: ProjectInput<'a>, mut feed: Option<&mut modules::Feed<'_, 'a>>) -> Project {
+    fn build_fed<'a>(input: ProjectInput<'a>, feed: &mut modules::Feed<'_, 'a>) -> Project {
         let mut sources = Sources::with_prefix(&input.checkout.git_prefix);
         let (mut tools_keys, mut tools) = (Vec::new(), Vec::new());
         // What the index holds at the paths of the file's declared modules, as their resolution found it.
         let mut indexed = Vec::new();
-        let checkout = input.analyse_modules.then_some(&input.checkout);
-        let spawner = feed.as_deref().map(modules::Feed::spawner);
-        let spawn = |job: load::Job<'a>| match &spawner {
-            Some(spawn) => spawn(job),
-            None => job(),
-        };
+        let spawner = feed.spawner();
+        let spawn = |job: load::Job<'a>| spawner(job);
         let collect = |graph: &Graph, index: usize| {
             let first = tools.len();
-            tools::collect_file(graph, index, checkout, &mut tools_keys, &mut tools, &mut indexed);
-            if let Some(feed) = feed.as_deref_mut() {
-                let found = indexed.drain(..);
-                tools.iter().enumerate().skip(first).zip(found).for_each(|((at, decl), found)| {
-                    feed.declare(&input.checkout, at, decl, found);
-                });
-            }
-            indexed.clear();
+            tools::collect_file(graph, index, Some(&input.checkout), &mut tools_keys, &mut tools, &mut indexed);
+            let found = indexed.drain(..);
+            tools.iter().enumerate().skip(first).zip(found).for_each(|((at, decl), found)| {
+                feed.declare(&input.checkout, at, decl, found);
+            });
         };
         let (graph, misnamed_manifest) = match &input.manifest {
             Some(Ok(manifest)) => {
@@ -140,20 +126,12 @@ impl Project {
         let (tools_keys, tools) = tools::collected(tools_keys, tools);
         let agents = agents::collect(&graph, &sources);
         let loaded_beeuni = tools::loaded_beeuni(&tools_keys, &tools);
-        let missing_modules = match input.analyse_modules {
-            true => modules::missing_modules(&input.checkout, &tools),
-            false => Vec::new(),
-        };
-        let (modules, found) = match feed {
-            Some(feed) => {
-                let found = xcsh::discover(&input.checkout, &input.xcsh_paths, &mut sources);
-                for (path, resolved, _) in &found.files {
-                    feed.xcsh(&input.checkout, path.clone(), resolved.clone());
-                }
-                (feed.finish(&input.checkout, &mut sources), found)
-            }
-            None => (Vec::new(), xcsh::Found::default()),
-        };
+        let missing_modules = modules::missing_modules(&input.checkout, &tools);
+        let found = xcsh::discover(&input.checkout, &input.xcsh_paths, &mut sources);
+        for (path, resolved, _) in &found.files {
+            feed.xcsh(&input.checkout, path.clone(), resolved.clone());
+        }
+        let modules = feed.finish(&input.checkout, &mut sources);
         let legacy_tools = legacy_tools(&input.checkout, &mut sources);
         let ejected_copies = ejected_copies(&input.checkout, &tools);
         let copies = ejected_copies.iter().map(|(_, path)| path.as_str()).chain(

@@ -332,8 +332,7 @@ fn blob_id(checkout: &Checkout, rel: &str) -> Option<gix::ObjectId> {
     match checkout.resolve(rel).ok()? {
         Resolved::Blob(id) => Some(id),
         Resolved::Path(real) => {
-            let metadata = gix::index::fs::Metadata::from_path_no_follow(&real).ok()?;
-            checkout.index_stat(rel)?.id_if_clean(&metadata)
+            checkout.index_stat(rel)?.id_if_same(&crate::repo::folders::stat_no_follow(&real).ok()?)
         }
     }
 }

@@ -80,27 +80,11 @@ pub fn check_module_path(raw: &str) -> Result<Name, String> {
     check_step_by_step(raw)
 }
 
-/// The extension (`""` for none) of a path whose parts lie between single `/`s, none `.` or `..`, without `:`, `\`
-/// or a leading `~`: a relative path without a scheme or drive letter, in normal form. Found in one pass over its
-/// bytes, where the steps of [`check_step_by_step`] take one each; `None` for any other path.
+/// The extension (`""` for none) of a relative path without a scheme, drive letter or leading `~`, in normal form
+/// ([`fs::is_plain`]'s one pass over its bytes, where the steps of [`check_step_by_step`] take one each); `None` for
+/// any other path.
 fn plain_extension(raw: &str) -> Option<&str> {
-    let bytes = raw.as_bytes();
-    if bytes.first() == Some(&b'~') {
-        return None;
-    }
-    let plain = |part: &[u8]| !matches!(part, b"" | b"." | b"..");
-    let (mut part, mut dot) = (0, None);
-    for (at, &byte) in bytes.iter().enumerate() {
-        match byte {
-            b'/' if !plain(&bytes[part..at]) => return None,
-            b'/' => (part, dot) = (at + 1, None),
-            b'.' => dot = Some(at),
-            b':' | b'\\' => return None,
-            _ => {}
-        }
-    }
-    // A leading dot starts a hidden file's name, not an extension.
-    plain(&bytes[part..]).then(|| dot.filter(|&dot| dot > part).map_or("", |dot| &raw[dot + 1..]))
+    (!raw.starts_with('~') && fs::is_plain(raw, true)).then(|| extension(raw))
 }
 
 fn check_step_by_step(raw: &str) -> Result<Name, String> {

@@ -255,7 +255,7 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    fn relative(&self, dir: &str, specifier: &str) -> Resolution {
+    fn relative(&mut self, dir: &str, specifier: &str) -> Resolution {
         let joined = if dir.is_empty() { specifier.to_string() } else { format!("{dir}/{specifier}") };
         let Some(target) = fs::normalize(&joined) else {
             return Resolution::MissingFile("it leads outside the repository".into());
@@ -272,12 +272,11 @@ impl<'a> Resolver<'a> {
 
     /// The file a repo-relative target means (itself, with an extension, `index.*`, or the `module`/`main` of a
     /// folder's `package.json`, as Bun loads a folder); `Err` when it leads out.
-    fn file(&self, target: &str) -> Result<Option<String>, String> {
+    fn file(&mut self, target: &str) -> Result<Option<String>, String> {
         if let Some(found) = self.file_or_index(target)? {
             return Ok(Some(found));
         }
-        let Some(manifest) = self.checkout.read(&join(target, "package.json")).ok().and_then(|b| Json::parse(&b))
-        else {
+        let Some(manifest) = self.manifest(target) else {
             return Ok(None);
         };
         for field in ["module", "main"] {
@@ -411,7 +410,7 @@ impl<'a> Resolver<'a> {
         if manifest.is_none() && !self.checkout.is_dir(package) {
             return None;
         }
-        let found = |resolver: &Self, target: &str| resolver.file(&fs::normalize(target)?).ok().flatten();
+        let found = |resolver: &mut Self, target: &str| resolver.file(&fs::normalize(target)?).ok().flatten();
         if let Some(exports) = manifest.as_ref().and_then(|m| m.get("exports")) {
             let key = if subpath.is_empty() { ".".to_string() } else { format!("./{subpath}") };
             return Some(match maps::lookup(exports, &key, &maps::conditions(require)) {

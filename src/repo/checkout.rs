@@ -175,7 +175,7 @@ impl Checkout {
                 EntryKind::Symlink => {
                     let target = git.read_blob(id).map_err(Refusal::Io)?;
                     let target = String::from_utf8_lossy(&target).into_owned();
-                    let folder = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+                    let folder = super::fs::split_folder(&path).0;
                     let joined = if folder.is_empty() { target } else { format!("{folder}/{target}") };
                     path = fs::normalize(&joined).ok_or(Refusal::OutsideRepository)?;
                 }
@@ -345,7 +345,7 @@ impl Checkout {
                 (links.len() < MAX_LINK_HOPS).then(|| std::fs::read_link(self.root.join(&here)).ok()).flatten();
             let next = target.and_then(|target| {
                 let target = target.to_str()?.to_string();
-                let folder = here.rsplit_once('/').map_or("", |(dir, _)| dir);
+                let folder = super::fs::split_folder(&here).0;
                 fs::normalize(&if folder.is_empty() { target } else { format!("{folder}/{target}") })
             });
             match next {

@@ -99,14 +99,17 @@ mod imp {
             if handles.generation != generation {
                 *handles = Handles { generation, folders: FxHashMap::default() };
             }
-            if !handles.folders.contains_key(folder) {
-                let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
-                let handle = rustix::fs::open(folder, flags, Mode::empty()).ok();
-                handles.folders.insert(folder.to_path_buf(), handle);
-            }
-            match handles.folders.get(folder) {
-                Some(Some(handle)) => at(handle.as_fd(), name),
-                _ => whole(real),
+            let handle = match handles.folders.get(folder) {
+                Some(handle) => handle,
+                None => {
+                    let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+                    let handle = rustix::fs::open(folder, flags, Mode::empty()).ok();
+                    handles.folders.entry(folder.to_path_buf()).or_insert(handle)
+                }
+            };
+            match handle {
+                Some(handle) => at(handle.as_fd(), name),
+                None => whole(real),
             }
         })
     }

@@ -68,7 +68,7 @@ pub fn normalized(rel: &str) -> Option<Cow<'_, str>> {
 
 /// Do the parts of `rel` between `/`s hold no empty part, `.` or `..` (and, when `strict`, no `\` or `:`)? One pass
 /// over its bytes: this runs for every declared module and import, where `split` costs several times as much.
-fn is_plain(rel: &str, strict: bool) -> bool {
+pub fn is_plain(rel: &str, strict: bool) -> bool {
     let bytes = rel.as_bytes();
     let part_ok = |part: &[u8]| !matches!(part, b"" | b"." | b"..");
     let mut start = 0;
@@ -166,20 +166,23 @@ fn resolve_entry(root: &Path, real: PathBuf) -> Result<PathBuf, Refusal> {
 /// the answers of the `lstat`s a listing could not spare, by repo-relative path (the loader asks about each
 /// manifest file three times: 159 `statx` on the main thread at 2,000 modules, where 53 tell the same).
 #[derive(Default)]
-pub struct Listings(
-    RefCell<FxHashMap<String, Option<Listing>>>,
-    RefCell<PathBuf>,
-    RefCell<FxHashMap<String, Result<Arc<Path>, Refusal>>>,
-);
+pub struct Listings {
+    /// By repo-relative folder; `None` when it cannot be listed.
+    by_folder: RefCell<FxHashMap<String, Option<Listing>>>,
+    /// The buffer a listed file's real path is built in.
+    buffer: RefCell<PathBuf>,
+    /// The answers of the `lstat`s no listing could spare, by repo-relative path.
+    resolved: RefCell<FxHashMap<String, Result<Arc<Path>, Refusal>>>,
+}
 
 impl Listings {
     /// [`resolve_entry`] of `real` (at repo-relative `rel`), once per run.
     fn resolve_entry(&self, root: &Path, rel: &str, real: impl FnOnce() -> PathBuf) -> Result<Arc<Path>, Refusal> {
-        if let Some(known) = self.2.borrow().get(rel) {
+        if let Some(known) = self.resolved.borrow().get(rel) {
             return known.clone();
         }
         let answer = resolve_entry(root, real()).map(Arc::from);
-        self.2.borrow_mut().insert(rel.to_string(), answer.clone());
+        self.resolved.borrow_mut().insert(rel.to_string(), answer.clone());
         answer
     }
 }
@@ -214,7 +217,7 @@ pub fn resolve_listed(
         return resolve(root, rel).map(Arc::from);
     }
     let (folder, name) = split_folder(rel);
-    let mut by_folder = listings.0.borrow_mut();
+    let mut by_folder = listings.by_folder.borrow_mut();
     if !by_folder.contains_key(folder) {
         by_folder.insert(folder.to_string(), Listing::of(root, folder));
     }
@@ -235,7 +238,7 @@ pub fn resolve_listed(
             } else if within_limit() {
                 // Built in the run's buffer and copied once into its shared form: `join` would allocate a buffer
                 // of its own for every module, grow it, and leave it to be copied.
-                let mut real = listings.1.borrow_mut();
+                let mut real = listings.buffer.borrow_mut();
                 real.as_mut_os_string().clear();
                 real.push(&listing.real);
                 real.push(name);

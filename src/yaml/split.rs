@@ -7,7 +7,7 @@
 //! in another part) or does not fit where it was cut, the whole text is parsed instead, so that every finding and
 //! every error is the one a parse of the whole text gives (debug builds compare the two).
 
-use super::tree::{Document, Entry, NodeId, SyntaxError, Value, build, find_duplicates, last_child_end, push};
+use super::tree::{Document, Entry, NodeId, SyntaxError, Value, build, column, find_duplicates, last_child_end, push};
 use crate::source::Span;
 
 /// Shorter texts are parsed in one piece: a part costs a job on another thread and a join.
@@ -254,8 +254,7 @@ impl<'t> Join<'t> {
         let last = self.entries.last()?;
         let node = self.doc.nodes.last().filter(|_| last.value + 1 == self.doc.nodes.len())?;
         let Value::Map(entries) = &node.value else { return None };
-        let line_start = self.text[..node.span.start].rfind('\n').map_or(0, |at| at + 1);
-        if node.flow || node.span.start - line_start != indent || entries.is_empty() {
+        if node.flow || column(self.text, node.span.start) != indent || entries.is_empty() {
             return None;
         }
         let node = self.doc.nodes.pop()?;

@@ -332,7 +332,7 @@ impl Frame {
 }
 
 /// The 0-based byte column of `offset` on its line.
-fn column(text: &str, offset: usize) -> usize {
+pub(super) fn column(text: &str, offset: usize) -> usize {
     let before = &text.as_bytes()[..offset.min(text.len())];
     before.len() - before.iter().rposition(|&b| b == b'\n' || b == b'\r').map_or(0, |i| i + 1)
 }

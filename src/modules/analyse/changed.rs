@@ -13,7 +13,7 @@ use oxc_span::GetSpan;
 use super::bindings::{Binding, Bindings};
 
 /// The calls that change the object given as their first argument.
-pub(super) const CHANGES_FIRST_ARGUMENT: &[(&str, &str)] = &[
+const CHANGES_FIRST_ARGUMENT: &[(&str, &str)] = &[
     ("Object", "assign"),
     ("Object", "defineProperty"),
     ("Object", "defineProperties"),
@@ -66,12 +66,19 @@ fn changes(semantic: &Semantic, symbol: SymbolId) -> bool {
 
 /// The identifier `call` changes: its first argument, when it is a call like `Object.assign(x, ...)`.
 pub(super) fn changed_argument<'a>(call: &CallExpression<'a>) -> Option<&'a str> {
-    let Expression::StaticMemberExpression(callee) = call.callee.get_inner_expression() else { return None };
-    let Expression::Identifier(object) = callee.object.get_inner_expression() else { return None };
-    let changes =
-        CHANGES_FIRST_ARGUMENT.iter().any(|&(owner, method)| object.name == owner && callee.property.name == method);
-    match call.arguments.first()?.as_expression()?.get_inner_expression() {
-        Expression::Identifier(id) if changes => Some(id.name.as_str()),
+    match changed_target(call)?.get_inner_expression() {
+        Expression::Identifier(id) => Some(id.name.as_str()),
         _ => None,
     }
+}
+
+/// What `call` changes: its first argument, when it is a call like `Object.assign(x, ...)`.
+pub(super) fn changed_target<'b, 'a>(call: &'b CallExpression<'a>) -> Option<&'b Expression<'a>> {
+    let Expression::StaticMemberExpression(callee) = call.callee.get_inner_expression() else { return None };
+    let Expression::Identifier(object) = callee.object.get_inner_expression() else { return None };
+    CHANGES_FIRST_ARGUMENT
+        .iter()
+        .any(|&(owner, method)| object.name == owner && callee.property.name == method)
+        .then(|| call.arguments.first()?.as_expression())
+        .flatten()
 }

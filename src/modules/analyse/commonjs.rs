@@ -58,9 +58,7 @@ fn assignment<'b, 'a>(mut assign: &'b AssignmentExpression<'a>) -> Option<Common
 pub(crate) fn exported_field<'a>(target: &AssignmentTarget<'a>) -> Option<&'a str> {
     let member = target.as_member_expression()?;
     let name = member.static_property_name()?;
-    let object = member.object().get_inner_expression();
-    let exports = object.is_specific_id("exports") || object.is_specific_member_access("module", "exports");
-    (exports && name != "default").then_some(name)
+    (is_exports_object(member.object()) && name != "default").then_some(name)
 }
 
 /// `Object.defineProperty(exports, '__esModule', …)`, as TypeScript and Babel write it.
@@ -74,16 +72,16 @@ fn defines_es_module(call: &CallExpression) -> bool {
 
 /// `Object.assign(exports, …)` and the other calls that change their first argument, on the exports.
 fn changes_exports(call: &CallExpression) -> bool {
-    let Expression::StaticMemberExpression(callee) = call.callee.get_inner_expression() else { return false };
-    let Expression::Identifier(owner) = callee.object.get_inner_expression() else { return false };
-    super::changed::CHANGES_FIRST_ARGUMENT.iter().any(|&(o, method)| owner.name == o && callee.property.name == method)
-        && call.arguments.first().is_some_and(is_exports)
+    super::changed::changed_target(call).is_some_and(is_exports_object)
 }
 
 /// `exports` or `module.exports`.
 fn is_exports(argument: &Argument) -> bool {
-    argument.as_expression().is_some_and(|t| {
-        let t = t.get_inner_expression();
-        t.is_specific_id("exports") || t.is_specific_member_access("module", "exports")
-    })
+    argument.as_expression().is_some_and(is_exports_object)
+}
+
+/// `exports` or `module.exports`, in parentheses or type assertions or not.
+pub(crate) fn is_exports_object(expression: &Expression) -> bool {
+    let expression = expression.get_inner_expression();
+    expression.is_specific_id("exports") || expression.is_specific_member_access("module", "exports")
 }

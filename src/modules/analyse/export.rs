@@ -425,7 +425,7 @@ pub(crate) fn is_commonjs_export(target: &AssignmentTarget) -> bool {
     let object = member.object().get_inner_expression();
     match member.static_property_name() {
         Some("exports") => object.is_specific_id("module"),
-        Some("default") => object.is_specific_id("exports") || object.is_specific_member_access("module", "exports"),
+        Some("default") => super::commonjs::is_exports_object(object),
         _ => false,
     }
 }

@@ -82,8 +82,7 @@ impl GitRepo {
     /// and the entry is not racy: git's own shortcut for "unchanged since staged". `None` when only hashing the
     /// bytes would tell.
     pub fn clean_index_id(&self, path: &str, file: &std::path::Path) -> Option<ObjectId> {
-        let metadata = gix::index::fs::Metadata::from_path_no_follow(file).ok()?;
-        self.index_stat(path)?.id_if_clean(&metadata)
+        self.index_stat(path)?.id_if_same(&crate::repo::folders::stat_no_follow(file).ok()?)
     }
 
     /// The index's blob id and stat data of a path, unless the entry is racy (changed within the second the index
