@@ -9,8 +9,9 @@
 //! project root (with a `.gitignore` of `*`) or in `--cache-dir`.
 //!
 //! Loading it is one mapping and no decoding: the file starts with the tool's version, then a table of each
-//! entry's key prefix and where it starts, the entries sorted by key; a lookup is a binary search of the table in
-//! place, and only the entries a run uses are touched, checked and decoded. Each entry carries a checksum of its key and facts: a file from another
+//! entry's key prefix and where it starts, sorted by key, then the entries in the order the run that wrote them
+//! used them (see [`store`]); a lookup is a binary search of the table in
+//! place, and only the entries a run uses are touched, checked and decoded, their pages let go behind the readers. Each entry carries a checksum of its key and facts: a file from another
 //! version, or an entry that is damaged or does not decode, is a miss, and the file is written again
 //! (atomically, by rename) with what this run used.
 
@@ -24,6 +25,8 @@ use std::hash::Hasher;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+
+mod store;
 
 /// The folder's name at the project root.
 pub const DIR: &str = ".beeuni-lint-cache";
@@ -86,6 +89,8 @@ pub struct ModuleCache {
     documents: Mutex<Vec<Entry>>,
     /// Never written (see [`ModuleCache::read_only`]).
     read_only: bool,
+    /// How far the modules taken in order have let go of the file's pages (see [`ModuleCache::taken`]).
+    taken: Mutex<Behind>,
 }
 
 impl ModuleCache {
@@ -93,7 +98,7 @@ impl ModuleCache {
     pub fn open(dir: PathBuf) -> Self {
         let data = Bytes::of(&dir.join(FILE));
         let (table, count) = layout(&data).unwrap_or((0, 0));
-        ModuleCache { dir, data, table, count, documents: Mutex::default(), read_only: false }
+        ModuleCache { dir, data, table, count, documents: Mutex::default(), read_only: false, taken: Mutex::default() }
     }
 
     /// The size of the entries a warm run may decode: the file's, or 0 when it holds none.
@@ -131,7 +136,7 @@ impl ModuleCache {
         self.find(key.id.as_bytes(), key.suffix.as_bytes())
     }
 
-    /// The entries are sorted by id bytes, then suffix bytes, and the table holds each one's [`prefix`]: a binary
+    /// The table is sorted by id bytes, then suffix bytes, and holds each entry's [`prefix`]: a binary
     /// search over the table alone (a few KiB, where probing the entries themselves would touch a cache line and
     /// often a page of the file per step), then a look at the entries that share the prefix (as a rule one).
     fn find<T: DeserializeOwned>(&self, id: &[u8], suffix: &[u8]) -> Option<(T, Range<usize>)> {
@@ -185,62 +190,49 @@ impl ModuleCache {
         Some(Raw { id, suffix, sum, facts, range: start..cursor.at })
     }
 
+    /// Lets go of the file's pages that only `entries` (hits of one batch, decoded) lie in, when they lie together
+    /// (see [`store`]): no other entry is read from those pages again in this run. The pages they share with the
+    /// entries before and after stay until the modules are taken ([`ModuleCache::taken`]).
+    pub fn decoded<'e>(&self, entries: impl IntoIterator<Item = &'e Entry>) {
+        let (mut low, mut high, mut bytes) = (usize::MAX, 0, 0);
+        for entry in entries {
+            if let Entry::Hit(range) = entry {
+                (low, high, bytes) = (low.min(range.start), high.max(range.end), bytes + range.len());
+            }
+        }
+        // Entries strewn over the file (a file another run laid out): their pages hold other entries too.
+        if low < high && high - low <= bytes + 2 * PAGE {
+            self.release(low..high);
+        }
+    }
+
+    /// A module taken in the order named, with its entry: every entry before it in the file was decoded when the
+    /// file is laid out in this run's order; the pages before it are let go in steps.
+    pub fn taken(&self, entry: &Entry) {
+        if let Entry::Hit(range) = entry {
+            self.taken.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).reached(self, range.start);
+        }
+    }
+
+    /// Lets go of the mapped pages that lie wholly inside `range` (those it shares stay): they are read again from
+    /// the file should anything touch them (the file is never changed in place: see [`Bytes`]).
+    fn release(&self, range: Range<usize>) {
+        #[cfg(unix)]
+        if let Bytes::Mapped(map) = &self.data {
+            let (start, end) = (range.start.next_multiple_of(PAGE), range.end / PAGE * PAGE);
+            if start < end {
+                // SAFETY: the mapping is read-only and of a file never written in place: a page let go reads the
+                // same bytes when touched again, so no borrow of the mapping sees them change.
+                let _ = unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start) };
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = range;
+    }
+
     /// The entry of facts analysed in this run, for the module at `path` whose content is the blob `id`.
     pub fn new_entry(id: ObjectId, path: &str, facts: &ModuleFacts) -> Entry {
         Entry::new(Key::new(id, path), postcard::to_allocvec(facts).unwrap_or_default())
-    }
-
-    /// Writes the entries this run used, when it used one the file did not hold. Failing to write (a read-only
-    /// project) only costs the next run its warmth. A project without modules writes none: its manifest trees alone
-    /// are not worth a file in the project.
-    pub fn store(&self, mut used: Vec<Entry>) {
-        if used.is_empty() || self.read_only {
-            return;
-        }
-        let mut documents = self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        // Nothing new: the file stays as it is (an entry this run did not use may serve the next one). Asked before
-        // the lists are joined: a warm run's list of every module's entry is not copied for nothing.
-        let hit = |entry: &Entry| matches!(entry, Entry::Hit(_));
-        if used.iter().all(hit) && documents.iter().all(hit) {
-            return;
-        }
-        used.append(&mut documents);
-        // A hit's key is read from the file (where it was checked when it was found). A suffix longer than its
-        // length byte can say is not worth an entry.
-        let mut keyed: Vec<(KeyBytes, &Entry)> = used
-            .iter()
-            .filter_map(|entry| match entry {
-                Entry::Hit(range) => self.entry_at(range.start).map(|raw| ((raw.id, raw.suffix), entry)),
-                Entry::New(new) => Some(((new.0.id.as_bytes(), new.0.suffix.as_bytes()), entry)),
-            })
-            .filter(|((_, suffix), _)| suffix.len() <= usize::from(u8::MAX))
-            .collect();
-        keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        keyed.dedup_by(|a, b| a.0 == b.0);
-        let mut file = header();
-        file.extend_from_slice(&(keyed.len() as u32).to_le_bytes());
-        let table = file.len();
-        file.resize(table + SLOT * keyed.len(), 0);
-        for (n, ((id, suffix), entry)) in keyed.into_iter().enumerate() {
-            let start = file.len() as u32;
-            let slot = table + SLOT * n;
-            file[slot..slot + 8].copy_from_slice(&prefix(id).to_be_bytes());
-            file[slot + 8..slot + SLOT].copy_from_slice(&start.to_le_bytes());
-            match entry {
-                Entry::Hit(range) => file.extend_from_slice(&self.data[range.clone()]),
-                Entry::New(new) => {
-                    let facts = &new.1;
-                    file.push(id.len() as u8);
-                    file.extend_from_slice(id);
-                    file.push(suffix.len() as u8);
-                    file.extend_from_slice(suffix);
-                    file.extend_from_slice(&(facts.len() as u32).to_le_bytes());
-                    file.extend_from_slice(&checksum(&[id, suffix, facts]).to_le_bytes());
-                    file.extend_from_slice(facts);
-                }
-            }
-        }
-        let _ = write(&self.dir, &file);
     }
 }
 
@@ -311,6 +303,31 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// The granularity of [`ModuleCache::release`]: where pages are larger, the range is widened to whole pages and
+/// its neighbours' bytes are read again from the file if they are touched.
+const PAGE: usize = 4096;
+
+/// How far a reader that goes through the file in order has let go of the pages behind it.
+#[derive(Default)]
+struct Behind {
+    released: usize,
+}
+
+impl Behind {
+    /// Let go of in steps: a call per module would cost a system call per module.
+    const STEP: usize = 256 * 1024;
+
+    /// The reader has reached `at`: everything before it is read.
+    fn reached(&mut self, cache: &ModuleCache, at: usize) {
+        // The table stays: every lookup searches it.
+        let from = self.released.max(cache.table + SLOT * cache.count);
+        if at >= from + Self::STEP {
+            cache.release(from..at);
+            self.released = at;
+        }
+    }
+}
+
 /// The cache file's bytes. Mapped where a mapping is safe to keep while the file is replaced: the file is
 /// written only whole, to a temporary file renamed over it ([`write`]), so the pages this run maps stay those of
 /// the file it opened. A run that uses a few entries of a large file reads only their pages, and the pages the
@@ -348,20 +365,6 @@ impl std::ops::Deref for Bytes {
             Bytes::Read(bytes) => bytes,
         }
     }
-}
-
-/// Writes `bytes` as the cache file, through a temporary file and a rename, so that a reader never sees half.
-fn write(dir: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    let ignore = dir.join(".gitignore");
-    if !ignore.exists() {
-        std::fs::write(&ignore, "# written by beeuni-lint: its cache is not for version control\n*\n")?;
-    }
-    let temp = dir.join(format!("{FILE}.{}.tmp", std::process::id()));
-    std::fs::write(&temp, bytes)?;
-    std::fs::rename(&temp, dir.join(FILE)).inspect_err(|_| {
-        let _ = std::fs::remove_file(&temp);
-    })
 }
 
 #[cfg(test)]

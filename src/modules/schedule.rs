@@ -271,6 +271,9 @@ impl<'s, 'a> Feed<'s, 'a> {
             if let (Some(Reread::Disk(real)), true, true) = (&reread, from_disk, read) {
                 checkout.saw(real);
             }
+            if let (Some(cache), Some(entry)) = (self.cache, &entry) {
+                cache.taken(entry);
+            }
             used.extend(entry);
             let folder = resolver.folder(&path);
             let resolved = facts
@@ -322,5 +325,9 @@ impl<'s, 'a> Feed<'s, 'a> {
 
 fn analyse_batch<'a>(batch: Vec<(usize, Work<'a>)>, cache: Option<&'a ModuleCache>) -> Vec<(usize, Analysed)> {
     let analyse = |(path, read, known, let_go): Work<'a>| analyse_bytes(&path, read, known, cache, let_go);
-    batch.into_iter().map(|(index, work)| (index, analyse(work))).collect()
+    let analysed: Vec<(usize, Analysed)> = batch.into_iter().map(|(index, work)| (index, analyse(work))).collect();
+    if let Some(cache) = cache {
+        cache.decoded(analysed.iter().filter_map(|(_, (_, _, entry))| entry.as_ref()));
+    }
+    analysed
 }
