@@ -84,7 +84,12 @@ pub fn check_module_path(raw: &str) -> Result<Name, String> {
 /// ([`fs::is_plain`]'s one pass over its bytes, where the steps of [`check_step_by_step`] take one each); `None` for
 /// any other path.
 fn plain_extension(raw: &str) -> Option<&str> {
-    (!raw.starts_with('~') && fs::is_plain(raw, true)).then(|| extension(raw))
+    if raw.starts_with('~') {
+        return None;
+    }
+    let (name, dot) = fs::plain_last_part(raw, true)?;
+    // As [`extension`]: a leading dot starts a hidden file's name, not an extension.
+    Some(dot.filter(|&dot| dot > name).map_or("", |dot| &raw[dot + 1..]))
 }
 
 fn check_step_by_step(raw: &str) -> Result<Name, String> {

@@ -6,10 +6,12 @@
 
 pub mod analyse;
 pub mod arena;
+mod declared;
 pub mod facts;
 pub mod resolve;
 pub mod schedule;
 
+pub use declared::DeclaredBy;
 pub use schedule::{Feed, with_feed};
 
 use crate::cache::{Entry, ModuleCache};
@@ -40,7 +42,7 @@ pub struct Module {
     pub path: crate::source::PathText,
     pub file: FileId,
     /// Indices into `Project::tools` of the entries that declare this module (none for a helper only imported).
-    pub declared_by: Vec<usize>,
+    pub declared_by: DeclaredBy,
     /// For a helper (a file the declared modules import relatively, transitively): each declared module that
     /// loads it, as an index into the modules, with the import statement in that module through which it does.
     /// Empty for a declared module.

@@ -3,7 +3,9 @@
 //! thread goes on loading, collecting and resolving. Results are taken in the order the modules were named, so
 //! the module list, its file ids and every finding come out as a level-by-level walk of the closure gives them.
 
-use super::{Analysed, Body, Edges, Module, Read, analyse_bytes, is_code, mark_loaders, on_one_big_stack, pool, read};
+use super::{
+    Analysed, Body, DeclaredBy, Edges, Module, Read, analyse_bytes, is_code, mark_loaders, on_one_big_stack, pool, read,
+};
 use crate::cache::ModuleCache;
 use crate::manifest::load::{Job, Parsed};
 use crate::manifest::tools::ToolDecl;
@@ -14,6 +16,7 @@ use crate::repo::fs::Refusal;
 use crate::source::{PathText, Reread, SourceFile, Sources};
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
+use std::collections::hash_map::Entry;
 use std::panic::AssertUnwindSafe;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
@@ -28,7 +31,7 @@ type Outcome = std::thread::Result<Vec<(usize, Analysed)>>;
 struct Named {
     path: PathText,
     /// The declarations that name it (indices into `Project::tools`).
-    declared_by: Vec<usize>,
+    declared_by: DeclaredBy,
     xcsh: bool,
     /// Where its text can be read again.
     reread: Option<Reread>,
@@ -119,15 +122,22 @@ impl<'s, 'a> Feed<'s, 'a> {
         else {
             return;
         };
-        if let Some(&at) = self.index_of.get(path) {
-            self.named_mut(at).declared_by.push(index);
-            return;
-        }
+        // One hash of the path whether it is named already or not (nearly every declaration names a new module).
+        let key = PathText::from(path);
+        let at = self.count();
+        match self.index_of.entry(key) {
+            Entry::Occupied(named) => {
+                let at = *named.get();
+                self.named_mut(at).declared_by.push(index);
+                return;
+            }
+            Entry::Vacant(vacant) => vacant.insert(at),
+        };
         let read = match module {
             Ok(resolved) => self.read(checkout, path, resolved, indexed),
             Err(refusal) => Read::Done { bytes: Err(refusal.clone()), id: None },
         };
-        self.schedule(checkout, PathText::from(path), vec![index], false, read);
+        self.push(checkout, PathText::from(path), DeclaredBy::one(index), false, read);
     }
 
     /// An xcsh custom tool found in a tool folder (RULES.md §6).
@@ -139,7 +149,7 @@ impl<'s, 'a> Feed<'s, 'a> {
         }
         let read =
             resolved.map_or_else(|e| Read::Done { bytes: Err(e), id: None }, |r| self.read(checkout, &path, &r, None));
-        self.schedule(checkout, path, Vec::new(), true, read);
+        self.schedule(checkout, path, DeclaredBy::default(), true, read);
     }
 
     /// Module `at`, named and not yet taken: declarations and xcsh tools are all named before [`Feed::finish`]
@@ -159,7 +169,13 @@ impl<'s, 'a> Feed<'s, 'a> {
     }
 
     /// Names module `self.count()` and hands it to the analysis threads.
-    fn schedule(&mut self, checkout: &Checkout, path: PathText, declared_by: Vec<usize>, xcsh: bool, read: Read) {
+    fn schedule(&mut self, checkout: &Checkout, path: PathText, declared_by: DeclaredBy, xcsh: bool, read: Read) {
+        self.index_of.insert(path.clone(), self.count());
+        self.push(checkout, path, declared_by, xcsh, read);
+    }
+
+    /// [`Feed::schedule`] of a module `index_of` holds already.
+    fn push(&mut self, checkout: &Checkout, path: PathText, declared_by: DeclaredBy, xcsh: bool, read: Read) {
         let index = self.count();
         let known = self.parsed.module(&path);
         let reread = match &read {
@@ -175,7 +191,6 @@ impl<'s, 'a> Feed<'s, 'a> {
             read @ Read::Later { .. } => (read, true),
             read => (read, false),
         };
-        self.index_of.insert(path.clone(), index);
         if self.named.len() == self.named.capacity() {
             // Grown by a quarter, not doubled: doubling would leave up to half of this list (150 bytes a module)
             // empty.
@@ -192,7 +207,10 @@ impl<'s, 'a> Feed<'s, 'a> {
     /// Hands the batch being filled to the analysis threads (with a pool).
     fn hand_over(&mut self) {
         let Some(scope) = self.scope.filter(|_| !self.waiting.is_empty()) else { return };
-        let (batch, sender, cache) = (std::mem::take(&mut self.waiting), self.sender.clone(), self.cache);
+        // The next batch's list sized for it at once (a batch grows by at most 4 within the next 64 modules): grown
+        // from empty, every batch cost five reallocations and copies.
+        let next = Vec::with_capacity(batch_size(self.count() + 64));
+        let (batch, sender, cache) = (std::mem::replace(&mut self.waiting, next), self.sender.clone(), self.cache);
         scope.spawn(move |_| {
             let analysed = std::panic::catch_unwind(AssertUnwindSafe(|| analyse_batch(batch, cache)));
             // The feed holds the receiver until every analysis has ended.
@@ -293,7 +311,13 @@ impl<'s, 'a> Feed<'s, 'a> {
                                     |e| Read::Done { bytes: Err(e), id: None },
                                     |r| self.read(checkout, target, &r, indexed),
                                 );
-                                self.schedule(checkout, PathText::from(target.as_str()), Vec::new(), false, read);
+                                self.schedule(
+                                    checkout,
+                                    PathText::from(target.as_str()),
+                                    DeclaredBy::default(),
+                                    false,
+                                    read,
+                                );
                                 self.count() - 1
                             }
                         };

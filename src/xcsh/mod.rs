@@ -124,8 +124,11 @@ pub fn discover(checkout: &Checkout, extra: &[String], sources: &mut Sources) ->
 
 /// Reads the contract of each xcsh tool, once the modules stage has analysed them (with their helpers).
 pub fn collect(found: Found, modules: &[Module], sources: &Sources) -> Xcsh {
-    let index_of: rustc_hash::FxHashMap<&str, usize> =
-        modules.iter().enumerate().map(|(i, m)| (m.path.as_str(), i)).collect();
+    // Most projects have no xcsh tool: the modules are not indexed for none (20,000 hashed and put in a map).
+    let index_of: rustc_hash::FxHashMap<&str, usize> = match found.files.is_empty() {
+        true => Default::default(),
+        false => modules.iter().enumerate().map(|(i, m)| (m.path.as_str(), i)).collect(),
+    };
     let mut tools = Vec::new();
     for (path, _, folder) in &found.files {
         if let Some(&index) = index_of.get(path.as_str()) {
