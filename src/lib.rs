@@ -33,7 +33,7 @@ pub mod yaml;
 
 use diagnostic::{Diagnostic, Severity};
 use std::path::PathBuf;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// What a run found: every file it read and every finding, sorted.
 pub struct Report {
@@ -155,7 +155,7 @@ pub fn load(options: &CheckOptions) -> Result<Loaded, String> {
 }
 
 /// [`load`], with the work tree seen through pending fixes.
-pub fn load_with(options: &CheckOptions, overlay: Option<Rc<repo::checkout::Overlay>>) -> Result<Loaded, String> {
+pub fn load_with(options: &CheckOptions, overlay: Option<Arc<repo::checkout::Overlay>>) -> Result<Loaded, String> {
     load_over(options, overlay, &manifest::load::Parsed::default(), None)
 }
 
@@ -163,9 +163,9 @@ pub fn load_with(options: &CheckOptions, overlay: Option<Rc<repo::checkout::Over
 /// `memo` knows of the disk: the language server's run, with its unsaved buffers as the overlay.
 pub fn load_over(
     options: &CheckOptions,
-    overlay: Option<Rc<repo::checkout::Overlay>>,
+    overlay: Option<Arc<repo::checkout::Overlay>>,
     parsed: &manifest::load::Parsed,
-    memo: Option<Rc<repo::checkout::DiskMemo>>,
+    memo: Option<Arc<repo::checkout::DiskMemo>>,
 ) -> Result<Loaded, String> {
     let found = discover::discover(&options.path, options.staged)?;
     let top = found.git.as_ref().map_or_else(|| found.root.clone(), |git| git.root().to_path_buf());
@@ -173,7 +173,7 @@ pub fn load_over(
     let cache = options.cache.open(&found.root);
     // Before the analysis threads first start, which size their allocator arenas by it.
     modules::arena::expect_decoding(cache.as_ref().map_or(0, cache::ModuleCache::decodable_bytes));
-    let mut work = repo::checkout::Checkout::work_tree(found.root.clone(), found.git.map(Rc::new), found.git_prefix);
+    let mut work = repo::checkout::Checkout::work_tree(found.root.clone(), found.git.map(Arc::new), found.git_prefix);
     work.overlay = overlay;
     work.memo = memo;
     let sides = if options.base.is_some() || options.staged {
@@ -249,7 +249,10 @@ pub fn check(options: &CheckOptions) -> Result<Report, String> {
 }
 
 /// Lints the repository, its work tree seen through pending fixes; also gives the project root.
-pub fn lint(options: &CheckOptions, overlay: Option<Rc<repo::checkout::Overlay>>) -> Result<(Report, PathBuf), String> {
+pub fn lint(
+    options: &CheckOptions,
+    overlay: Option<Arc<repo::checkout::Overlay>>,
+) -> Result<(Report, PathBuf), String> {
     if options.only_changed && options.base.is_none() && !options.staged {
         return Err("`--only-changed` needs a change to look at: add `--base REV` or `--staged`".into());
     }

@@ -7,12 +7,10 @@
 
 use crate::repo::git::GitRepo;
 use gix::ObjectId;
-use std::cell::{Cell, OnceCell};
 use std::ops::{Deref, DerefMut, Range};
 use std::path::Path;
-use std::rc::Rc;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// A half-open byte range into a source file's text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
@@ -47,7 +45,7 @@ pub enum Reread {
     /// A work-tree file, as [`crate::repo::fs::resolve`] found it inside the repository (never a symlink out).
     Disk(Arc<Path>),
     /// A git blob (a file of the index or of a commit's tree).
-    Blob(Rc<GitRepo>, ObjectId),
+    Blob(Arc<GitRepo>, ObjectId),
 }
 
 /// How many texts were read again (for `BEEUNI_LINT_STATS`, see [`crate::stats`]).
@@ -70,21 +68,21 @@ impl Reread {
 /// A file's text: held, or read again on first use (it dereferences to the `String`, so that every reader of
 /// a file's text is unchanged and only what is read pays).
 pub struct Text {
-    held: OnceCell<String>,
+    held: OnceLock<String>,
     again: Option<Reread>,
     /// Made safe for a terminal ([`crate::render::terminal_safe`]) when read again.
-    terminal_safe: Cell<bool>,
+    terminal_safe: bool,
 }
 
 impl Text {
     /// A text in memory.
     pub fn held(text: String) -> Self {
-        Text { held: OnceCell::from(text), again: None, terminal_safe: Cell::new(false) }
+        Text { held: OnceLock::from(text), again: None, terminal_safe: false }
     }
 
     /// A text read from `again` when first used.
     pub fn later(again: Reread) -> Self {
-        Text { held: OnceCell::new(), again: Some(again), terminal_safe: Cell::new(false) }
+        Text { held: OnceLock::new(), again: Some(again), terminal_safe: false }
     }
 
     /// Is the text in memory (held, or read again already)?
@@ -100,7 +98,7 @@ impl Text {
                     *text = clean;
                 }
             }
-            None => self.terminal_safe.set(true),
+            None => self.terminal_safe = true,
         }
     }
 }
@@ -111,7 +109,7 @@ impl Deref for Text {
     fn deref(&self) -> &String {
         self.held.get_or_init(|| {
             let text = self.again.as_ref().map(Reread::read).unwrap_or_default();
-            match self.terminal_safe.get() {
+            match self.terminal_safe {
                 true => crate::render::terminal_safe(&text).unwrap_or(text),
                 false => text,
             }
@@ -150,7 +148,7 @@ pub struct SourceFile {
     pub text: Text,
     /// Where each line starts (byte offsets; files are at most 32 MiB): built on first use, so only for the files a
     /// finding is placed in.
-    line_starts: OnceCell<Box<[u32]>>,
+    line_starts: OnceLock<Box<[u32]>>,
 }
 
 /// A 1-based line and a 1-based column counted in UTF-16 code units.
@@ -171,7 +169,7 @@ impl SourceFile {
     }
 
     fn of(path: PathText, text: Text) -> Self {
-        SourceFile { shown: path.clone(), path, text, line_starts: OnceCell::new() }
+        SourceFile { shown: path.clone(), path, text, line_starts: OnceLock::new() }
     }
 
     fn line_starts(&self) -> &[u32] {

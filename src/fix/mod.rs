@@ -21,7 +21,7 @@ use crate::source::Span;
 use crate::{CacheChoice, CheckOptions, Report};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// Rounds of fix-and-lint before giving up on conflicting fixes (each round applies at least one fix).
 pub const MAX_ROUNDS: usize = 16;
@@ -161,7 +161,7 @@ pub fn plan(options: &CheckOptions, unsafe_fixes: bool, min: Severity) -> Result
             let new = splice(text, &edits).ok_or_else(|| format!("overlapping fixes in {path}"))?;
             next.insert(path, Some(new.into_bytes()));
         }
-        let (after, _) = crate::lint(options, Some(Rc::new(next.clone())))?;
+        let (after, _) = crate::lint(options, Some(Arc::new(next.clone())))?;
         let mut wanted: HashMap<Key, usize> = HashMap::new();
         for d in &chosen {
             *wanted.entry(key(&report, d)).or_default() += 1;

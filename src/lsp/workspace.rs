@@ -12,7 +12,6 @@ use crate::{CheckOptions, rules, suppress};
 use lsp_types::{PublishDiagnosticsParams, Uri};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -43,7 +42,7 @@ pub struct Workspace {
     pub docs: HashMap<String, Document>,
     pub projects: HashMap<PathBuf, Linted>,
     /// What each project's disk answered lately (see [`DiskMemo`]), and since when.
-    memos: HashMap<PathBuf, (Rc<DiskMemo>, Instant)>,
+    memos: HashMap<PathBuf, (Arc<DiskMemo>, Instant)>,
     /// The last error each project's run gave (a bad config, an unreadable repository), to tell the user once.
     errors: HashMap<PathBuf, String>,
 }
@@ -112,13 +111,13 @@ impl Workspace {
         let memo = match self.memos.get(root) {
             Some((memo, since)) if since.elapsed() < DISK_TRUSTED_FOR => memo.clone(),
             _ => {
-                let memo = Rc::new(DiskMemo::default());
+                let memo = Arc::new(DiskMemo::default());
                 crate::repo::fs::forget_folders();
                 self.memos.insert(root.to_path_buf(), (memo.clone(), Instant::now()));
                 memo
             }
         };
-        let loaded = crate::load_over(&options, Some(Rc::new(self.overlay(root))), &parsed, Some(memo));
+        let loaded = crate::load_over(&options, Some(Arc::new(self.overlay(root))), &parsed, Some(memo));
         drop(parsed);
         let mut outcome = Outcome { retired: previous, ..Outcome::default() };
         match loaded {

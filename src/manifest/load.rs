@@ -11,7 +11,7 @@ use crate::source::{FileId, SourceFile, Sources, Span};
 use crate::yaml::{self, Document, NodeId, SyntaxError, block_item_start};
 use std::collections::HashMap;
 use std::path::Path;
-use std::rc::Rc;
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
 
 /// One file of the graph, parsed (or an empty document when it did not parse).
@@ -19,7 +19,7 @@ use std::sync::mpsc::{Receiver, channel};
 pub struct ManifestFile {
     pub file: FileId,
     /// Shared with another version of the project when the file is the same there (see [`Parsed`]).
-    pub doc: Rc<Document>,
+    pub doc: Arc<Document>,
     /// The `- path` item that first imported it (`None` for the root).
     pub imported_by: Option<Label>,
     /// Taken from another version of the project (see [`Parsed`]), where it is the same file.
@@ -71,7 +71,7 @@ struct Frame {
 /// language server's next run reuses each YAML file and module whose text is the same.
 #[derive(Default)]
 pub struct Parsed<'a> {
-    files: HashMap<&'a str, (&'a str, Rc<Document>)>,
+    files: HashMap<&'a str, (&'a str, Arc<Document>)>,
     /// Which side the files were read from.
     side: Option<Side>,
     /// Module texts and their facts, by path.
@@ -109,7 +109,7 @@ impl<'a> Parsed<'a> {
 
     /// The parsed file at `rel`, when `checkout` holds the same bytes there (two work-tree runs: when it reads the
     /// same text there).
-    fn reuse(&self, checkout: &Checkout, rel: &str) -> Option<(&'a str, Rc<Document>)> {
+    fn reuse(&self, checkout: &Checkout, rel: &str) -> Option<(&'a str, Arc<Document>)> {
         let (text, doc) = self.files.get(rel)?;
         let side = self.side?;
         let same = if side == Side::WorkTree && checkout.side == Side::WorkTree {
@@ -240,7 +240,7 @@ fn open<'a>(
             };
             let problems = &mut graph.problems;
             let (file, doc) = read_yaml(checkout, rel, sources, problems, cache, prepared, &mut early);
-            (file, Rc::new(doc), false)
+            (file, Arc::new(doc), false)
         }
     };
     let imports = import_items(&doc, file, &sources.get(file).text);
@@ -261,7 +261,7 @@ fn too_large(graph: &mut Graph, sources: &mut Sources, rel: &str, size: u64, imp
     let help = Some("a manifest file is a page of YAML; split or shorten it".to_string());
     let at = Label::new(file, Span::empty(0));
     graph.problems.push(LoadProblem { kind: ProblemKind::Syntax, at, message, help, related: Vec::new() });
-    graph.files.push(ManifestFile { file, doc: Rc::new(Document::default()), imported_by, reused: false });
+    graph.files.push(ManifestFile { file, doc: Arc::new(Document::default()), imported_by, reused: false });
 }
 
 /// What parsing a file gave, with its text.

@@ -3,11 +3,9 @@
 
 use super::fs::{self, Refusal};
 use super::git::{EntryKind, GitRepo, GitSource};
-use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Work-tree files as a fix would leave them, before anything is written: new bytes, or `None` for a deleted file.
 /// Keys are project-relative paths.
@@ -18,18 +16,19 @@ pub type Overlay = HashMap<String, Option<Vec<u8>>>;
 /// buffer neither looks up nor reads every module again. Git sides do not use it.
 #[derive(Default)]
 pub struct DiskMemo {
-    resolved: RefCell<HashMap<String, Result<Resolved, Refusal>>>,
+    resolved: Mutex<HashMap<String, Result<Resolved, Refusal>>>,
     /// Files read from disk while this memo lived: an earlier run's text of them is still what the disk holds.
-    seen: RefCell<HashSet<PathBuf>>,
+    seen: Mutex<HashSet<PathBuf>>,
 }
 
 impl DiskMemo {
     fn resolve(&self, root: &Path, rel: &str) -> Result<Resolved, Refusal> {
-        if let Some(known) = self.resolved.borrow().get(rel) {
+        let mut resolved = self.resolved.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(known) = resolved.get(rel) {
             return known.clone();
         }
         let answer = fs::resolve(root, rel).map(|real| Resolved::Path(real.into()));
-        self.resolved.borrow_mut().insert(rel.to_string(), answer.clone());
+        resolved.insert(rel.to_string(), answer.clone());
         answer
     }
 }
@@ -62,21 +61,21 @@ const MAX_LINK_HOPS: usize = 16;
 pub struct Checkout {
     /// The project root (absolute, canonical).
     pub root: PathBuf,
-    pub git: Option<Rc<GitRepo>>,
+    pub git: Option<Arc<GitRepo>>,
     /// The project root relative to the git work tree root (`""` when the same), with `/`.
     pub git_prefix: String,
     pub side: Side,
     /// Pending fixes over the work tree (see [`Overlay`]); git sides ignore it.
-    pub overlay: Option<Rc<Overlay>>,
+    pub overlay: Option<Arc<Overlay>>,
     /// The disk's answers, kept across runs while the disk is taken as unchanged (see [`DiskMemo`]).
-    pub memo: Option<Rc<DiskMemo>>,
+    pub memo: Option<Arc<DiskMemo>>,
     /// This run's folder listings (work tree only).
-    listings: Rc<fs::Listings>,
+    listings: Arc<fs::Listings>,
 }
 
 impl Checkout {
-    pub fn work_tree(root: PathBuf, git: Option<Rc<GitRepo>>, git_prefix: String) -> Self {
-        let listings = Rc::default();
+    pub fn work_tree(root: PathBuf, git: Option<Arc<GitRepo>>, git_prefix: String) -> Self {
+        let listings = Arc::default();
         Checkout { root, git, git_prefix, side: Side::WorkTree, overlay: None, memo: None, listings }
     }
 
@@ -205,14 +204,14 @@ impl Checkout {
     /// Records that the work-tree file at `real` was read from disk (for the [`DiskMemo`], if any).
     pub fn saw(&self, real: &Path) {
         if let Some(memo) = &self.memo {
-            memo.seen.borrow_mut().insert(real.to_path_buf());
+            memo.seen.lock().unwrap_or_else(PoisonError::into_inner).insert(real.to_path_buf());
         }
     }
 
     /// Was the work-tree file at `real` read from disk while the [`DiskMemo`] lived (so an earlier run of it holds
     /// its bytes)?
     pub fn unchanged(&self, real: &Path) -> bool {
-        self.memo.as_ref().is_some_and(|memo| memo.seen.borrow().contains(real))
+        self.memo.as_ref().is_some_and(|memo| memo.seen.lock().unwrap_or_else(PoisonError::into_inner).contains(real))
     }
 
     pub fn read(&self, rel: &str) -> Result<Vec<u8>, Refusal> {

@@ -5,11 +5,10 @@
 use super::folders::Kind;
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Larger files are refused: a manifest or module this size is a mistake, and reading it would cost the run.
 pub const MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
@@ -177,26 +176,33 @@ fn resolve_entry(root: &Path, real: PathBuf) -> Result<PathBuf, Refusal> {
 /// one only while the disk is taken as unchanged (one run). With a buffer the paths it answers are built in, and
 /// the answers of the `lstat`s a listing could not spare, by repo-relative path (the loader asks about each
 /// manifest file three times: 159 `statx` on the main thread at 2,000 modules, where 53 tell the same).
+/// Behind one lock, taken once per path looked up (the model is shared by the threads that run the rules).
 #[derive(Default)]
-pub struct Listings {
+pub struct Listings(Mutex<Listed>);
+
+#[derive(Default)]
+struct Listed {
     /// By repo-relative folder; `None` when it cannot be listed.
-    by_folder: RefCell<FxHashMap<String, Option<Listing>>>,
+    by_folder: FxHashMap<String, Option<Listing>>,
     /// The buffer a listed file's real path is built in.
-    buffer: RefCell<PathBuf>,
+    buffer: PathBuf,
     /// The answers of the `lstat`s no listing could spare, by repo-relative path.
-    resolved: RefCell<FxHashMap<String, Result<Arc<Path>, Refusal>>>,
+    resolved: FxHashMap<String, Result<Arc<Path>, Refusal>>,
 }
 
-impl Listings {
-    /// [`resolve_entry`] of `real` (at repo-relative `rel`), once per run.
-    fn resolve_entry(&self, root: &Path, rel: &str, real: impl FnOnce() -> PathBuf) -> Result<Arc<Path>, Refusal> {
-        if let Some(known) = self.resolved.borrow().get(rel) {
-            return known.clone();
-        }
-        let answer = resolve_entry(root, real()).map(Arc::from);
-        self.resolved.borrow_mut().insert(rel.to_string(), answer.clone());
-        answer
+/// [`resolve_entry`] of `real` (at repo-relative `rel`), once per run: `resolved` holds the answers so far.
+fn resolve_entry_once(
+    resolved: &mut FxHashMap<String, Result<Arc<Path>, Refusal>>,
+    root: &Path,
+    rel: &str,
+    real: impl FnOnce() -> PathBuf,
+) -> Result<Arc<Path>, Refusal> {
+    if let Some(known) = resolved.get(rel) {
+        return known.clone();
     }
+    let answer = resolve_entry(root, real()).map(Arc::from);
+    resolved.insert(rel.to_string(), answer.clone());
+    answer
 }
 
 /// A folder's canonical path, whether that is inside the root, and its entries by name (`None` when it cannot be
@@ -229,7 +235,8 @@ pub fn resolve_listed(
         return resolve(root, rel).map(Arc::from);
     }
     let (folder, name) = split_folder(rel);
-    let mut by_folder = listings.by_folder.borrow_mut();
+    let mut listed = listings.0.lock().unwrap_or_else(PoisonError::into_inner);
+    let Listed { by_folder, buffer, resolved } = &mut *listed;
     if !by_folder.contains_key(folder) {
         by_folder.insert(folder.to_string(), Listing::of(root, folder));
     }
@@ -237,7 +244,7 @@ pub fn resolve_listed(
         return Err(Refusal::NotFound);
     };
     let Some(names) = &listing.names else {
-        return listings.resolve_entry(root, rel, || listing.real.join(name));
+        return resolve_entry_once(resolved, root, rel, || listing.real.join(name));
     };
     match names.get(name) {
         None => Err(Refusal::NotFound),
@@ -250,16 +257,16 @@ pub fn resolve_listed(
             } else if within_limit() {
                 // Built in the run's buffer and copied once into its shared form: `join` would allocate a buffer
                 // of its own for every module, grow it, and leave it to be copied.
-                let mut real = listings.buffer.borrow_mut();
+                let real = buffer;
                 real.as_mut_os_string().clear();
                 real.push(&listing.real);
                 real.push(name);
                 Ok(Arc::from(real.as_path()))
             } else {
-                listings.resolve_entry(root, rel, || listing.real.join(name))
+                resolve_entry_once(resolved, root, rel, || listing.real.join(name))
             }
         }
-        Some(Kind::Other) => listings.resolve_entry(root, rel, || listing.real.join(name)),
+        Some(Kind::Other) => resolve_entry_once(resolved, root, rel, || listing.real.join(name)),
     }
 }
 

@@ -1,7 +1,7 @@
 //! Git state as the linter needs it, read through `gix` so that linting never depends on a `git` binary.
 
-use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use gix::bstr::BStr;
 use gix::worktree::stack::state::ignore::Source;
@@ -19,16 +19,17 @@ pub use source::{EntryKind, GitSource, IndexStat};
 /// A git work tree as the linter sees it: its root, which paths the index tracks, which are ignored, and (for
 /// change-aware runs) file contents at a commit or in the index.
 ///
-/// Used from one thread: the ignore stack sits in a `RefCell` and `gix::Repository` is not `Sync`.
+/// Shared by the threads that run the rules: the ignore stack and `gix::Repository` (not `Sync`) each sit behind
+/// a lock, taken per lookup (the rules ask them only of untracked files, and of texts read again).
 pub struct GitRepo {
     root: PathBuf,
     /// The index's entries by path (tracking lookups run per module and per import).
     paths: paths::PathTable,
     /// `is_ignored` takes `&self` but the stack caches the `.gitignore` files of the folders it last visited.
-    excludes: RefCell<gix::worktree::Stack>,
+    excludes: Mutex<gix::worktree::Stack>,
     /// The stack asks the object database for `.gitignore` blobs of skip-worktree (sparse) entries; change-aware
     /// runs read commits, trees and blobs through it.
-    repo: gix::Repository,
+    repo: Mutex<gix::Repository>,
     /// The index as read at discovery, for `GitSource::Index` lookups.
     index: gix::worktree::Index,
 }
@@ -86,7 +87,13 @@ impl GitRepo {
         // The merge-base walk and tree lookups revisit the same commits and trees; gix has no object cache by default.
         repo.object_cache_size_if_unset(4 * 1024 * 1024);
 
-        Ok(Some(GitRepo { root, paths, excludes: RefCell::new(excludes), repo, index }))
+        Ok(Some(GitRepo { root, paths, excludes: Mutex::new(excludes), repo: Mutex::new(repo), index }))
+    }
+
+    /// The repository, locked until the guard drops: never call another method that takes it while holding it.
+    /// A lock a panic left poisoned is taken over: that panic is what gets reported, not a second one here.
+    fn repo(&self) -> MutexGuard<'_, gix::Repository> {
+        self.repo.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The work tree root (absolute, canonical).
@@ -142,13 +149,11 @@ impl GitRepo {
         if rel.is_empty() {
             return false;
         }
-        // A re-entrant call cannot happen from here, but answering "not ignored" beats panicking if it ever does.
-        let Ok(mut stack) = self.excludes.try_borrow_mut() else {
-            return false;
-        };
+        // The stack, then the repository: the one order these two locks are taken in.
+        let mut stack = self.excludes.lock().unwrap_or_else(PoisonError::into_inner);
         let mode = is_dir.then_some(gix::index::entry::Mode::DIR);
         // `..`, `.` or absolute components make the stack refuse the path; such a path is outside the rules.
-        match stack.at_path(rel, mode, &self.repo.objects) {
+        match stack.at_path(rel, mode, &self.repo().objects) {
             // The stack also reports paths below an excluded folder as excluded, as git does.
             Ok(platform) => platform.is_excluded(),
             Err(_) => false,

@@ -3,6 +3,7 @@
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::project::Project;
+use rayon::prelude::*;
 
 mod agent_tools_shape;
 mod beeuni_ref;
@@ -198,15 +199,22 @@ pub fn find(id: &str) -> Option<&'static Rule> {
     RULES.iter().copied().find(|r| r.id == id)
 }
 
-/// Runs every rule over the model.
+/// Runs every rule over the model: on the analysis threads, each rule into a list of its own, the lists joined in
+/// catalogue order (so the findings come out as a serial run gives them). Serial on the main thread, the rules
+/// were a fifth of a warm run's critical path at 20,000 modules while the pool waited.
 pub fn check(project: &Project) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    for rule in RULES {
+    let run = |rule: &&Rule| {
+        let mut out = Vec::new();
         if let Some(check) = rule.check {
             check(project, &mut out);
         }
-    }
-    out
+        out
+    };
+    let found: Vec<Vec<Diagnostic>> = match crate::modules::pool() {
+        Some(pool) => pool.install(|| RULES.par_iter().map(run).collect()),
+        None => RULES.iter().map(run).collect(),
+    };
+    found.concat()
 }
 
 /// A name declared in two files: every declaration after the first (in graph order) whose file differs from the

@@ -19,20 +19,35 @@ const CI_REMEDY: &str = "or in GitHub Actions check out with `fetch-depth: 0`";
 
 impl GitRepo {
     /// The merge base of `rev` and HEAD, as a tree: what `git diff REV...HEAD` compares against.
+    pub fn merge_base(&self, rev: &str) -> Result<Base, String> {
+        Locked(&self.repo()).merge_base(rev)
+    }
+
+    /// HEAD's tree, or an empty base on an unborn HEAD (for `--staged` without `--base`).
+    pub fn head_base(&self) -> Result<Base, String> {
+        Locked(&self.repo()).head_base()
+    }
+}
+
+/// The repository, locked for one question about history (which asks it several things in turn).
+struct Locked<'a>(&'a gix::Repository);
+
+impl Locked<'_> {
+    /// The merge base of `rev` and HEAD, as a tree: what `git diff REV...HEAD` compares against.
     ///
     /// Errors are one line, name the revision and say what to do: the revision is not found (not fetched), the
     /// clone is too shallow to hold the merge base, the histories are unrelated, or HEAD has no commit yet.
-    pub fn merge_base(&self, rev: &str) -> Result<Base, String> {
+    fn merge_base(&self, rev: &str) -> Result<Base, String> {
         let Some(head) = self.head_commit()? else {
             return Err(format!("HEAD has no commit yet: there is nothing to compare `{rev}` with"));
         };
         // Without a readable `shallow` file the clone is complete as far as git itself is concerned.
-        let shallow = self.repo.is_shallow().unwrap_or(false);
+        let shallow = self.0.is_shallow().unwrap_or(false);
         let other = self.resolve_commit(rev, shallow)?;
         // gix skips parents that are missing (beyond a shallow boundary), so a cut history gives None, not Err.
         // Unlike git, it does not stop at the boundary when the parents are present anyway (fetched through another
         // ref): the merge base it then finds is a true common ancestor where git would find none.
-        let base = match self.repo.merge_base(other, head) {
+        let base = match self.0.merge_base(other, head) {
             Ok(Some(base)) => base.detach(),
             Ok(None) if shallow => {
                 return Err(format!(
@@ -63,8 +78,7 @@ impl GitRepo {
         })
     }
 
-    /// HEAD's tree, or an empty base on an unborn HEAD (for `--staged` without `--base`).
-    pub fn head_base(&self) -> Result<Base, String> {
+    fn head_base(&self) -> Result<Base, String> {
         Ok(match self.head_commit()? {
             Some(head) => Base {
                 source: Some(GitSource::Tree(self.tree_of(head)?)),
@@ -76,7 +90,7 @@ impl GitRepo {
 
     /// HEAD's commit (also when detached), or None when HEAD names a branch without commits yet.
     fn head_commit(&self) -> Result<Option<ObjectId>, String> {
-        let mut head = self.repo.head().map_err(|err| format!("cannot read HEAD: {}", one_line(&err)))?;
+        let mut head = self.0.head().map_err(|err| format!("cannot read HEAD: {}", one_line(&err)))?;
         if head.is_unborn() {
             return Ok(None);
         }
@@ -86,7 +100,7 @@ impl GitRepo {
     }
 
     fn tree_of(&self, commit: ObjectId) -> Result<ObjectId, String> {
-        self.repo
+        self.0
             .find_commit(commit)
             .and_then(|commit| commit.tree_id())
             .map(|tree| tree.detach())
@@ -106,7 +120,7 @@ impl GitRepo {
                 self.not_found(rev)
             }
         };
-        let id = match self.repo.rev_parse_single(rev) {
+        let id = match self.0.rev_parse_single(rev) {
             Ok(id) => id,
             Err(err) if is_ambiguous(&err) => {
                 return Err(format!(
@@ -142,7 +156,7 @@ impl GitRepo {
             Some(at) if at > 0 => (&rev[..at], &rev[at..]),
             _ => (rev, ""),
         };
-        if !walk.is_empty() && self.repo.rev_parse_single(start).is_ok() {
+        if !walk.is_empty() && self.0.rev_parse_single(start).is_ok() {
             return format!(
                 "revision `{rev}` does not exist: the history of `{start}` does not reach back that far (count the commits with `git log --oneline {start}`)"
             );
@@ -154,7 +168,7 @@ impl GitRepo {
             let near: Vec<&str> = near.iter().map(String::as_str).collect();
             return format!("revision `{rev}` not found: did you mean {}?", crate::rules::names::one_of(&near));
         }
-        if self.repo.remote_names().is_empty() {
+        if self.0.remote_names().is_empty() {
             return format!(
                 "revision `{rev}` not found: no branch, tag or commit of that name, and this repository has no remote to fetch it from"
             );
@@ -164,7 +178,7 @@ impl GitRepo {
 
     /// The short names of every branch, remote branch and tag (`main`, `origin/main`, `v1.0`).
     fn ref_names(&self) -> Vec<String> {
-        let Ok(platform) = self.repo.references() else { return Vec::new() };
+        let Ok(platform) = self.0.references() else { return Vec::new() };
         let Ok(all) = platform.all() else { return Vec::new() };
         let mut names: Vec<String> = all.filter_map(Result::ok).map(|r| r.name().shorten().to_string()).collect();
         names.sort();
@@ -175,7 +189,7 @@ impl GitRepo {
     /// The `git fetch` that brings `rev` (and, if `unshallow`, all history behind it) into this repository.
     fn fetch_command(&self, rev: &str, unshallow: bool) -> String {
         let fetch = if unshallow { "git fetch --unshallow" } else { "git fetch" };
-        let remotes: Vec<String> = self.repo.remote_names().into_iter().map(|name| name.to_string()).collect();
+        let remotes: Vec<String> = self.0.remote_names().into_iter().map(|name| name.to_string()).collect();
         let tracking = rev.strip_prefix("refs/remotes/").unwrap_or(rev);
         for remote in &remotes {
             if let Some(branch) = tracking.strip_prefix(remote.as_str()).and_then(|rest| rest.strip_prefix('/'))

@@ -158,7 +158,7 @@ impl GitRepo {
 
     /// A blob's bytes. Err names the missing object (e.g. in a partial or shallow clone).
     pub fn read_blob(&self, id: ObjectId) -> Result<Vec<u8>, String> {
-        match self.repo.try_find_object(id) {
+        match self.repo().try_find_object(id) {
             Ok(Some(object)) if object.kind == gix::object::Kind::Blob => Ok(object.detach().data),
             Ok(Some(object)) => Err(format!("git object {id} is a {}, not a file", object.kind)),
             Ok(None) => Err(format!(
@@ -180,7 +180,7 @@ impl GitRepo {
                 Some((id, mode)) if mode.is_tree() => id,
                 Some(_) => return None,
             };
-            let entries = self.repo.objects.find_tree_iter(&current, &mut buf).ok()?;
+            let entries = self.repo().objects.find_tree_iter(&current, &mut buf).ok()?;
             let entry = entries.map_while(Result::ok).find(|entry| entry.filename == name.as_bytes())?;
             found = Some((entry.oid.to_owned(), entry.mode));
         }
@@ -201,7 +201,8 @@ impl GitRepo {
             return Vec::new();
         };
         let mut buf = Vec::new();
-        match self.repo.objects.find_tree_iter(&id, &mut buf) {
+        let entries = self.repo().objects.find_tree_iter(&id, &mut buf);
+        match entries {
             Ok(entries) => entries.map_while(Result::ok).map(|entry| to_string(entry.filename)).collect(),
             Err(_) => Vec::new(),
         }

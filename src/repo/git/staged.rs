@@ -61,7 +61,7 @@ impl GitRepo {
     ) -> Result<(), String> {
         let mut buf = Vec::new();
         let entries = self
-            .repo
+            .repo()
             .objects
             .find_tree_iter(&tree, &mut buf)
             .map_err(|err| format!("cannot read git tree {tree} at HEAD: {err}"))?;
