@@ -15,11 +15,13 @@
 //! version, or an entry that is damaged or does not decode, is a miss, and the file is written again
 //! (atomically, by rename) with what this run used.
 
+mod codec;
+
 use crate::modules::facts::ModuleFacts;
 use crate::yaml::tree::Document;
+use codec::Codec;
 use gix::ObjectId;
 use rustc_hash::FxHasher;
-use serde::de::DeserializeOwned;
 use std::cmp::Ordering;
 use std::hash::Hasher;
 use std::ops::Range;
@@ -33,7 +35,7 @@ pub const DIR: &str = ".beeuni-lint-cache";
 const FILE: &str = "modules.bin";
 const MAGIC: &[u8] = b"beeuni-lint cache\n";
 /// Bumped when the layout of the file or of [`ModuleFacts`] changes within one version (during development).
-const FORMAT: u32 = 12;
+const FORMAT: u32 = 13;
 
 /// What a module's facts depend on: its content and the part of its name from the first `.` (`ts`, `d.ts`, `mjs`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -120,7 +122,7 @@ impl ModuleCache {
 
     /// Stores a manifest file's YAML tree under its `key` (written by [`ModuleCache::store`]).
     pub fn put_document(&self, key: Key, document: &Document) {
-        let Ok(bytes) = postcard::to_allocvec(document) else { return };
+        let bytes = document.encode();
         self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(Entry::new(key, bytes));
     }
 
@@ -132,14 +134,14 @@ impl ModuleCache {
     }
 
     /// What is stored for `key` with the entry's range (`None` when absent, damaged, or when it does not decode).
-    pub fn get<T: DeserializeOwned>(&self, key: &Key) -> Option<(T, Range<usize>)> {
+    fn get<T: Codec>(&self, key: &Key) -> Option<(T, Range<usize>)> {
         self.find(key.id.as_bytes(), key.suffix.as_bytes())
     }
 
     /// The table is sorted by id bytes, then suffix bytes, and holds each entry's [`prefix`]: a binary
     /// search over the table alone (a few KiB, where probing the entries themselves would touch a cache line and
     /// often a page of the file per step), then a look at the entries that share the prefix (as a rule one).
-    fn find<T: DeserializeOwned>(&self, id: &[u8], suffix: &[u8]) -> Option<(T, Range<usize>)> {
+    fn find<T: Codec>(&self, id: &[u8], suffix: &[u8]) -> Option<(T, Range<usize>)> {
         let wanted = prefix(id);
         let (mut low, mut high) = (0, self.count);
         while low < high {
@@ -160,7 +162,7 @@ impl ModuleCache {
                     if checksum(&[entry.id, entry.suffix, entry.facts]) != entry.sum {
                         return None;
                     }
-                    return Some((postcard::from_bytes(entry.facts).ok()?, entry.range));
+                    return Some((T::decode(entry.facts)?, entry.range));
                 }
                 Ordering::Less => return None,
                 Ordering::Greater => {}
@@ -232,7 +234,7 @@ impl ModuleCache {
 
     /// The entry of facts analysed in this run, for the module at `path` whose content is the blob `id`.
     pub fn new_entry(id: ObjectId, path: &str, facts: &ModuleFacts) -> Entry {
-        Entry::new(Key::new(id, path), postcard::to_allocvec(facts).unwrap_or_default())
+        Entry::new(Key::new(id, path), facts.encode())
     }
 }
 

@@ -3,14 +3,13 @@
 //! extension, so the warm cache ([`crate::cache`]) stores them as they are.
 
 use crate::source::Span;
-use serde::{Deserialize, Serialize};
 
 /// A name or specifier of the facts: up to 24 bytes held inline, without an allocation of its own (most are
 /// short: `id`, `context`, `node:fs`, `../lib/x.ts`), and every module keeps its facts to the end of the run.
 pub type InlineStr = compact_str::CompactString;
 
 /// A property of the default-exported object, as far as it could be read without running the module.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Field<T> {
     /// Not present in the object literal.
     Missing,
@@ -20,7 +19,7 @@ pub enum Field<T> {
     Unanalyzable { span: Span, why: Box<str> },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Description {
     /// A string literal or a template literal without expressions: its text.
     Text(Box<str>),
@@ -30,7 +29,7 @@ pub enum Description {
     NotString,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Parameters {
     /// The value of `type` when it is a string literal: `Some("object")` is good. `None` when absent or not a literal.
     pub type_value: Option<InlineStr>,
@@ -49,7 +48,7 @@ pub struct Parameters {
     pub zod: Option<Box<str>>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Execute {
     /// A method, arrow function or function expression, with its parameters as written (`{ location }`).
     Function { params: Box<[InlineStr]> },
@@ -59,14 +58,14 @@ pub enum Execute {
     Other,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ObjectExport {
     pub description: Field<Description>,
     pub parameters: Field<Parameters>,
     pub execute: Field<Execute>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DefaultExportKind {
     /// A plain object literal (directly, through a `const`, `export { x as default }`, `module.exports =`,
     /// `exports.default =`, `satisfies`, `as`, parentheses).
@@ -81,14 +80,14 @@ pub enum DefaultExportKind {
     Unanalyzable { why: Box<str> },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DefaultExport {
     /// The whole `export default …` / `export { x as default }` / `module.exports = …` statement.
     pub statement: Span,
     pub kind: DefaultExportKind,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ImportKind {
     /// `import … from 'x'`, `import 'x'`
     Static,
@@ -100,7 +99,7 @@ pub enum ImportKind {
     Require,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Import {
     pub specifier: InlineStr,
     /// The statement (`import …;`) or the call expression (`require('x')`, `import('x')`).
@@ -123,7 +122,7 @@ pub struct EnvRead {
     pub via: &'static str,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExecuteFacts {
     /// Span of the `execute` property/method (for `module-execute-signature`).
     pub span: Span,
@@ -133,7 +132,7 @@ pub struct ExecuteFacts {
     pub fetch_without_signal: Box<[Span]>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SyntaxError {
     pub span: Span,
     pub message: String,
@@ -141,7 +140,7 @@ pub struct SyntaxError {
 
 /// Why a module was not analysed at all, and where: it is nested deeper than the analysis can follow, or too
 /// large to read. Not an error of the module (the runtime may load it): its checks were not made.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotAnalysed {
     pub span: Span,
     pub why: String,
@@ -149,7 +148,7 @@ pub struct NotAnalysed {
 
 /// What static analysis learns about one module, as every module keeps it to the end of the run: lists of their
 /// exact length, and what most modules have none of in one box.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ModuleFacts {
     /// `None`: the module has no default export.
     pub default_export: Option<DefaultExport>,
@@ -167,7 +166,7 @@ pub struct ModuleFacts {
 }
 
 /// The facts most modules have none of.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct Rare {
     syntax_errors: Vec<SyntaxError>,
     not_analysed: Option<NotAnalysed>,
@@ -248,29 +247,5 @@ impl ModuleFacts {
     }
 }
 
-/// The environments [`EnvRead::via`] names.
-const ENVIRONMENTS: [&str; 2] = ["process.env", "Bun.env"];
-
-/// [`EnvRead`] as the cache stores it (`via` as an index into [`ENVIRONMENTS`]).
-#[derive(Serialize, Deserialize)]
-struct CachedEnvRead {
-    name: InlineStr,
-    span: Span,
-    via: u8,
-}
-
-// By hand: a derived `Deserialize` would borrow `via` from the input, which a `&'static str` cannot.
-impl Serialize for EnvRead {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let via = ENVIRONMENTS.iter().position(|known| *known == self.via).map_or(u8::MAX, |i| i as u8);
-        CachedEnvRead { name: self.name.clone(), span: self.span, via }.serialize(serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for EnvRead {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let read = CachedEnvRead::deserialize(deserializer)?;
-        let via = ENVIRONMENTS.get(read.via as usize).ok_or_else(|| serde::de::Error::custom("unknown environment"))?;
-        Ok(EnvRead { name: read.name, span: read.span, via })
-    }
-}
+/// The environments [`EnvRead::via`] names (the cache stores a read's environment as its index here).
+pub const ENVIRONMENTS: [&str; 2] = ["process.env", "Bun.env"];

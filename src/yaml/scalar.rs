@@ -1,6 +1,6 @@
 //! YAML 1.2 core-schema typing of plain scalars: `yes` is a string, `~` is null.
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScalarKind {
     Null,
     Bool,

@@ -9,18 +9,17 @@ use super::scalar::{ScalarKind, plain_kind, tagged_kind};
 use crate::source::Span;
 use granit_parser::{Event, Options, Parser, ScalarStyle, StructureStyle};
 use rustc_hash::FxHashMap;
-use serde::{Deserialize, Serialize};
 
 pub type NodeId = usize;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Style {
     Plain,
     Quoted,
     Block,
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, PartialEq)]
 pub enum Value {
     Scalar {
         /// Inline up to 24 bytes (most keys and values of a manifest): a manifest of 20,000 tools keeps 40,000
@@ -35,20 +34,20 @@ pub enum Value {
     Alias(NodeId),
 }
 
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Entry {
     pub key: NodeId,
     pub value: NodeId,
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, PartialEq)]
 pub struct Node {
     pub value: Value,
     pub span: Span,
     pub flow: bool,
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, PartialEq)]
 pub struct Comment {
     pub span: Span,
     /// The text after `#`.
@@ -56,14 +55,14 @@ pub struct Comment {
 }
 
 /// A mapping key that repeats an earlier one of the same mapping.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DuplicateKey {
     pub first: NodeId,
     pub repeat: NodeId,
 }
 
 /// What a file's bytes parse to; the warm cache ([`crate::cache`]) stores it as it is.
-#[derive(Debug, Default, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Default)]
 pub struct Document {
     pub nodes: Vec<Node>,
     /// `None` for an empty or comment-only file.

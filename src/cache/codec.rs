@@ -1,0 +1,181 @@
+//! The bytes of a cache entry: a compact binary form of [`ModuleFacts`] and of a manifest's [`Document`], written
+//! and read by hand (a warm run decodes every module's facts, and a general serialisation framework spent most of
+//! that run's worker time in its visitors, its per-string UTF-8 checks and in lists grown then shrunk).
+//!
+//! An entry is the length of its text part (a varint), the text part, then the structure. Every string of the
+//! value lies in the text part, one after the other in the order the structure names them, so that one UTF-8
+//! check covers them all; the structure gives each string's length. Numbers (lengths, counts, offsets) are
+//! LEB128 varints; a span is its start and its length. Reading never trusts the bytes: every read is
+//! bounds-checked, a list's length is checked against the bytes left before anything is allocated for it, a
+//! string must end on a character boundary, a tag must be known, and both parts must be used up exactly. Bytes
+//! that fail any of this decode to `None`: the entry is a miss and the module is analysed again.
+
+mod document;
+mod facts;
+
+use crate::source::Span;
+
+/// A value the cache stores as an entry.
+pub trait Codec: Sized {
+    fn encode(&self) -> Vec<u8>;
+    /// `None` when `bytes` are not an entry this version writes (damaged, cut short, or from elsewhere).
+    fn decode(bytes: &[u8]) -> Option<Self>;
+}
+
+/// Builds an entry: the structure and the text part are written apart and joined at the end.
+#[derive(Default)]
+pub struct Writer {
+    structure: Vec<u8>,
+    text: Vec<u8>,
+}
+
+impl Writer {
+    pub fn byte(&mut self, byte: u8) {
+        self.structure.push(byte);
+    }
+
+    pub fn number(&mut self, n: usize) {
+        varint(&mut self.structure, n as u64);
+    }
+
+    pub fn str(&mut self, text: &str) {
+        self.number(text.len());
+        self.text.extend_from_slice(text.as_bytes());
+    }
+
+    /// Its start and length (the length is short, and a span's end is never before its start: [`Span::new`]).
+    pub fn span(&mut self, span: Span) {
+        self.number(span.start);
+        self.number(span.end.saturating_sub(span.start));
+    }
+
+    /// A list: its length, then each item as `write` writes it.
+    pub fn list<T>(&mut self, items: &[T], mut write: impl FnMut(&mut Self, &T)) {
+        self.number(items.len());
+        for item in items {
+            write(self, item);
+        }
+    }
+
+    pub fn finish(self) -> Vec<u8> {
+        let mut entry = Vec::with_capacity(10 + self.text.len() + self.structure.len());
+        varint(&mut entry, self.text.len() as u64);
+        entry.extend_from_slice(&self.text);
+        entry.extend_from_slice(&self.structure);
+        entry
+    }
+}
+
+/// LEB128: seven bits a byte, low bits first, the high bit set on every byte but the last.
+fn varint(out: &mut Vec<u8>, mut n: u64) {
+    while n >= 0x80 {
+        out.push(n as u8 | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+/// Reads an entry. Every method returns `None` when the bytes do not hold what it reads.
+pub struct Reader<'a> {
+    structure: &'a [u8],
+    /// The text part not yet read, checked as UTF-8 once, whole.
+    text: &'a str,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(entry: &'a [u8]) -> Option<Self> {
+        let mut reader = Reader { structure: entry, text: "" };
+        let len = reader.number()?;
+        if len > reader.structure.len() {
+            return None;
+        }
+        let (text, structure) = reader.structure.split_at(len);
+        Some(Reader { structure, text: std::str::from_utf8(text).ok()? })
+    }
+
+    #[inline]
+    pub fn byte(&mut self) -> Option<u8> {
+        let (&byte, rest) = self.structure.split_first()?;
+        self.structure = rest;
+        Some(byte)
+    }
+
+    /// Most numbers of an entry (lengths, counts, a span's length, offsets in a module up to 16 KiB) take one or
+    /// two bytes: those are read without a loop.
+    #[inline]
+    pub fn number(&mut self) -> Option<usize> {
+        match *self.structure {
+            [low, ref rest @ ..] if low < 0x80 => {
+                self.structure = rest;
+                Some(usize::from(low))
+            }
+            [low, high, ref rest @ ..] if high < 0x80 => {
+                self.structure = rest;
+                Some(usize::from(low & 0x7f) | usize::from(high) << 7)
+            }
+            _ => self.long_number(),
+        }
+    }
+
+    #[cold]
+    fn long_number(&mut self) -> Option<usize> {
+        let mut n: u64 = 0;
+        // Ten bytes carry 64 bits; the tenth may carry only the top bit.
+        for shift in (0..64).step_by(7) {
+            let byte = self.byte()?;
+            let bits = u64::from(byte & 0x7f);
+            if shift == 63 && bits > 1 {
+                return None;
+            }
+            n |= bits << shift;
+            if byte < 0x80 {
+                return usize::try_from(n).ok();
+            }
+        }
+        None
+    }
+
+    /// The next string of the text part (`split_at_checked` checks that it ends on a character boundary; the
+    /// text part starts on one).
+    #[inline]
+    pub fn str(&mut self) -> Option<&'a str> {
+        let len = self.number()?;
+        let (text, rest) = self.text.split_at_checked(len)?;
+        self.text = rest;
+        Some(text)
+    }
+
+    #[inline]
+    pub fn span(&mut self) -> Option<Span> {
+        let start = self.number()?;
+        let end = start.checked_add(self.number()?)?;
+        Some(Span { start, end })
+    }
+
+    /// How many items a list has; more than there are bytes left is a damaged entry (every item takes at least
+    /// one byte of the structure), caught before anything is allocated for them.
+    #[inline]
+    pub fn count(&mut self) -> Option<usize> {
+        let count = self.number()?;
+        (count <= self.structure.len()).then_some(count)
+    }
+
+    /// A list, allocated once at its exact length.
+    #[inline]
+    pub fn list<T>(&mut self, mut read: impl FnMut(&mut Self) -> Option<T>) -> Option<Vec<T>> {
+        let count = self.count()?;
+        let mut items = Vec::with_capacity(count);
+        for _ in 0..count {
+            items.push(read(self)?);
+        }
+        Some(items)
+    }
+
+    /// `value`, when the entry held nothing more.
+    pub fn end<T>(self, value: T) -> Option<T> {
+        (self.structure.is_empty() && self.text.is_empty()).then_some(value)
+    }
+}
+
+#[cfg(test)]
+mod tests;

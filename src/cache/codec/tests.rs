@@ -1,0 +1,251 @@
+//! The codec against what it must hold to: every fixture's facts and manifest trees come back equal, and bytes
+//! cut short or damaged never panic; cut short, they never decode.
+
+use super::{Codec, Reader, Writer};
+use crate::modules::facts::*;
+use crate::source::Span;
+use crate::yaml::tree::Document;
+use std::fmt::Debug;
+use std::path::{Path, PathBuf};
+
+/// Every file under `tests/fixtures` whose name ends in one of `extensions`.
+fn fixtures(extensions: &[&str]) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut folders = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| extensions.iter().any(|x| e == *x)) {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// Each fixture module's facts, as the analysis gives them (on a thread with the analysis stack).
+fn fixture_facts() -> Vec<(PathBuf, ModuleFacts)> {
+    let modules = fixtures(&["ts", "js", "mts", "mjs", "cts", "cjs", "tsx", "jsx"]);
+    let analyse = move || {
+        let mut allocator = oxc_allocator::Allocator::default();
+        let texts = modules.into_iter().filter_map(|path| Some((std::fs::read_to_string(&path).ok()?, path)));
+        texts
+            .map(|(text, path)| {
+                let facts = crate::modules::analyse::analyse(path.to_str().unwrap(), &text, &mut allocator);
+                (path, facts)
+            })
+            .collect()
+    };
+    let spawned = std::thread::Builder::new().stack_size(crate::modules::ANALYSIS_STACK);
+    spawned.spawn(analyse).unwrap().join().unwrap()
+}
+
+/// Each fixture manifest file that parses, as its tree.
+fn fixture_documents() -> Vec<(PathBuf, Document)> {
+    let files = fixtures(&["yaml", "yml"]).into_iter();
+    let texts = files.filter_map(|path| Some((std::fs::read_to_string(&path).ok()?, path)));
+    texts.filter_map(|(text, path)| Some((path, crate::yaml::parse(&text).ok()?))).collect()
+}
+
+/// Facts with every variant and option the form has, the ones fixtures seldom show included.
+fn rich_facts() -> Vec<ModuleFacts> {
+    let span = |n: usize| Span::new(n, n * 3 + 1);
+    let long = "a name longer than twenty-four bytes, ünïcödé";
+    fn field<T>(n: usize) -> Field<T> {
+        Field::Unanalyzable { span: Span::new(n, n * 3 + 1), why: "a spread".into() }
+    }
+    let parameters = Parameters {
+        type_value: Some("object".into()),
+        has_type: true,
+        is_object_literal: true,
+        properties: Some(vec!["a".into(), long.into()].into()),
+        properties_span: Some(span(40)),
+        required: vec![("a".into(), span(41))].into(),
+        zod: Some("z.object({})".into()),
+    };
+    let objects = [
+        ObjectExport {
+            description: Field::Found { span: span(1), value: Description::Text(long.into()) },
+            parameters: Field::Found { span: span(2), value: parameters },
+            execute: Field::Found { span: span(3), value: Execute::Function { params: vec!["{ x }".into()].into() } },
+        },
+        ObjectExport {
+            description: Field::Found { span: span(4), value: Description::Other },
+            parameters: Field::Found { span: span(5), value: Parameters { zod: None, ..no_parameters() } },
+            execute: Field::Found { span: span(6), value: Execute::NotFunction },
+        },
+        ObjectExport {
+            description: Field::Found { span: span(7), value: Description::NotString },
+            parameters: field(8),
+            execute: Field::Found { span: span(9), value: Execute::Other },
+        },
+        ObjectExport { description: field(10), parameters: Field::Missing, execute: field(11) },
+    ];
+    let mut kinds: Vec<DefaultExportKind> =
+        objects.into_iter().map(|o| DefaultExportKind::Object(Box::new(o))).collect();
+    kinds.extend([
+        DefaultExportKind::Factory,
+        DefaultExportKind::Literal { text: "null".into() },
+        DefaultExportKind::OpencodeTool,
+        DefaultExportKind::Unanalyzable { why: "a class".into() },
+    ]);
+    let import = |kind, n: usize| Import {
+        specifier: if n.is_multiple_of(2) { "node:fs".into() } else { long.into() },
+        span: span(n),
+        kind,
+        type_only: n.is_multiple_of(3),
+        guarded: n % 4 == 1,
+    };
+    let kinds_of_import = [ImportKind::Static, ImportKind::ReExport, ImportKind::Dynamic, ImportKind::Require];
+    let mut all: Vec<ModuleFacts> = kinds
+        .into_iter()
+        .enumerate()
+        .map(|(n, kind)| {
+            ModuleFacts::from(Collected {
+                syntax_errors: vec![SyntaxError { span: span(n), message: "expected `}`".into() }],
+                not_analysed: (n % 2 == 0).then(|| NotAnalysed { span: span(0), why: "nested too deep".into() }),
+                default_export: Some(DefaultExport { statement: span(100 + n), kind }),
+                opencode_exports: vec!["search".into(), long.into()],
+                registers_tools: n % 2 == 1,
+                imports: (0..6).map(|i| import(kinds_of_import[(n + i) % 4], i)).collect(),
+                env_reads: ENVIRONMENTS.iter().map(|&via| EnvRead { name: "KEY".into(), span: span(n), via }).collect(),
+                context_env: vec!["TOKEN".into(), long.into()],
+                execute: Some(ExecuteFacts {
+                    span: span(200),
+                    fetch_without_signal: vec![span(201), span(usize::MAX / 4)].into(),
+                }),
+                comments: vec![(span(300), " beeuni-lint: ignore[module-env]".into())],
+            })
+        })
+        .collect();
+    all.push(ModuleFacts::default());
+    all
+}
+
+fn no_parameters() -> Parameters {
+    Parameters {
+        type_value: None,
+        has_type: false,
+        is_object_literal: false,
+        properties: None,
+        properties_span: None,
+        required: Box::default(),
+        zod: None,
+    }
+}
+
+/// `value` encoded decodes to itself, no prefix of its bytes decodes at all, and damaged bytes never panic.
+fn holds<T: Codec + PartialEq + Debug>(what: &Path, value: &T, seed: &mut u64) {
+    let bytes = value.encode();
+    assert_eq!(T::decode(&bytes).as_ref(), Some(value), "{}", what.display());
+    for end in 0..bytes.len() {
+        assert!(T::decode(&bytes[..end]).is_none(), "{} decodes cut at {end}", what.display());
+    }
+    let mut damaged = bytes.clone();
+    for _ in 0..64 {
+        damaged.copy_from_slice(&bytes);
+        for _ in 0..=(next(seed) % 3) {
+            let at = (next(seed) % damaged.len() as u64) as usize;
+            damaged[at] ^= (next(seed) % 255 + 1) as u8;
+        }
+        let _ = T::decode(&damaged);
+        let _ = T::decode(&[&bytes[..], b"\0"].concat());
+    }
+}
+
+/// xorshift64: reproducible damage without a dependency.
+fn next(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+#[test]
+fn every_fixture_module_s_facts_come_back_equal() {
+    let facts = fixture_facts();
+    assert!(facts.len() > 300, "only {} fixture modules", facts.len());
+    let mut seed = 0x9e37_79b9_7f4a_7c15;
+    for (path, facts) in &facts {
+        holds(path, facts, &mut seed);
+    }
+    for (n, facts) in rich_facts().iter().enumerate() {
+        holds(Path::new(&format!("rich facts {n}")), facts, &mut seed);
+    }
+}
+
+#[test]
+fn every_fixture_manifest_s_tree_comes_back_equal() {
+    let documents = fixture_documents();
+    assert!(documents.len() > 150, "only {} fixture manifests", documents.len());
+    let mut seed = 0x2545_f491_4f6c_dd1d;
+    for (path, document) in &documents {
+        holds(path, document, &mut seed);
+    }
+}
+
+/// The root manifest of a large project is parsed in parts and joined: its tree must come back too.
+#[test]
+fn a_long_manifest_parsed_in_parts_comes_back_equal() {
+    let mut text = String::from("defaults: &d\n  timeout: 5\ntools:\n");
+    for n in 0..2000 {
+        text.push_str(&format!("  tool_{n}: tools/t{n}.ts # {n}\n"));
+    }
+    text.push_str("agents:\n");
+    for n in 0..300 {
+        text.push_str(&format!("  agent_{n}:\n    <<: *d\n    tools: [tool_{n}, \"q\"]\n    model: |\n      m{n}\n"));
+    }
+    assert!(text.len() > crate::yaml::split::MIN_SPLIT);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let document = crate::yaml::split::parse_split(&text, |_, _| {}, || Some(&pool)).unwrap();
+    assert_eq!(Document::decode(&document.encode()), Some(document));
+}
+
+#[test]
+fn a_tree_that_refers_forward_or_through_an_alias_chain_does_not_decode() {
+    use crate::yaml::scalar::ScalarKind;
+    use crate::yaml::tree::{Node, Style, Value};
+    let node = |value| Node { value, span: Span::new(0, 1), flow: false };
+    let scalar = || node(Value::Scalar { text: "x".into(), kind: ScalarKind::Str, style: Style::Plain });
+    let decodes = |nodes: Vec<Node>, root| Document::decode(&Document { nodes, root, ..Document::default() }.encode());
+    assert!(decodes(vec![scalar(), node(Value::Alias(0)), node(Value::Seq(vec![0, 1]))], Some(2)).is_some());
+    assert!(decodes(vec![scalar(), node(Value::Seq(vec![0]))], Some(2)).is_none(), "a root past the nodes");
+    assert!(decodes(vec![node(Value::Seq(vec![1])), scalar()], Some(0)).is_none(), "a child after its parent");
+    assert!(decodes(vec![node(Value::Seq(vec![0]))], Some(0)).is_none(), "a list that holds itself");
+    assert!(decodes(vec![node(Value::Alias(0))], None).is_none(), "an alias of itself");
+    let chain = vec![scalar(), node(Value::Alias(0)), node(Value::Alias(1))];
+    assert!(decodes(chain, None).is_none(), "an alias of an alias");
+}
+
+#[test]
+fn numbers_take_the_fewest_bytes_and_overlong_ones_do_not_decode() {
+    for (n, len) in [(0, 1), (127, 1), (128, 2), (16_383, 2), (16_384, 3), (usize::MAX, 10)] {
+        let mut w = Writer::default();
+        w.number(n);
+        assert_eq!(w.structure.len(), len, "{n}");
+        let bytes = w.finish();
+        let mut r = Reader::new(&bytes).unwrap();
+        assert_eq!(r.number(), Some(n));
+        assert_eq!(r.end(()), Some(()));
+    }
+    let eleven = [&[0u8][..], &[0xff; 10], &[0]].concat();
+    assert_eq!(Reader::new(&eleven).unwrap().number(), None);
+    let too_big = [&[0u8][..], &[0xff; 9], &[2]].concat();
+    assert_eq!(Reader::new(&too_big).unwrap().number(), None);
+}
+
+#[test]
+fn a_string_cut_inside_a_character_or_a_list_longer_than_its_bytes_does_not_decode() {
+    let mut w = Writer::default();
+    w.str("é");
+    let mut bytes = w.finish();
+    // The text part "é" (2 bytes), with the string's length changed from 2 to 1.
+    *bytes.last_mut().unwrap() = 1;
+    assert_eq!(Reader::new(&bytes).unwrap().str(), None);
+    let count = [0, 0xff, 0xff, 0xff, 0x0f, 1, 2, 3];
+    assert!(Reader::new(&count).unwrap().list(Reader::byte).is_none(), "a count past the bytes allocates nothing");
+    assert!(Reader::new(&[1, 0xc3]).is_none(), "the text part is not UTF-8");
+}
