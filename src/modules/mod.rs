@@ -10,6 +10,7 @@ mod declared;
 pub mod facts;
 pub mod resolve;
 pub mod schedule;
+mod shared;
 
 pub use declared::DeclaredBy;
 pub use schedule::{Feed, with_feed};
@@ -53,7 +54,7 @@ pub struct Module {
     pub facts: Box<ModuleFacts>,
     /// The resolution of each import of `facts.imports`, by index (type-only imports of non-harness packages
     /// are not resolved: they are erased at run time); shared with the other imports that resolve alike.
-    resolved: Box<[Option<Arc<Resolution>>]>,
+    resolved: shared::Resolutions,
 }
 
 impl Module {
@@ -70,7 +71,7 @@ impl Module {
     /// The resolution of each import of `facts.imports`, in order (`None`: a type-only import of a package that
     /// is not a harness one, erased at run time and not resolved).
     pub fn resolutions(&self) -> impl Iterator<Item = Option<&Resolution>> {
-        self.resolved.iter().map(Option::as_deref)
+        self.resolved.iter().map(|shared| shared.0.as_deref())
     }
 }
 

@@ -3,6 +3,7 @@
 //! thread goes on loading, collecting and resolving. Results are taken in the order the modules were named, so
 //! the module list, its file ids and every finding come out as a level-by-level walk of the closure gives them.
 
+use super::shared::Lists;
 use super::{
     Analysed, Body, DeclaredBy, Edges, Module, Read, analyse_bytes, is_code, mark_loaders, on_one_big_stack, pool, read,
 };
@@ -260,6 +261,7 @@ impl<'s, 'a> Feed<'s, 'a> {
     /// files.
     pub fn finish(&mut self, checkout: &Checkout, sources: &mut Sources) -> Vec<Module> {
         let mut resolver = Resolver::new(checkout);
+        let mut lists = Lists::default();
         let mut modules: Vec<Module> = Vec::new();
         let mut edges = Edges::default();
         let mut used = Vec::new();
@@ -297,38 +299,34 @@ impl<'s, 'a> Feed<'s, 'a> {
             }
             used.extend(entry);
             let folder = resolver.folder(&path);
-            let resolved = facts
-                .imports
-                .iter()
-                .map(|import| {
-                    let resolution = resolver.resolve_in(folder, &import.specifier, import.kind == ImportKind::Require);
-                    let erased = import.type_only && !matches!(*resolution, Resolution::Harness(_));
-                    if let (false, Resolution::File(target)) = (erased, &*resolution)
-                        && is_code(target)
-                    {
-                        let at = match self.index_of.get(target.as_str()) {
-                            Some(&at) => at,
-                            None => {
-                                let (resolved, indexed) = checkout.resolve_module_indexed(target);
-                                let read = resolved.map_or_else(
-                                    |e| Read::Done { bytes: Err(e), id: None },
-                                    |r| self.read(checkout, target, &r, indexed),
-                                );
-                                self.schedule(
-                                    checkout,
-                                    PathText::from(target.as_str()),
-                                    DeclaredBy::default(),
-                                    false,
-                                    read,
-                                );
-                                self.count() - 1
-                            }
-                        };
-                        edges.push(at, import.span);
-                    }
-                    (!erased).then_some(resolution)
-                })
-                .collect();
+            let resolved = lists.list(facts.imports.iter().map(|import| {
+                let resolution = resolver.resolve_in(folder, &import.specifier, import.kind == ImportKind::Require);
+                let erased = import.type_only && !matches!(*resolution, Resolution::Harness(_));
+                if let (false, Resolution::File(target)) = (erased, &*resolution)
+                    && is_code(target)
+                {
+                    let at = match self.index_of.get(target.as_str()) {
+                        Some(&at) => at,
+                        None => {
+                            let (resolved, indexed) = checkout.resolve_module_indexed(target);
+                            let read = resolved.map_or_else(
+                                |e| Read::Done { bytes: Err(e), id: None },
+                                |r| self.read(checkout, target, &r, indexed),
+                            );
+                            self.schedule(
+                                checkout,
+                                PathText::from(target.as_str()),
+                                DeclaredBy::default(),
+                                false,
+                                read,
+                            );
+                            self.count() - 1
+                        }
+                    };
+                    edges.push(at, import.span);
+                }
+                (!erased).then_some(resolution)
+            }));
             let file = match (body, reread) {
                 (Body::LetGo, Some(reread)) => SourceFile::later(path.clone(), reread),
                 (Body::Held(text), _) => SourceFile::new(path.clone(), text),
@@ -341,7 +339,7 @@ impl<'s, 'a> Feed<'s, 'a> {
         // Every module is taken: the stage's bookkeeping goes before the loaders are marked and the model is
         // completed, not when the feed ends.
         (self.named, self.index_of) = Default::default();
-        drop(resolver);
+        drop((resolver, lists));
         mark_loaders(&mut modules, &edges);
         if let Some(cache) = self.cache {
             cache.store(used);
