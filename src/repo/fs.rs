@@ -182,8 +182,13 @@ pub struct Listings(Mutex<Listed>);
 
 #[derive(Default)]
 struct Listed {
-    /// By repo-relative folder; `None` when it cannot be listed.
-    by_folder: FxHashMap<String, Option<Listing>>,
+    /// Each folder listed (`None` when it cannot be listed), and its repo-relative path.
+    folders: Vec<(String, Option<Listing>)>,
+    /// Places in `folders` by repo-relative folder.
+    by_folder: FxHashMap<String, usize>,
+    /// The place of the folder looked up last: manifests list their modules folder by folder, and comparing the
+    /// folder with it spares hashing it and probing the map for nearly every path.
+    last: usize,
     /// The buffer a listed file's real path is built in.
     buffer: PathBuf,
     /// The answers of the `lstat`s no listing could spare, by repo-relative path.
@@ -236,11 +241,18 @@ pub fn resolve_listed(
     }
     let (folder, name) = split_folder(rel);
     let mut listed = listings.0.lock().unwrap_or_else(PoisonError::into_inner);
-    let Listed { by_folder, buffer, resolved } = &mut *listed;
-    if !by_folder.contains_key(folder) {
-        by_folder.insert(folder.to_string(), Listing::of(root, folder));
+    let Listed { folders, by_folder, last, buffer, resolved } = &mut *listed;
+    if folders.get(*last).is_none_or(|(listed, _)| listed != folder) {
+        *last = match by_folder.get(folder) {
+            Some(&at) => at,
+            None => {
+                folders.push((folder.to_string(), Listing::of(root, folder)));
+                by_folder.insert(folder.to_string(), folders.len() - 1);
+                folders.len() - 1
+            }
+        };
     }
-    let Some(listing) = by_folder.get(folder).and_then(Option::as_ref) else {
+    let Some(listing) = folders.get(*last).and_then(|(_, listing)| listing.as_ref()) else {
         return Err(Refusal::NotFound);
     };
     let Some(names) = &listing.names else {
@@ -256,12 +268,24 @@ pub fn resolve_listed(
                 Err(Refusal::Directory)
             } else if within_limit() {
                 // Built in the run's buffer and copied once into its shared form: `join` would allocate a buffer
-                // of its own for every module, grow it, and leave it to be copied.
-                let real = buffer;
-                real.as_mut_os_string().clear();
-                real.push(&listing.real);
+                // of its own for every module, grow it, and leave it to be copied. Appended as text: the folder is
+                // canonical and the name one plain part, so `PathBuf::push`'s checks (an absolute or prefixed
+                // part, a separator already there) come down to the one for a folder that ends in a separator
+                // (the file system's root).
+                let real = buffer.as_mut_os_string();
+                real.clear();
+                real.push(listing.real.as_os_str());
+                if !listing
+                    .real
+                    .as_os_str()
+                    .as_encoded_bytes()
+                    .last()
+                    .is_some_and(|&b| std::path::is_separator(b.into()))
+                {
+                    real.push(std::path::MAIN_SEPARATOR_STR);
+                }
                 real.push(name);
-                Ok(Arc::from(real.as_path()))
+                Ok(Arc::from(Path::new(real.as_os_str())))
             } else {
                 resolve_entry_once(resolved, root, rel, || listing.real.join(name))
             }
@@ -377,18 +401,30 @@ mod tests {
         let root = fs::canonicalize(repo.path()).unwrap();
         std::fs::create_dir_all(root.join("tools/sub")).unwrap();
         std::fs::write(root.join("tools/a.ts"), "export {}").unwrap();
+        std::fs::write(root.join("top.ts"), "export {}").unwrap();
         std::os::unix::fs::symlink("a.ts", root.join("tools/in.ts")).unwrap();
         std::os::unix::fs::symlink(outside.path().join("secret.ts"), root.join("tools/out.ts")).unwrap();
         std::fs::File::create(root.join("tools/big.ts")).unwrap().set_len(MAX_FILE_BYTES + 1).unwrap();
         let listings = Listings::default();
-        for rel in
-            ["tools/a.ts", "tools/in.ts", "tools/out.ts", "tools/sub", "tools/none.ts", "none/a.ts", "tools/big.ts"]
-        {
+        for rel in [
+            "tools/a.ts",
+            "tools/in.ts",
+            "tools/out.ts",
+            "tools/sub",
+            "tools/none.ts",
+            "none/a.ts",
+            "tools/big.ts",
+            "top.ts",
+        ] {
             let listed = resolve_listed(&root, rel, &listings, || false).map(|real| real.to_path_buf());
             assert_eq!(listed, resolve(&root, rel), "{rel}");
         }
         assert_eq!(resolve(&root, "tools/big.ts"), Err(Refusal::TooLarge(MAX_FILE_BYTES + 1)));
         // A size the index vouches for spares the `lstat`.
-        assert_eq!(resolve_listed(&root, "tools/a.ts", &listings, || true), Ok(Arc::from(root.join("tools/a.ts"))));
+        // From one folder to another and back (the folder looked up last is remembered), the root's files too.
+        for rel in ["tools/a.ts", "top.ts", "tools/a.ts", "tools/sub/none.ts", "top.ts"] {
+            let real = resolve_listed(&root, rel, &listings, || true).map(|real| real.to_path_buf());
+            assert_eq!(real, resolve(&root, rel), "{rel}");
+        }
     }
 }

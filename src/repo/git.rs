@@ -78,12 +78,34 @@ impl GitRepo {
             format!("cannot read the git index at {}: {}", repo.index_path().display(), one_line(&err))
         })?;
 
-        let paths = paths::PathTable::new(&index);
-
-        let excludes = repo
-            .excludes(&index, None, Source::WorktreeThenIdMappingIfNotSkipped)
-            .map_err(|err| format!("cannot read the git ignore rules of {}: {}", root.display(), one_line(&err)))?
-            .detach();
+        // The ignore rules are read on an analysis thread while this one builds the index's path table: both are
+        // on the path every run waits for (~2.5 M and ~1.4 M instructions at 20,000 entries). The repository goes
+        // there and back: it is `Send`, not `Sync`.
+        let excludes_of = |repo: &gix::Repository| {
+            repo.excludes(&index, None, Source::WorktreeThenIdMappingIfNotSkipped).map(|stack| stack.detach())
+        };
+        let (paths, excludes) = match crate::modules::pool() {
+            Some(pool) => {
+                let mut read = None;
+                let paths = pool.in_place_scope(|scope| {
+                    let read = &mut read;
+                    scope.spawn(move |_| {
+                        let excludes = excludes_of(&repo);
+                        *read = Some((repo, excludes));
+                    });
+                    paths::PathTable::new(&index)
+                });
+                // The job ran to its end when the scope did (a panic there would have been resumed here).
+                let Some((read_repo, excludes)) = read else {
+                    return Err(format!("cannot read the git ignore rules of {}", root.display()));
+                };
+                repo = read_repo;
+                (paths, excludes)
+            }
+            None => (paths::PathTable::new(&index), excludes_of(&repo)),
+        };
+        let excludes = excludes
+            .map_err(|err| format!("cannot read the git ignore rules of {}: {}", root.display(), one_line(&err)))?;
         // The merge-base walk and tree lookups revisit the same commits and trees; gix has no object cache by default.
         repo.object_cache_size_if_unset(4 * 1024 * 1024);
 
