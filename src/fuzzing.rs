@@ -41,6 +41,27 @@ pub fn xcsh(data: &[u8]) {
     });
 }
 
+/// The cache's entry decoder on any bytes (the first byte picks module facts or a YAML tree): it never panics,
+/// and what decodes encodes to bytes that decode to the same value. A decoded tree is walked as the loader walks
+/// one (its checks must make every index valid and every alias chain one step long).
+pub fn cache(data: &[u8]) {
+    use crate::cache::codec::Codec;
+    use crate::modules::facts::ModuleFacts;
+    use crate::yaml::tree::Document;
+    let Some((&first, entry)) = data.split_first() else { return };
+    if first % 2 == 0 {
+        if let Some(facts) = ModuleFacts::decode(entry) {
+            assert_eq!(ModuleFacts::decode(&facts.encode()).as_ref(), Some(&facts));
+        }
+    } else if let Some(document) = Document::decode(entry) {
+        for id in 0..document.nodes.len() {
+            let _ = (document.entries(id), document.items(id), document.describe(id), document.is_null(id));
+        }
+        let _ = document.root.map(|root| document.scalar(root));
+        assert_eq!(Document::decode(&document.encode()).as_ref(), Some(&document));
+    }
+}
+
 /// A whole `check` of the project the input fills in `root` (a folder outside git): YAML, the spanned tree,
 /// the import graph, the modules, the rules. A project's files never make the run fail (exit 2).
 pub fn manifest(root: &Path, data: &[u8]) {

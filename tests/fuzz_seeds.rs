@@ -32,6 +32,13 @@ fn xcsh_seeds() {
 }
 
 #[test]
+fn cache_seeds() {
+    for (_, data) in seeds("cache") {
+        beeuni_lint::fuzzing::cache(&data);
+    }
+}
+
+#[test]
 fn manifest_seeds() {
     replay_in_projects("manifest", beeuni_lint::fuzzing::manifest);
 }

@@ -207,6 +207,10 @@ impl From<Collected> for ModuleFacts {
             execute,
             comments,
         } = collected;
+        // Asked of the parts, not by comparing with `Rare::default()`: a warm run builds facts from every module's
+        // cache entry, and a default made and dropped for each is work for nothing.
+        let none =
+            syntax_errors.is_empty() && not_analysed.is_none() && opencode_exports.is_empty() && comments.is_empty();
         let rare = Rare { syntax_errors, not_analysed, opencode_exports, comments };
         ModuleFacts {
             default_export,
@@ -215,7 +219,7 @@ impl From<Collected> for ModuleFacts {
             env_reads: env_reads.into_boxed_slice(),
             context_env: context_env.into_boxed_slice(),
             execute,
-            rare: (rare != Rare::default()).then(|| Box::new(rare)),
+            rare: (!none).then(|| Box::new(rare)),
         }
     }
 }
