@@ -22,8 +22,14 @@ impl PathTable {
     /// `gix::index::State::entry_by_path`).
     pub fn entry<'s>(&self, state: &'s State, path: &str) -> Option<&'s gix::index::Entry> {
         let first = self.first(state, path)?;
-        state.entries()[first..]
-            .iter()
+        let entries = &state.entries()[first..];
+        // The first is at `path` (the table found it by that key): its path is not compared again, and a path
+        // not in conflict has only that one (stage 0).
+        let (head, rest) = entries.split_first()?;
+        if matches!(head.stage_raw(), 0 | 2) {
+            return Some(head);
+        }
+        rest.iter()
             .take_while(|entry| entry.path(state) == path.as_bytes())
             .find(|entry| matches!(entry.stage_raw(), 0 | 2))
     }
