@@ -30,12 +30,12 @@ pub struct Label {
 }
 
 impl Label {
-    pub fn new(file: FileId, span: Span) -> Self {
-        Label { file, span, message: None }
+    pub fn new(file: FileId, span: impl Into<Span>) -> Self {
+        Label { file, span: span.into(), message: None }
     }
 
-    pub fn with_message(file: FileId, span: Span, message: impl Into<String>) -> Self {
-        Label { file, span, message: Some(message.into()) }
+    pub fn with_message(file: FileId, span: impl Into<Span>, message: impl Into<String>) -> Self {
+        Label { file, span: span.into(), message: Some(message.into()) }
     }
 }
 

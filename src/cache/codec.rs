@@ -13,6 +13,7 @@
 mod document;
 mod facts;
 
+use crate::modules::facts::TextSpan;
 use crate::source::Span;
 
 /// A value the cache stores as an entry.
@@ -47,6 +48,11 @@ impl Writer {
     pub fn span(&mut self, span: Span) {
         self.number(span.start);
         self.number(span.end.saturating_sub(span.start));
+    }
+
+    /// A [`TextSpan`] as a [`Span`] is written (the same bytes).
+    pub fn text_span(&mut self, span: TextSpan) {
+        self.span(span.span());
     }
 
     /// A list: its length, then each item as `write` writes it.
@@ -150,6 +156,13 @@ impl<'a> Reader<'a> {
         let start = self.number()?;
         let end = start.checked_add(self.number()?)?;
         Some(Span { start, end })
+    }
+
+    /// A [`TextSpan`]: a span past 4 GiB is not one (no module is that long).
+    #[inline]
+    pub fn text_span(&mut self) -> Option<TextSpan> {
+        let span = self.span()?;
+        Some(TextSpan::new(u32::try_from(span.start).ok()?, u32::try_from(span.end).ok()?))
     }
 
     /// How many items a list has; more than there are bytes left is a damaged entry (every item takes at least

@@ -127,7 +127,7 @@ mod tests {
     fn facts(n: usize) -> ModuleFacts {
         let import = |k: usize| Import {
             specifier: format!("../lib/helper_{n}_{k}_with_a_long_name.ts").into(),
-            span: Span::new(k, k + n),
+            span: Span::new(k, k + n).into(),
             kind: ImportKind::Static,
             type_only: false,
             guarded: false,

@@ -156,7 +156,7 @@ enum Env {
 /// borrowed from the program (`'a`), not copied: this runs for every module.
 struct Collector<'a, 'f> {
     /// The span of `execute`'s function node: calls inside it are `execute`'s.
-    execute_body: Option<Span>,
+    execute_body: Option<TextSpan>,
     /// `<name>.env.X` reads count as `context.env` reads for these names.
     context_names: Vec<&'a str>,
     /// Inside `execute`, these names hold the context's `env` itself (`{ env }` parameters, `const { env } = ctx`).
@@ -171,7 +171,7 @@ struct Collector<'a, 'f> {
     /// How many `try` blocks with a `catch` enclose the current node.
     guarded: usize,
     facts: &'f mut Collected,
-    fetches: Vec<Span>,
+    fetches: Vec<TextSpan>,
     /// Names given first to `Object.assign(x, ...)` and its kin, which change them.
     passed_to_change: Vec<&'a str>,
     /// The first CommonJS export (`module.exports = …`, `exports.x = …`) below the top level, outside any
@@ -204,7 +204,7 @@ impl<'a> Collector<'a, '_> {
             let why = format!(
                 "nests more than {MAX_VISIT_DEPTH} expressions and statements inside one another, deeper than beeuni-lint analyses"
             );
-            self.facts.not_analysed = Some(NotAnalysed { span: span(at), why });
+            self.facts.not_analysed = Some(NotAnalysed { span: span(at).span(), why });
         }
     }
 
@@ -215,7 +215,7 @@ impl<'a> Collector<'a, '_> {
     }
 
     fn in_execute(&self, at: oxc_span::Span) -> bool {
-        self.execute_body.is_some_and(|body| body.start <= at.start as usize && at.end as usize <= body.end)
+        self.execute_body.is_some_and(|body| body.start <= at.start && at.end <= body.end)
     }
 
     /// Which environment `expr` is, if it is one.

@@ -1,5 +1,5 @@
 //! What static analysis learns about one tool module: the facts rules read.
-//! Spans are byte ranges into the module's text. Facts are a pure function of the file's bytes and
+//! Spans are byte ranges into the module's text ([`TextSpan`] in what every module keeps). Facts are a pure function of the file's bytes and
 //! extension, so the warm cache ([`crate::cache`]) stores them as they are.
 
 use crate::source::Span;
@@ -8,15 +8,66 @@ use crate::source::Span;
 /// short: `id`, `context`, `node:fs`, `../lib/x.ts`), and every module keeps its facts to the end of the run.
 pub type InlineStr = compact_str::CompactString;
 
+/// A byte range of a module's text as the facts keep it: in 32 bits (a module is at most 32 MiB: see
+/// [`crate::repo::fs`]), 8 bytes where a [`Span`] takes 16, at each of the dozen spans of every module's facts,
+/// kept to the end of the run. It converts to a [`Span`] where a finding is placed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TextSpan {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl TextSpan {
+    pub fn new(start: u32, end: u32) -> Self {
+        TextSpan { start, end: end.max(start) }
+    }
+
+    pub fn span(self) -> Span {
+        Span::new(self.start as usize, self.end as usize)
+    }
+}
+
+impl From<TextSpan> for Span {
+    fn from(span: TextSpan) -> Span {
+        span.span()
+    }
+}
+
+/// Spans past 4 GiB (none of a module's) are cut to it.
+impl From<Span> for TextSpan {
+    fn from(span: Span) -> TextSpan {
+        let cut = |at: usize| u32::try_from(at).unwrap_or(u32::MAX);
+        TextSpan::new(cut(span.start), cut(span.end))
+    }
+}
+
+impl PartialEq<Span> for TextSpan {
+    fn eq(&self, other: &Span) -> bool {
+        self.span() == *other
+    }
+}
+
+impl PartialEq<TextSpan> for Span {
+    fn eq(&self, other: &TextSpan) -> bool {
+        *self == other.span()
+    }
+}
+
+impl From<oxc_span::Span> for TextSpan {
+    fn from(span: oxc_span::Span) -> TextSpan {
+        TextSpan::new(span.start, span.end)
+    }
+}
+
 /// A property of the default-exported object, as far as it could be read without running the module.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Field<T> {
     /// Not present in the object literal.
     Missing,
     /// Present and read; `span` is the whole property (`key: value`, or the method).
-    Found { span: Span, value: T },
+    Found { span: TextSpan, value: T },
     /// Present (or possibly present), but built at run time: a spread, a call, an import. `why` says what.
-    Unanalyzable { span: Span, why: Box<str> },
+    Unanalyzable { span: TextSpan, why: Box<str> },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,9 +91,9 @@ pub struct Parameters {
     /// Keys of `properties` when it is an object literal without spreads or computed keys; `None` otherwise.
     pub properties: Option<Box<[InlineStr]>>,
     /// Span of the `properties` key-value, when present.
-    pub properties_span: Option<Span>,
+    pub properties_span: Option<TextSpan>,
     /// String elements of `required` when it is an array literal, each with its span.
-    pub required: Box<[(InlineStr, Span)]>,
+    pub required: Box<[(InlineStr, TextSpan)]>,
     /// `parameters` is a zod schema (`z.object({...})`, a call on a binding imported from `zod`), not JSON
     /// Schema: the call as written.
     pub zod: Option<Box<str>>,
@@ -83,7 +134,7 @@ pub enum DefaultExportKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DefaultExport {
     /// The whole `export default …` / `export { x as default }` / `module.exports = …` statement.
-    pub statement: Span,
+    pub statement: TextSpan,
     pub kind: DefaultExportKind,
 }
 
@@ -103,7 +154,7 @@ pub enum ImportKind {
 pub struct Import {
     pub specifier: InlineStr,
     /// The statement (`import …;`) or the call expression (`require('x')`, `import('x')`).
-    pub span: Span,
+    pub span: TextSpan,
     pub kind: ImportKind,
     /// `import type …`, `export type … from`, or an import whose every specifier is `type`-only: erased at run time.
     pub type_only: bool,
@@ -117,7 +168,7 @@ pub struct EnvRead {
     /// The variable name (`X` of `process.env.X`, `process.env['X']`, `Bun.env.X`, `const { X } = process.env`).
     pub name: InlineStr,
     /// The member expression (or the destructured property).
-    pub span: Span,
+    pub span: TextSpan,
     /// `"process.env"` or `"Bun.env"`.
     pub via: &'static str,
 }
@@ -125,11 +176,11 @@ pub struct EnvRead {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExecuteFacts {
     /// Span of the `execute` property/method (for `module-execute-signature`).
-    pub span: Span,
+    pub span: TextSpan,
     /// `fetch(...)` calls inside `execute` whose arguments pass no `signal` (no second argument, or an object
     /// literal without a `signal` key and without a spread). Each span is the call's callee-to-paren `fetch(`
     /// expression (the whole call expression is fine).
-    pub fetch_without_signal: Box<[Span]>,
+    pub fetch_without_signal: Box<[TextSpan]>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -253,3 +304,16 @@ impl ModuleFacts {
 
 /// The environments [`EnvRead::via`] names (the cache stores a read's environment as its index here).
 pub const ENVIRONMENTS: [&str; 2] = ["process.env", "Bun.env"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_every_module_keeps_stays_small() {
+        assert_eq!(std::mem::size_of::<TextSpan>(), 8);
+        assert!(std::mem::size_of::<Import>() <= 40, "{}", std::mem::size_of::<Import>());
+        let span = TextSpan::from(Span::new(3, 9));
+        assert_eq!((span.span(), TextSpan::from(Span::new(0, usize::MAX)).end), (Span::new(3, 9), u32::MAX));
+    }
+}

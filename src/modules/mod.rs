@@ -154,8 +154,8 @@ impl Edges {
     }
 
     /// An edge of the module being added: its import at `span` loads module `to`.
-    fn push(&mut self, to: usize, span: Span) {
-        self.targets.push([to as u32, span.start as u32, span.end as u32]);
+    fn push(&mut self, to: usize, span: facts::TextSpan) {
+        self.targets.push([to as u32, span.start, span.end]);
     }
 
     /// Ends the edges of the module being added (those pushed to `targets` since the last one).

@@ -32,10 +32,10 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 (export_site(project, module), format!("the tool in `{}` has no `description`", module.path))
             }
             Field::Found { span, value: Description::Text(text) } if text.trim().is_empty() => {
-                (*span, format!("the `description` of the tool in `{}` is empty", module.path))
+                (span.span(), format!("the `description` of the tool in `{}` is empty", module.path))
             }
             Field::Found { span, value: Description::NotString } => {
-                (*span, format!("the `description` of the tool in `{}` is not a string", module.path))
+                (span.span(), format!("the `description` of the tool in `{}` is not a string", module.path))
             }
             _ => continue,
         };

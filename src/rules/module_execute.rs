@@ -28,7 +28,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let (span, message) = match &object.execute {
             Field::Missing => (export_site(project, module), format!("the tool in `{}` has no `execute`", module.path)),
             Field::Found { span, value: Execute::NotFunction } => {
-                (*span, format!("the `execute` of the tool in `{}` is not a function", module.path))
+                (span.span(), format!("the `execute` of the tool in `{}` is not a function", module.path))
             }
             _ => continue,
         };

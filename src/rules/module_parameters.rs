@@ -32,7 +32,9 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (module, object) in object_modules(project) {
         let path = &module.path;
         let (span, message) = match &object.parameters {
-            Field::Missing => (export_site(project, module), format!("the tool in `{path}` has no `parameters`")),
+            Field::Missing => {
+                (export_site(project, module).into(), format!("the tool in `{path}` has no `parameters`"))
+            }
             Field::Found { span, value: Parameters { zod: Some(schema), .. } } => (
                 *span,
                 format!(

@@ -16,7 +16,7 @@ pub fn in_module(
     rule: &'static str,
     severity: Severity,
     module: &Module,
-    span: Span,
+    span: impl Into<Span>,
     message: String,
 ) -> Diagnostic {
     let diagnostic = Diagnostic::new(rule, severity, Label::new(module.file, span), message);
@@ -90,8 +90,9 @@ pub fn export_site(project: &Project, module: &Module) -> Span {
         Some(export) => {
             let file = project.file(module.file);
             // The `export default` line, not the whole (multi-line) object.
-            let line = file.line_span(file.line_index(export.statement.start));
-            Span::new(export.statement.start, line.end.max(export.statement.start))
+            let statement = export.statement.span();
+            let line = file.line_span(file.line_index(statement.start));
+            Span::new(statement.start, line.end.max(statement.start))
         }
         None => first_line(project, module),
     }

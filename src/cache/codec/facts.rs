@@ -28,7 +28,7 @@ impl Codec for ModuleFacts {
         }
         w.list(&self.imports, |w, import| {
             w.str(&import.specifier);
-            w.span(import.span);
+            w.text_span(import.span);
             let kind = match import.kind {
                 ImportKind::Static => 0,
                 ImportKind::ReExport => 1,
@@ -39,14 +39,14 @@ impl Codec for ModuleFacts {
         });
         w.list(&self.env_reads, |w, read| {
             w.str(&read.name);
-            w.span(read.span);
+            w.text_span(read.span);
             // An environment the list lacks cannot be read back: the entry is a miss, never a wrong name.
             w.byte(ENVIRONMENTS.iter().position(|known| *known == read.via).map_or(u8::MAX, |i| i as u8));
         });
         w.list(&self.context_env, |w, name| w.str(name));
         if let Some(execute) = &self.execute {
-            w.span(execute.span);
-            w.list(&execute.fetch_without_signal, |w, span| w.span(*span));
+            w.text_span(execute.span);
+            w.list(&execute.fetch_without_signal, |w, span| w.text_span(*span));
         }
         // The facts most modules have none of: four empty lists cost four bytes.
         w.list(self.syntax_errors(), |w, error| {
@@ -73,7 +73,7 @@ impl Codec for ModuleFacts {
         }
         let default_export = if flags & DEFAULT_EXPORT != 0 { Some(read_default_export(&mut r)?) } else { None };
         let imports = r.list(|r| {
-            let (specifier, span) = (InlineStr::new(r.str()?), r.span()?);
+            let (specifier, span) = (InlineStr::new(r.str()?), r.text_span()?);
             let bits = r.byte()?;
             let kind = match bits & 3 {
                 0 => ImportKind::Static,
@@ -90,14 +90,14 @@ impl Codec for ModuleFacts {
             })
         })?;
         let env_reads = r.list(|r| {
-            let (name, span) = (InlineStr::new(r.str()?), r.span()?);
+            let (name, span) = (InlineStr::new(r.str()?), r.text_span()?);
             Some(EnvRead { name, span, via: ENVIRONMENTS.get(usize::from(r.byte()?))? })
         })?;
         let context_env = r.list(|r| r.str().map(InlineStr::new))?;
         let execute = match flags & EXECUTE != 0 {
             true => {
-                let span = r.span()?;
-                Some(ExecuteFacts { span, fetch_without_signal: r.list(Reader::span)?.into_boxed_slice() })
+                let span = r.text_span()?;
+                Some(ExecuteFacts { span, fetch_without_signal: r.list(Reader::text_span)?.into_boxed_slice() })
             }
             false => None,
         };
@@ -125,7 +125,7 @@ impl Codec for ModuleFacts {
 }
 
 fn default_export(w: &mut Writer, export: &DefaultExport) {
-    w.span(export.statement);
+    w.text_span(export.statement);
     match &export.kind {
         DefaultExportKind::Object(object) => {
             w.byte(0);
@@ -161,7 +161,7 @@ fn default_export(w: &mut Writer, export: &DefaultExport) {
 }
 
 fn read_default_export(r: &mut Reader) -> Option<DefaultExport> {
-    let statement = r.span()?;
+    let statement = r.text_span()?;
     let kind = match r.byte()? {
         0 => {
             let description = read_field(r, |r| match r.byte()? {
@@ -193,12 +193,12 @@ fn field<T>(w: &mut Writer, field: &Field<T>, value: impl FnOnce(&mut Writer, &T
         Field::Missing => w.byte(0),
         Field::Found { span, value: found } => {
             w.byte(1);
-            w.span(*span);
+            w.text_span(*span);
             value(w, found);
         }
         Field::Unanalyzable { span, why } => {
             w.byte(2);
-            w.span(*span);
+            w.text_span(*span);
             w.str(why);
         }
     }
@@ -207,8 +207,8 @@ fn field<T>(w: &mut Writer, field: &Field<T>, value: impl FnOnce(&mut Writer, &T
 fn read_field<'a, T>(r: &mut Reader<'a>, value: impl FnOnce(&mut Reader<'a>) -> Option<T>) -> Option<Field<T>> {
     match r.byte()? {
         0 => Some(Field::Missing),
-        1 => Some(Field::Found { span: r.span()?, value: value(r)? }),
-        2 => Some(Field::Unanalyzable { span: r.span()?, why: r.str()?.into() }),
+        1 => Some(Field::Found { span: r.text_span()?, value: value(r)? }),
+        2 => Some(Field::Unanalyzable { span: r.text_span()?, why: r.str()?.into() }),
         _ => None,
     }
 }
@@ -238,11 +238,11 @@ fn parameters(w: &mut Writer, parameters: &Parameters) {
         w.list(properties, |w, name| w.str(name));
     }
     if let Some(span) = parameters.properties_span {
-        w.span(span);
+        w.text_span(span);
     }
     w.list(&parameters.required, |w, (name, span)| {
         w.str(name);
-        w.span(*span);
+        w.text_span(*span);
     });
     if let Some(zod) = &parameters.zod {
         w.str(zod);
@@ -259,8 +259,8 @@ fn read_parameters(r: &mut Reader) -> Option<Parameters> {
         true => Some(r.list(|r| r.str().map(InlineStr::new))?.into_boxed_slice()),
         false => None,
     };
-    let properties_span = if flags & PROPERTIES_SPAN != 0 { Some(r.span()?) } else { None };
-    let required = r.list(|r| Some((InlineStr::new(r.str()?), r.span()?)))?.into_boxed_slice();
+    let properties_span = if flags & PROPERTIES_SPAN != 0 { Some(r.text_span()?) } else { None };
+    let required = r.list(|r| Some((InlineStr::new(r.str()?), r.text_span()?)))?.into_boxed_slice();
     let zod = if flags & ZOD != 0 { Some(r.str()?.into()) } else { None };
     Some(Parameters {
         type_value,

@@ -52,10 +52,11 @@ fn fixture_documents() -> Vec<(PathBuf, Document)> {
 
 /// Facts with every variant and option the form has, the ones fixtures seldom show included.
 fn rich_facts() -> Vec<ModuleFacts> {
-    let span = |n: usize| Span::new(n, n * 3 + 1);
+    let wide = |n: usize| Span::new(n, n * 3 + 1);
+    let span = |n: usize| TextSpan::from(wide(n));
     let long = "a name longer than twenty-four bytes, ünïcödé";
     fn field<T>(n: usize) -> Field<T> {
-        Field::Unanalyzable { span: Span::new(n, n * 3 + 1), why: "a spread".into() }
+        Field::Unanalyzable { span: TextSpan::new(n as u32, n as u32 * 3 + 1), why: "a spread".into() }
     }
     let parameters = Parameters {
         type_value: Some("object".into()),
@@ -105,8 +106,8 @@ fn rich_facts() -> Vec<ModuleFacts> {
         .enumerate()
         .map(|(n, kind)| {
             ModuleFacts::from(Collected {
-                syntax_errors: vec![SyntaxError { span: span(n), message: "expected `}`".into() }],
-                not_analysed: (n % 2 == 0).then(|| NotAnalysed { span: span(0), why: "nested too deep".into() }),
+                syntax_errors: vec![SyntaxError { span: wide(n), message: "expected `}`".into() }],
+                not_analysed: (n % 2 == 0).then(|| NotAnalysed { span: wide(0), why: "nested too deep".into() }),
                 default_export: Some(DefaultExport { statement: span(100 + n), kind }),
                 opencode_exports: vec!["search".into(), long.into()],
                 registers_tools: n % 2 == 1,
@@ -115,9 +116,9 @@ fn rich_facts() -> Vec<ModuleFacts> {
                 context_env: vec!["TOKEN".into(), long.into()],
                 execute: Some(ExecuteFacts {
                     span: span(200),
-                    fetch_without_signal: vec![span(201), span(usize::MAX / 4)].into(),
+                    fetch_without_signal: vec![span(201), span(u32::MAX as usize / 4)].into(),
                 }),
-                comments: vec![(span(300), " beeuni-lint: ignore[module-env]".into())],
+                comments: vec![(wide(usize::MAX / 4), " beeuni-lint: ignore[module-env]".into())],
             })
         })
         .collect();

@@ -9,15 +9,14 @@ use oxc_span::GetSpan;
 use super::bindings::{Binding, Bindings, Values, bindings};
 use super::commonjs::{CommonJs, commonjs_statement};
 use crate::modules::facts::*;
-use crate::source::Span;
 
 mod fields;
 
 /// Identifier hops followed when resolving a binding, so that `const a = b; const b = a` ends.
 const MAX_HOPS: usize = 8;
 
-pub(super) fn span(s: oxc_span::Span) -> Span {
-    Span::new(s.start as usize, s.end as usize)
+pub(super) fn span(s: oxc_span::Span) -> TextSpan {
+    s.into()
 }
 
 /// Where an expression leads once parentheses, type assertions and top-level bindings are seen through.
@@ -31,9 +30,9 @@ enum Resolved<'b, 'a> {
 
 /// The `execute` function of an object export, for the facts the visitor gathers inside it.
 pub(super) struct ExecuteInfo<'a> {
-    pub property: Span,
+    pub property: TextSpan,
     /// The function node (method, arrow, function expression or declaration), when there is one.
-    pub function: Option<Span>,
+    pub function: Option<TextSpan>,
     pub params: Vec<&'a str>,
     /// `e` of a second parameter `{ env: e }` (or `{ env }`): the context's environment itself.
     pub env_alias: Option<&'a str>,

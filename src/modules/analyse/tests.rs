@@ -37,7 +37,8 @@ fn found<T: Clone + std::fmt::Debug>(field: &Field<T>) -> T {
     }
 }
 
-fn slice(text: &str, span: Span) -> &str {
+fn slice(text: &str, span: impl Into<Span>) -> &str {
+    let span: Span = span.into();
     &text[span.range()]
 }
 
