@@ -273,4 +273,21 @@ mod tests {
         ids.dedup();
         assert_eq!(ids.len(), RULES.len());
     }
+
+    #[test]
+    fn the_rules_on_the_pool_find_what_one_after_another_finds_in_the_same_order() {
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut found = 0;
+        for entry in std::fs::read_dir(&fixtures).unwrap() {
+            let path = entry.unwrap().path();
+            let Ok(loaded) = crate::load(&crate::CheckOptions::new(path.clone())) else { continue };
+            let mut serial = Vec::new();
+            for check in RULES.iter().filter_map(|rule| rule.check) {
+                check(&loaded.project, &mut serial);
+            }
+            assert_eq!(check(&loaded.project), serial, "{}", path.display());
+            found += serial.len();
+        }
+        assert!(found > 100, "the fixtures gave {found} findings");
+    }
 }
