@@ -182,9 +182,10 @@ pub struct Listings(Mutex<Listed>);
 
 #[derive(Default)]
 struct Listed {
-    /// Each folder listed (`None` when it cannot be listed), and its repo-relative path.
+    /// Each folder listed (`None` when it cannot be listed), and its repo-relative path with its `/` (see
+    /// [`resolve_listed`]).
     folders: Vec<(String, Option<Listing>)>,
-    /// Places in `folders` by repo-relative folder.
+    /// Places in `folders` by repo-relative folder with its `/`.
     by_folder: FxHashMap<String, usize>,
     /// The place of the folder looked up last: manifests list their modules folder by folder, and comparing the
     /// folder with it spares hashing it and probing the map for nearly every path.
@@ -236,18 +237,26 @@ pub fn resolve_listed(
     listings: &Listings,
     within_limit: impl FnOnce() -> bool,
 ) -> Result<Arc<Path>, Refusal> {
-    if !is_plain(rel, false) {
+    let (folder, name) = split_folder(rel);
+    // The folder as written, with its `/` (`""` for a path with none): the key a listing is remembered by. A path
+    // is in plain form when its name is one plain part and its folder is plain (or it has none); the folder is
+    // checked once per change of folder, not once per path (manifests list their modules folder by folder).
+    let prefix = &rel[..rel.len() - name.len()];
+    if matches!(name, "" | "." | "..") {
         return resolve(root, rel).map(Arc::from);
     }
-    let (folder, name) = split_folder(rel);
     let mut listed = listings.0.lock().unwrap_or_else(PoisonError::into_inner);
     let Listed { folders, by_folder, last, buffer, resolved } = &mut *listed;
-    if folders.get(*last).is_none_or(|(listed, _)| listed != folder) {
-        *last = match by_folder.get(folder) {
+    if folders.get(*last).is_none_or(|(listed, _)| listed != prefix) {
+        if !(prefix.is_empty() || is_plain(folder, false)) {
+            drop(listed);
+            return resolve(root, rel).map(Arc::from);
+        }
+        *last = match by_folder.get(prefix) {
             Some(&at) => at,
             None => {
-                folders.push((folder.to_string(), Listing::of(root, folder)));
-                by_folder.insert(folder.to_string(), folders.len() - 1);
+                folders.push((prefix.to_string(), Listing::of(root, folder)));
+                by_folder.insert(prefix.to_string(), folders.len() - 1);
                 folders.len() - 1
             }
         };
@@ -425,6 +434,16 @@ mod tests {
         for rel in ["tools/a.ts", "top.ts", "tools/a.ts", "tools/sub/none.ts", "top.ts"] {
             let real = resolve_listed(&root, rel, &listings, || true).map(|real| real.to_path_buf());
             assert_eq!(real, resolve(&root, rel), "{rel}");
+        }
+        // Paths not in plain form take `resolve`'s way, whichever folder was looked up before them.
+        let forms = ["./tools/a.ts", "tools//a.ts", "tools/./a.ts", "/top.ts", "tools/../top.ts", "tools/", "tools/."];
+        let more = ["tools/..", "", ".", "..", "./top.ts", "sub/../tools/a.ts", "tools/sub/../a.ts", "tools/sub//"];
+        for rel in forms.iter().chain(&more) {
+            for before in ["tools/a.ts", "top.ts", "tools/sub/x.ts"] {
+                let _ = resolve_listed(&root, before, &listings, || true);
+                let real = resolve_listed(&root, rel, &listings, || true).map(|real| real.to_path_buf());
+                assert_eq!(real, resolve(&root, rel), "{rel} after {before}");
+            }
         }
     }
 }
