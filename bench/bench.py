@@ -18,6 +18,8 @@ on a shared machine hits all of them alike:
   one AST walk of every module);
 - cold: `beeuni-lint check --no-cache` (a project never linted here);
 - warm: `beeuni-lint check` with its cache filled by the round before;
+- first: `beeuni-lint check` with an empty cache folder (a user's first run:
+  the cache is on by default, so it also encodes and writes every entry);
 - oxlint: the native `oxlint tools lib` on the same modules.
 It prints the median wall time, CPU time and peak memory (max RSS) of each,
 and the ratios as medians of the per-round ratios (paired: both runs of a
@@ -116,6 +118,7 @@ def callgrind(cmd, cwd):
 def measure(size, a, oxlint, has_cache):
     cwd = project(a.gen, size)
     cache = os.path.join(tempfile.gettempdir(), f"beeuni-bench-cache-{size}")
+    first_cache = os.path.join(tempfile.gettempdir(), f"beeuni-bench-first-cache-{size}")
     contenders = {
         "floor": [a.floor, cwd],
         "cold": [a.binary, "check", "--format", "short"] + (["--no-cache"] if has_cache else []),
@@ -123,14 +126,22 @@ def measure(size, a, oxlint, has_cache):
         "oxlint": [oxlint, "tools", "lib"],
     }
     if has_cache:
+        contenders["first"] = [a.binary, "check", "--format", "short", "--cache-dir", first_cache]
         run(contenders["warm"], cwd)  # fill the cache
+
+    def prepared(name):
+        """The command of `name`, after emptying what it must find empty (outside the timed run)."""
+        if name == "first":
+            shutil.rmtree(first_cache, ignore_errors=True)
+        return contenders[name]
+
     results = {name: [] for name in contenders}
     names = list(contenders)
     for round_ in range(a.runs):
         order = names[round_ % len(names):] + names[:round_ % len(names)]
         for name in order:
-            wall, cpu, peak, code = run(contenders[name], cwd)
-            if name in ("cold", "warm") and code not in (0, 1):
+            wall, cpu, peak, code = run(prepared(name), cwd)
+            if name in ("cold", "warm", "first") and code not in (0, 1):
                 sys.exit(f"beeuni-lint exited {code} on {cwd}")
             if name == "floor" and code != 0:
                 sys.exit(f"the floor program exited {code} on {cwd}")
@@ -143,13 +154,13 @@ def measure(size, a, oxlint, has_cache):
         for round_ in range(memory_rounds):
             for name in names[round_ % len(names):] + names[:round_ % len(names)]:
                 wall, cpu, _ = results[name][round_]
-                results[name][round_] = (wall, cpu, peak_kib(contenders[name], cwd))
+                results[name][round_] = (wall, cpu, peak_kib(prepared(name), cwd))
         for name in names:
             results[name] = [(wall, cpu, peak if round_ < memory_rounds else None)
                              for round_, (wall, cpu, peak) in enumerate(results[name])]
     instructions = {}
     if a.callgrind:
-        instructions = {name: callgrind(cmd, cwd) for name, cmd in contenders.items() if name != "oxlint"}
+        instructions = {name: callgrind(prepared(name), cwd) for name in contenders if name != "oxlint"}
     return results, instructions
 
 
@@ -167,7 +178,7 @@ def report(size, results, instructions, has_cache):
     def ratio(ours, theirs, field=0):
         return median([o[field] / t[field] for o, t in zip(results[ours], results[theirs]) if o[field] is not None])
 
-    for ours in ("cold", "warm") if has_cache else ("cold",):
+    for ours in ("cold", "warm", "first") if has_cache else ("cold",):
         print(f"  {ours} / floor:  wall {ratio(ours, 'floor'):.2f}  cpu {ratio(ours, 'floor', 1):.2f}")
         print(f"  {ours} / oxlint: wall {ratio(ours, 'oxlint'):.2f}  cpu {ratio(ours, 'oxlint', 1):.2f}"
               f"  peak {ratio(ours, 'oxlint', 2):.2f}")
