@@ -33,7 +33,7 @@ use crate::rules::site::origins;
 
 pub static RULE: Rule = Rule::new("file-untracked", Severity::Error, include_str!("file_untracked.rs"), Some(check));
 
-fn check<'p>(project: &'p Project, out: &mut Vec<Diagnostic>) {
+fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let checkout = &project.checkout;
     if !checkout.in_git() {
         return;
@@ -65,13 +65,16 @@ fn check<'p>(project: &'p Project, out: &mut Vec<Diagnostic>) {
             out.push(untracked(project, path, at, "xcsh tool"));
         }
     }
-    // Modules import the same few helpers: each is looked up in the index once.
-    let mut tracked: rustc_hash::FxHashMap<&str, bool> = rustc_hash::FxHashMap::default();
-    let mut is_tracked = |path: &'p str| *tracked.entry(path).or_insert_with(|| checkout.is_tracked(path));
+    // Modules import the same few helpers: each is looked up in the index once. The resolver hands out one
+    // resolution per specifier and folder, so one is known again by its address (hashing its path cost more).
+    let mut tracked: rustc_hash::FxHashMap<usize, bool> = rustc_hash::FxHashMap::default();
+    let mut is_tracked = |resolution: &Resolution, path: &str| {
+        *tracked.entry(std::ptr::from_ref(resolution) as usize).or_insert_with(|| checkout.is_tracked(path))
+    };
     for module in &project.modules {
         for (import, resolution) in module.facts.imports.iter().zip(module.resolutions()) {
             let path = match resolution {
-                Some(Resolution::File(path)) if !is_tracked(path) => path,
+                Some(found @ Resolution::File(path)) if !is_tracked(found, path) => path,
                 Some(Resolution::Unstaged(path)) => path,
                 _ => continue,
             };
