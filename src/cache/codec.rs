@@ -81,7 +81,9 @@ fn varint(out: &mut Vec<u8>, mut n: u64) {
     out.push(n as u8);
 }
 
-/// Reads an entry. Every method returns `None` when the bytes do not hold what it reads.
+/// Reads an entry. Every method returns `None` when the bytes do not hold what it reads. The small ones are
+/// inlined always: a reader kept in registers across a whole decode, rather than in memory behind a call, is
+/// most of what a decode costs besides its allocations.
 pub struct Reader<'a> {
     structure: &'a [u8],
     /// The text part not yet read, checked as UTF-8 once, whole.
@@ -99,7 +101,7 @@ impl<'a> Reader<'a> {
         Some(Reader { structure, text: std::str::from_utf8(text).ok()? })
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn byte(&mut self) -> Option<u8> {
         let (&byte, rest) = self.structure.split_first()?;
         self.structure = rest;
@@ -108,7 +110,7 @@ impl<'a> Reader<'a> {
 
     /// Most numbers of an entry (lengths, counts, a span's length, offsets in a module up to 16 KiB) take one or
     /// two bytes: those are read without a loop.
-    #[inline]
+    #[inline(always)]
     pub fn number(&mut self) -> Option<usize> {
         match *self.structure {
             [low, ref rest @ ..] if low < 0x80 => {
@@ -143,7 +145,7 @@ impl<'a> Reader<'a> {
 
     /// The next string of the text part (`split_at_checked` checks that it ends on a character boundary; the
     /// text part starts on one).
-    #[inline]
+    #[inline(always)]
     pub fn str(&mut self) -> Option<&'a str> {
         let len = self.number()?;
         let (text, rest) = self.text.split_at_checked(len)?;
@@ -151,7 +153,7 @@ impl<'a> Reader<'a> {
         Some(text)
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn span(&mut self) -> Option<Span> {
         let start = self.number()?;
         let end = start.checked_add(self.number()?)?;
@@ -167,14 +169,14 @@ impl<'a> Reader<'a> {
 
     /// How many items a list has; more than there are bytes left is a damaged entry (every item takes at least
     /// one byte of the structure), caught before anything is allocated for them.
-    #[inline]
+    #[inline(always)]
     pub fn count(&mut self) -> Option<usize> {
         let count = self.number()?;
         (count <= self.structure.len()).then_some(count)
     }
 
     /// A list, allocated once at its exact length.
-    #[inline]
+    #[inline(always)]
     pub fn list<T>(&mut self, mut read: impl FnMut(&mut Self) -> Option<T>) -> Option<Vec<T>> {
         let count = self.count()?;
         let mut items = Vec::with_capacity(count);

@@ -100,6 +100,7 @@ fn node(w: &mut Writer, node: &Node) {
 }
 
 /// The node after `nodes`: it may refer to those alone.
+#[inline(always)]
 fn read_node(r: &mut Reader, nodes: &[Node]) -> Option<Node> {
     let byte = r.byte()?;
     let span = r.span()?;

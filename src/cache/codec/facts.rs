@@ -160,6 +160,7 @@ fn default_export(w: &mut Writer, export: &DefaultExport) {
     }
 }
 
+#[inline(always)]
 fn read_default_export(r: &mut Reader) -> Option<DefaultExport> {
     let statement = r.text_span()?;
     let kind = match r.byte()? {
@@ -204,6 +205,7 @@ fn field<T>(w: &mut Writer, field: &Field<T>, value: impl FnOnce(&mut Writer, &T
     }
 }
 
+#[inline(always)]
 fn read_field<'a, T>(r: &mut Reader<'a>, value: impl FnOnce(&mut Reader<'a>) -> Option<T>) -> Option<Field<T>> {
     match r.byte()? {
         0 => Some(Field::Missing),
@@ -249,6 +251,7 @@ fn parameters(w: &mut Writer, parameters: &Parameters) {
     }
 }
 
+#[inline(always)]
 fn read_parameters(r: &mut Reader) -> Option<Parameters> {
     let flags = r.byte()?;
     if flags >= ZOD << 1 {
