@@ -28,6 +28,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+mod spool;
 mod store;
 
 /// The folder's name at the project root.
@@ -76,8 +77,12 @@ pub enum Entry {
     /// Found in the loaded file: the range of the whole entry there (written back as it is, key and all).
     Hit(Range<usize>),
     /// Analysed in this run: its key and encoded facts (boxed: every module waits with its entry in the modules
-    /// stage, and a hit, the entry of a warm run, is a range).
+    /// stage, and a hit, the entry of a warm run, is a range). A manifest tree's is held to the end of the run; a
+    /// module's only until the module is taken, when it is spooled.
     New(Box<(Key, Vec<u8>)>),
+    /// Analysed in this run and already written to the spool ([`ModuleCache::keep`]): its key and where the whole
+    /// entry lies there (a module's bytes are not held to the end of the run).
+    Spooled(Box<(Key, Range<u64>)>),
 }
 
 impl Entry {
@@ -99,6 +104,8 @@ pub struct ModuleCache {
     read_only: bool,
     /// How far the modules taken in order have let go of the file's pages (see [`ModuleCache::taken`]).
     taken: Mutex<Behind>,
+    /// The new module entries written so far, in the order of use (see [`ModuleCache::keep`]).
+    spool: Mutex<spool::Spooling>,
 }
 
 impl ModuleCache {
@@ -106,7 +113,16 @@ impl ModuleCache {
     pub fn open(dir: PathBuf) -> Self {
         let data = Bytes::of(&dir.join(FILE));
         let (table, count) = layout(&data).unwrap_or((0, 0));
-        ModuleCache { dir, data, table, count, documents: Mutex::default(), read_only: false, taken: Mutex::default() }
+        ModuleCache {
+            dir,
+            data,
+            table,
+            count,
+            documents: Mutex::default(),
+            read_only: false,
+            taken: Mutex::default(),
+            spool: Mutex::default(),
+        }
     }
 
     /// The size of the entries a warm run may decode: the file's, or 0 when it holds none.

@@ -25,6 +25,8 @@ impl ModuleCache {
         if used.iter().all(hit) && documents.iter().all(hit) {
             return;
         }
+        // The new module entries written so far; a spool that failed loses one of them: no file is written.
+        let Ok(mut unspool) = self.unspool() else { return };
         // In the order of use: the manifest's trees are read before its modules.
         let mut all = std::mem::take(&mut *documents);
         all.append(&mut used);
@@ -41,6 +43,7 @@ impl ModuleCache {
                     raw.map(|raw| ((raw.id, raw.suffix), entry))
                 }
                 Entry::New(new) => Some(((new.0.id.as_bytes(), new.0.suffix.as_bytes()), entry)),
+                Entry::Spooled(spooled) => Some(((spooled.0.id.as_bytes(), spooled.0.suffix.as_bytes()), entry)),
             })
             .filter(|((_, suffix), _)| suffix.len() <= usize::from(u8::MAX))
             .collect();
@@ -61,10 +64,11 @@ impl ModuleCache {
             // A file past 4 GiB cannot say where its entries start: not written.
             let Ok(start) = u32::try_from(at) else { return };
             starts[n] = Some(start);
-            at += match entry {
+            at = at.saturating_add(match entry {
                 Entry::Hit(range) => range.len(),
                 Entry::New(new) => 1 + id.len() + 1 + suffix.len() + 4 + 8 + new.1.len(),
-            };
+                Entry::Spooled(spooled) => usize::try_from(spooled.1.end - spooled.1.start).unwrap_or(usize::MAX),
+            });
         }
         let _ = write(&self.dir, |out| {
             out.write_all(&header)?;
@@ -82,14 +86,11 @@ impl ModuleCache {
                         behind.reached(self, range.end);
                     }
                     Entry::New(new) => {
-                        let facts = &new.1;
-                        out.write_all(&[id.len() as u8])?;
-                        out.write_all(id)?;
-                        out.write_all(&[suffix.len() as u8])?;
-                        out.write_all(suffix)?;
-                        out.write_all(&(facts.len() as u32).to_le_bytes())?;
-                        out.write_all(&checksum(&[id, suffix, facts]).to_le_bytes())?;
-                        out.write_all(facts)?;
+                        write_entry(out, id, suffix, &new.1)?;
+                    }
+                    Entry::Spooled(spooled) => {
+                        let unspool = unspool.as_mut().ok_or(std::io::ErrorKind::NotFound)?;
+                        unspool.copy(&spooled.1, out)?;
                     }
                 }
             }
@@ -98,13 +99,32 @@ impl ModuleCache {
     }
 }
 
-/// Writes the cache file with `fill`, through a temporary file and a rename, so that a reader never sees half.
-fn write(dir: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<()> {
+/// Writes an entry as it lies in the file (the key with its lengths, the facts' length, the checksum, the facts),
+/// giving how many bytes it took. The suffix is at most 255 bytes (checked by the callers).
+pub(super) fn write_entry(out: &mut dyn Write, id: &[u8], suffix: &[u8], facts: &[u8]) -> std::io::Result<u64> {
+    out.write_all(&[id.len() as u8])?;
+    out.write_all(id)?;
+    out.write_all(&[suffix.len() as u8])?;
+    out.write_all(suffix)?;
+    out.write_all(&(facts.len() as u32).to_le_bytes())?;
+    out.write_all(&checksum(&[id, suffix, facts]).to_le_bytes())?;
+    out.write_all(facts)?;
+    Ok((1 + id.len() + 1 + suffix.len() + 4 + 8 + facts.len()) as u64)
+}
+
+/// Makes the cache folder, with a `.gitignore` that keeps it out of version control.
+pub(super) fn prepare(dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let ignore = dir.join(".gitignore");
     if !ignore.exists() {
         std::fs::write(&ignore, "# written by beeuni-lint: its cache is not for version control\n*\n")?;
     }
+    Ok(())
+}
+
+/// Writes the cache file with `fill`, through a temporary file and a rename, so that a reader never sees half.
+fn write(dir: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<()> {
+    prepare(dir)?;
     let temp = dir.join(format!("{FILE}.{}.tmp", std::process::id()));
     let written = std::fs::File::create(&temp).and_then(|file| {
         let mut out = std::io::BufWriter::with_capacity(64 * 1024, file);

@@ -294,10 +294,11 @@ impl<'s, 'a> Feed<'s, 'a> {
             if let (Some(Reread::Disk(real)), true, true) = (&reread, from_disk, read) {
                 checkout.saw(real);
             }
-            if let (Some(cache), Some(entry)) = (self.cache, &entry) {
-                cache.taken(entry);
+            if let (Some(cache), Some(entry)) = (self.cache, entry) {
+                cache.taken(&entry);
+                // A new entry is written out now, not held to the end of the run.
+                used.extend(cache.keep(entry));
             }
-            used.extend(entry);
             let folder = resolver.folder(&path);
             let resolved = lists.list(facts.imports.iter().map(|import| {
                 let resolution = resolver.resolve_in(folder, &import.specifier, import.kind == ImportKind::Require);
