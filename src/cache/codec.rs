@@ -24,10 +24,17 @@ pub trait Codec: Sized {
 }
 
 /// Builds an entry: the structure and the text part are written apart and joined at the end.
-#[derive(Default)]
 pub struct Writer {
     structure: Vec<u8>,
     text: Vec<u8>,
+}
+
+impl Default for Writer {
+    /// Room for a typical module's facts from the start (a first run encodes every module): grown from empty, the
+    /// two lists would be reallocated a dozen times an entry.
+    fn default() -> Self {
+        Writer { structure: Vec::with_capacity(256), text: Vec::with_capacity(256) }
+    }
 }
 
 impl Writer {
