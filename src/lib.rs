@@ -171,7 +171,7 @@ pub fn load_over(
     let top = found.git.as_ref().map_or_else(|| found.root.clone(), |git| git.root().to_path_buf());
     let config = config::Config::load(&found.root, &top, options.config.as_deref())?;
     let cache = options.cache.open(&found.root);
-    // Before the analysis threads first start, which size their allocator arenas by it.
+    // The analysis threads size their allocator arenas by it (those git discovery started, from now on).
     modules::arena::expect_decoding(cache.as_ref().map_or(0, cache::ModuleCache::decodable_bytes));
     let mut work = repo::checkout::Checkout::work_tree(found.root.clone(), found.git.map(Arc::new), found.git_prefix);
     work.overlay = overlay;

@@ -20,22 +20,34 @@ const AT_MOST: usize = 32 * 1024 * 1024;
 
 /// The warm cache file's size: the threads' heaps grow by about four times its bytes as they decode its facts
 /// (2,000 modules: a 0.8 MB file, 1.6 MB per thread; 20,000: 7.1 MB and about 14 MB); five, so that a thread
-/// that decodes more than its half still finds its heap open. Read when the threads start, after the cache is
-/// opened.
+/// that decodes more than its half still finds its heap open. Threads that start later read it as they start;
+/// threads already started (git's discovery reads the ignore rules on one, before the cache can be found) are
+/// asked to open the rest of their share now, without waiting for them.
 pub fn expect_decoding(file_bytes: usize) {
     EXPECTED.store(file_bytes.saturating_mul(5), Ordering::Relaxed);
+    if let Some(pool) = super::pool() {
+        pool.spawn_broadcast(|_| reserve());
+    }
 }
 
-/// Opens this thread's arena for its share of what is expected (on an analysis thread, as it starts).
+/// Opens this thread's arena for its share of what is expected, as far as it is not open yet (on an analysis
+/// thread, as it starts and when [`expect_decoding`] learns more).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 pub fn reserve() {
     // Below the 128 KiB that `main` fixes as glibc's threshold for mapping a block apart (with room for the
     // chunk header and alignment).
     const BLOCK: usize = 127 * 1024;
-    let share = EXPECTED.load(Ordering::Relaxed) / rayon::current_num_threads().max(1);
-    let blocks: Vec<Box<[std::mem::MaybeUninit<u8>]>> = (0..share.clamp(AT_LEAST, AT_MOST) / BLOCK)
-        .map(|_| std::hint::black_box(Box::new_uninit_slice(BLOCK)))
-        .collect();
+    thread_local! {
+        /// How much of this thread's arena is open already.
+        static OPENED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+    let share = (EXPECTED.load(Ordering::Relaxed) / rayon::current_num_threads().max(1)).clamp(AT_LEAST, AT_MOST);
+    if share <= OPENED.get() {
+        return;
+    }
+    OPENED.set(share);
+    let blocks: Vec<Box<[std::mem::MaybeUninit<u8>]>> =
+        (0..share / BLOCK).map(|_| std::hint::black_box(Box::new_uninit_slice(BLOCK))).collect();
     // Freed in the order allocated, they merge into one free chunk and then into the heap's top: one trim.
     drop(std::hint::black_box(blocks));
 }
