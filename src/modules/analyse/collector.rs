@@ -1,0 +1,370 @@
+//! The visitor that walks a parsed module once for its imports, environment reads and the `fetch` calls inside
+//! `execute`.
+
+use oxc_ast::ast::*;
+use oxc_ast_visit::{Visit, walk};
+use oxc_span::GetSpan;
+
+use super::export::{ExecuteInfo, env_binding, is_commonjs_export, span, string_value};
+use super::signal::{is_request_with_signal, passes_no_signal};
+use super::{changed, commonjs};
+use crate::modules::facts::*;
+
+/// How many expressions and statements the visitor enters inside one another: above what the depth scan lets
+/// through (a bracket is at most three levels, a counted token one). Left-nested chains that the parser builds
+/// without recursing (`a + b + …`, `a.b.c…`, `f()()…`) can be far deeper; a release build visits (and checks
+/// for early errors) some 700,000 levels on the 64 MiB analysis stack.
+const MAX_VISIT_DEPTH: usize = 25_000;
+
+#[derive(Clone, Copy)]
+enum Env {
+    /// The box's environment at start-up: `process.env` or `Bun.env`.
+    Process(&'static str),
+    /// `env` of the context `execute` receives.
+    Context,
+}
+
+/// Walks the whole program once for imports, environment reads and the `fetch` calls inside `execute`. Names are
+/// borrowed from the program (`'a`), not copied: this runs for every module.
+pub(super) struct Collector<'a, 'f> {
+    /// The span of `execute`'s function node: calls inside it are `execute`'s.
+    execute_body: Option<TextSpan>,
+    /// `<name>.env.X` reads count as `context.env` reads for these names.
+    context_names: Vec<&'a str>,
+    /// Inside `execute`, these names hold the context's `env` itself (`{ env }` parameters, `const { env } = ctx`).
+    env_aliases: Vec<&'a str>,
+    depth: usize,
+    /// Whether the depth limit was hit and reported (once is enough).
+    pub(super) too_deep: bool,
+    /// How many statements enclose the current one, counted from the top level or the nearest namespace body.
+    statements: usize,
+    /// The first `import`/`export` declaration below the top level (oxc's checker leaves it to TypeScript).
+    pub(super) nested_module_code: Option<(oxc_span::Span, &'static str)>,
+    /// How many `try` blocks with a `catch` enclose the current node.
+    guarded: usize,
+    facts: &'f mut Collected,
+    pub(super) fetches: Vec<TextSpan>,
+    /// Names given first to `Object.assign(x, ...)` and its kin, which change them.
+    pub(super) passed_to_change: Vec<&'a str>,
+    /// The first CommonJS export (`module.exports = …`, `exports.x = …`) below the top level, outside any
+    /// function but those called where they are written (a UMD wrapper's `(function () { … })()`).
+    pub(super) nested_commonjs: Option<oxc_span::Span>,
+    /// Names bound to `new Request(url, { signal })`: a `fetch(name)` passes that signal.
+    signal_requests: Vec<&'a str>,
+    /// The function the call being visited invokes where it is written.
+    invoked: Option<oxc_span::Span>,
+    /// How many functions that are not called where they are written enclose the current node.
+    functions: usize,
+}
+
+impl<'a, 'f> Collector<'a, 'f> {
+    /// A collector for a module whose default export's `execute` is `execute`, when it has one.
+    pub(super) fn new(execute: Option<&ExecuteInfo<'a>>, facts: &'f mut Collected) -> Self {
+        Collector {
+            execute_body: execute.and_then(|info| info.function),
+            context_names: match execute.and_then(|info| info.params.get(1)) {
+                Some(&name) if name != "_" => vec![name],
+                _ => vec!["context", "ctx"],
+            },
+            env_aliases: execute.and_then(|info| info.env_alias).into_iter().collect(),
+            depth: 0,
+            too_deep: false,
+            statements: 0,
+            nested_module_code: None,
+            guarded: 0,
+            facts,
+            fetches: Vec::new(),
+            passed_to_change: Vec::new(),
+            nested_commonjs: None,
+            signal_requests: Vec::new(),
+            invoked: None,
+            functions: 0,
+        }
+    }
+}
+
+impl<'a> Collector<'a, '_> {
+    /// Enters one more level, or records that the module is too deep (at `node`) and refuses to. Inlined, and the
+    /// node's span is taken only when too deep: this runs for every expression and statement of every module.
+    #[inline]
+    fn descend(&mut self, node: &impl GetSpan) -> bool {
+        if self.depth >= MAX_VISIT_DEPTH {
+            self.too_deep_at(node.span());
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    #[cold]
+    fn too_deep_at(&mut self, at: oxc_span::Span) {
+        if !std::mem::replace(&mut self.too_deep, true) {
+            let why = format!(
+                "nests more than {MAX_VISIT_DEPTH} expressions and statements inside one another, deeper than beeuni-lint analyses"
+            );
+            self.facts.not_analysed = Some(NotAnalysed { span: span(at).span(), why });
+        }
+    }
+
+    fn import(&mut self, specifier: &str, at: oxc_span::Span, kind: ImportKind, type_only: bool) {
+        let guarded = self.guarded > 0 && matches!(kind, ImportKind::Dynamic | ImportKind::Require);
+        let import = Import { specifier: InlineStr::from(specifier), span: span(at), kind, type_only, guarded };
+        self.facts.imports.push(import);
+    }
+
+    fn in_execute(&self, at: oxc_span::Span) -> bool {
+        self.execute_body.is_some_and(|body| body.start <= at.start && at.end <= body.end)
+    }
+
+    /// Which environment `expr` is, if it is one.
+    fn env_object(&self, expr: &Expression) -> Option<Env> {
+        let member = match expr.get_inner_expression() {
+            Expression::StaticMemberExpression(member) => member,
+            Expression::Identifier(id) if self.env_aliases.contains(&id.name.as_str()) && self.in_execute(id.span) => {
+                return Some(Env::Context);
+            }
+            _ => return None,
+        };
+        if member.property.name != "env" {
+            return None;
+        }
+        let Expression::Identifier(object) = member.object.get_inner_expression() else {
+            return None;
+        };
+        match object.name.as_str() {
+            "process" => Some(Env::Process("process.env")),
+            "Bun" => Some(Env::Process("Bun.env")),
+            name if self.context_names.contains(&name) => Some(Env::Context),
+            _ => None,
+        }
+    }
+
+    /// `const { env } = context` or `const e = context.env`: the name now holding the context's environment.
+    fn env_alias(&self, id: &BindingPattern<'a>, init: &Expression) -> Option<&'a str> {
+        match (id, init.get_inner_expression()) {
+            (BindingPattern::BindingIdentifier(id), init) if matches!(self.env_object(init), Some(Env::Context)) => {
+                Some(id.name.as_str())
+            }
+            (pattern, Expression::Identifier(ctx)) if self.context_names.contains(&ctx.name.as_str()) => {
+                env_binding(pattern)
+            }
+            _ => None,
+        }
+    }
+
+    fn env_read(&mut self, env: Env, name: &str, at: oxc_span::Span) {
+        match env {
+            Env::Context if self.facts.context_env.iter().any(|n| n == name) => {}
+            Env::Context => {
+                // Most modules read one name: room for it alone (a first push makes room for four).
+                if self.facts.context_env.is_empty() {
+                    self.facts.context_env.reserve_exact(1);
+                }
+                self.facts.context_env.push(InlineStr::from(name))
+            }
+            Env::Process(via) => {
+                self.facts.env_reads.push(EnvRead { name: InlineStr::from(name), span: span(at), via })
+            }
+        }
+    }
+}
+
+impl<'a> Visit<'a> for Collector<'a, '_> {
+    fn visit_expression(&mut self, it: &Expression<'a>) {
+        if self.descend(it) {
+            walk::walk_expression(self, it);
+            self.depth -= 1;
+        }
+    }
+
+    fn visit_statement(&mut self, it: &Statement<'a>) {
+        if let Some(declaration) = it.as_module_declaration()
+            && self.statements > 0
+        {
+            let what = if declaration.is_import() { "import statement" } else { "export statement" };
+            self.nested_module_code.get_or_insert((declaration.span(), what));
+        }
+        if self.descend(it) {
+            self.statements += 1;
+            walk::walk_statement(self, it);
+            self.statements -= 1;
+            self.depth -= 1;
+        }
+    }
+
+    fn visit_try_statement(&mut self, it: &TryStatement<'a>) {
+        let caught = it.handler.is_some();
+        self.guarded += usize::from(caught);
+        self.visit_block_statement(&it.block);
+        self.guarded -= usize::from(caught);
+        if let Some(handler) = &it.handler {
+            self.visit_catch_clause(handler);
+        }
+        if let Some(finalizer) = &it.finalizer {
+            self.visit_block_statement(finalizer);
+        }
+    }
+
+    // A namespace body is a top level of its own: `namespace N { export const x = 1 }`.
+    fn visit_ts_module_block(&mut self, it: &TSModuleBlock<'a>) {
+        let outer = std::mem::take(&mut self.statements);
+        walk::walk_ts_module_block(self, it);
+        self.statements = outer;
+    }
+
+    // Ambient declarations (`declare module 'x' { import … }`, `declare global`, `declare namespace`) are
+    // erased at run time: an import there loads nothing.
+    fn visit_ts_external_module_declaration(&mut self, _it: &TSExternalModuleDeclaration<'a>) {}
+
+    fn visit_ts_global_declaration(&mut self, _it: &TSGlobalDeclaration<'a>) {}
+
+    fn visit_ts_namespace_declaration(&mut self, it: &TSNamespaceDeclaration<'a>) {
+        if !it.declare {
+            walk::walk_ts_namespace_declaration(self, it);
+        }
+    }
+
+    // Types hold no run-time reads or imports (`typeof import('x')` loads nothing), and skipping them keeps
+    // deeply nested type expressions away from the visitor's stack.
+    fn visit_ts_type(&mut self, _it: &TSType<'a>) {}
+
+    fn visit_import_declaration(&mut self, it: &ImportDeclaration<'a>) {
+        let specifiers = it.specifiers.as_ref().map_or(&[][..], |s| s.as_slice());
+        let all_types = !specifiers.is_empty()
+            && specifiers
+                .iter()
+                .all(|s| matches!(s, ImportDeclarationSpecifier::ImportSpecifier(s) if s.import_kind.is_type()));
+        let type_only = it.import_kind.is_type() || all_types;
+        self.import(it.source.value.as_str(), it.span, ImportKind::Static, type_only);
+    }
+
+    fn visit_export_from_declaration(&mut self, it: &ExportFromDeclaration<'a>) {
+        let all_types = !it.specifiers.is_empty() && it.specifiers.iter().all(|s| s.export_kind.is_type());
+        let type_only = it.export_kind.is_type() || all_types;
+        self.import(it.source.value.as_str(), it.span, ImportKind::ReExport, type_only);
+    }
+
+    fn visit_export_all_declaration(&mut self, it: &ExportAllDeclaration<'a>) {
+        self.import(it.source.value.as_str(), it.span, ImportKind::ReExport, it.export_kind.is_type());
+    }
+
+    fn visit_ts_import_equals_declaration(&mut self, it: &TSImportEqualsDeclaration<'a>) {
+        if let TSModuleReference::ExternalModuleReference(r) = &it.module_reference {
+            self.import(r.expression.value.as_str(), it.span, ImportKind::Require, it.import_kind.is_type());
+        }
+    }
+
+    fn visit_import_expression(&mut self, it: &ImportExpression<'a>) {
+        if let Some(specifier) = string_value(&it.source) {
+            self.import(specifier, it.span, ImportKind::Dynamic, false);
+        }
+        walk::walk_import_expression(self, it);
+    }
+
+    fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
+        let callee = it.callee.get_inner_expression();
+        self.invoked = invoked_function(callee);
+        if callee.is_specific_id("require")
+            && let [Argument::StringLiteral(_) | Argument::TemplateLiteral(_)] = it.arguments.as_slice()
+            && let Some(specifier) = it.arguments[0].as_expression().and_then(string_value)
+        {
+            self.import(specifier, it.span, ImportKind::Require, false);
+        }
+        if let Expression::StaticMemberExpression(member) = callee
+            && member.property.name == "registerTool"
+        {
+            self.facts.registers_tools = true;
+        }
+        let is_fetch = callee.is_specific_id("fetch") || callee.is_specific_member_access("globalThis", "fetch");
+        let request_with_signal = matches!(it.arguments.first(), Some(Argument::Identifier(id))
+            if self.signal_requests.contains(&id.name.as_str()));
+        if is_fetch && self.in_execute(it.span) && !request_with_signal && passes_no_signal(&it.arguments) {
+            self.fetches.push(span(it.span));
+        }
+        if let Some(name) = changed::changed_argument(it) {
+            self.passed_to_change.push(name);
+        }
+        walk::walk_call_expression(self, it);
+    }
+
+    fn visit_static_member_expression(&mut self, it: &StaticMemberExpression<'a>) {
+        if let Some(env) = self.env_object(&it.object) {
+            self.env_read(env, it.property.name.as_str(), it.span);
+        }
+        walk::walk_static_member_expression(self, it);
+    }
+
+    fn visit_computed_member_expression(&mut self, it: &ComputedMemberExpression<'a>) {
+        if let Some(env) = self.env_object(&it.object)
+            && let Some(name) = it.static_property_name()
+        {
+            self.env_read(env, name.as_str(), it.span);
+        }
+        walk::walk_computed_member_expression(self, it);
+    }
+
+    fn visit_assignment_expression(&mut self, it: &AssignmentExpression<'a>) {
+        if self.statements > 1
+            && self.functions == 0
+            && (is_commonjs_export(&it.left) || commonjs::exported_field(&it.left).is_some())
+        {
+            self.nested_commonjs.get_or_insert(it.span);
+        }
+        walk::walk_assignment_expression(self, it);
+    }
+
+    fn visit_function(&mut self, it: &Function<'a>, flags: oxc_semantic::ScopeFlags) {
+        let called_here = self.invoked.take() == Some(it.span);
+        self.functions += usize::from(!called_here);
+        walk::walk_function(self, it, flags);
+        self.functions -= usize::from(!called_here);
+    }
+
+    fn visit_arrow_function_expression(&mut self, it: &ArrowFunctionExpression<'a>) {
+        let called_here = self.invoked.take() == Some(it.span);
+        self.functions += usize::from(!called_here);
+        walk::walk_arrow_function_expression(self, it);
+        self.functions -= usize::from(!called_here);
+    }
+
+    fn visit_variable_declarator(&mut self, it: &VariableDeclarator<'a>) {
+        if let (BindingPattern::BindingIdentifier(id), Some(Expression::NewExpression(request))) =
+            (&it.id, it.init.as_ref().map(Expression::get_inner_expression))
+            && is_request_with_signal(request)
+        {
+            self.signal_requests.push(id.name.as_str());
+        }
+        if let Some(init) = &it.init
+            && self.in_execute(it.span)
+            && let Some(alias) = self.env_alias(&it.id, init)
+        {
+            self.env_aliases.push(alias);
+        }
+        if let (BindingPattern::ObjectPattern(pattern), Some(init)) = (&it.id, &it.init)
+            && let Some(env) = self.env_object(init)
+        {
+            for property in pattern.properties.iter().filter(|p| !p.computed) {
+                if let Some(name) = property.key.static_name() {
+                    self.env_read(env, &name, property.span);
+                }
+            }
+        }
+        walk::walk_variable_declarator(self, it);
+    }
+}
+
+/// The function a call with this callee runs where it is written: `(function () {})()`, `(() => {})()`,
+/// `(function () {}).call(this)`.
+fn invoked_function(callee: &Expression) -> Option<oxc_span::Span> {
+    let callee = match callee {
+        Expression::StaticMemberExpression(m) if matches!(m.property.name.as_str(), "call" | "apply") => {
+            m.object.get_inner_expression()
+        }
+        callee => callee,
+    };
+    match callee {
+        Expression::FunctionExpression(f) => Some(f.span),
+        Expression::ArrowFunctionExpression(f) => Some(f.span),
+        _ => None,
+    }
+}
