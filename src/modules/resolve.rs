@@ -4,19 +4,25 @@
 //! from `node_modules` beside or above the module (their `exports` enforced).
 //! Reads nothing outside the root.
 
+mod aliases;
+mod builtins;
 mod json;
 mod maps;
+mod packages;
 mod tsconfig;
 
 use crate::catalog::{HARNESS_PACKAGES, MODULE_EXTENSIONS};
 use crate::repo::checkout::Checkout;
 use crate::repo::fs;
+use builtins::{BUN_BUILTIN_PACKAGES, NODE_BUILTINS};
 use json::Json;
-use maps::Mapped;
+use packages::is_package_name;
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 use tsconfig::TsConfig;
+
+pub use packages::package_name;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Resolution {
@@ -41,85 +47,6 @@ pub enum Resolution {
     NotExported { subpath: String, manifest: String },
 }
 
-/// Node's built-in modules, by first path segment (`fs/promises` is `fs`'s), the internal `_http_*`,
-/// `_stream_*` and `_tls_*` ones (Bun serves them too) and the deprecated `sys`.
-const NODE_BUILTINS: &[&str] = &[
-    "_http_agent",
-    "_http_client",
-    "_http_common",
-    "_http_incoming",
-    "_http_outgoing",
-    "_http_server",
-    "_stream_duplex",
-    "_stream_passthrough",
-    "_stream_readable",
-    "_stream_transform",
-    "_stream_wrap",
-    "_stream_writable",
-    "_tls_common",
-    "_tls_wrap",
-    "assert",
-    "async_hooks",
-    "buffer",
-    "child_process",
-    "cluster",
-    "console",
-    "constants",
-    "crypto",
-    "dgram",
-    "diagnostics_channel",
-    "dns",
-    "domain",
-    "events",
-    "fs",
-    "http",
-    "http2",
-    "https",
-    "inspector",
-    "module",
-    "net",
-    "os",
-    "path",
-    "perf_hooks",
-    "process",
-    "punycode",
-    "querystring",
-    "readline",
-    "repl",
-    "stream",
-    "string_decoder",
-    "sys",
-    "timers",
-    "tls",
-    "trace_events",
-    "tty",
-    "url",
-    "util",
-    "v8",
-    "vm",
-    "wasi",
-    "worker_threads",
-    "zlib",
-];
-
-/// Specifiers Bun's runtime serves itself, installed or not (its hard-coded aliases: third-party packages it
-/// overrides with native code, and polyfills it forces to native): importing one never fails.
-const BUN_BUILTIN_PACKAGES: &[&str] = &[
-    "@vercel/fetch",
-    "abort-controller",
-    "abort-controller/polyfill",
-    "ffi",
-    "isomorphic-fetch",
-    "next/dist/compiled/node-fetch",
-    "next/dist/compiled/undici",
-    "next/dist/compiled/ws",
-    "node-fetch",
-    "undici",
-    "utf-8-validate",
-    "ws",
-    "ws/lib/websocket",
-];
-
 /// Resolves imports for many modules, remembering the `package.json` and `tsconfig.json` files it has read.
 pub struct Resolver<'a> {
     checkout: &'a Checkout,
@@ -141,15 +68,6 @@ pub struct Folder(usize);
 
 /// A specifier's resolution without and with `require()` (as far as made).
 type ByRequire = [Option<Arc<Resolution>>; 2];
-
-/// Where a package provides a subpath.
-enum Entry {
-    File(String),
-    /// `exports` does not export the subpath.
-    NotExported,
-    /// Nothing provides it (no such file; `exports` maps it to a file that is not there).
-    Missing,
-}
 
 impl<'a> Resolver<'a> {
     pub fn new(checkout: &'a Checkout) -> Self {
@@ -302,174 +220,6 @@ impl<'a> Resolver<'a> {
         }
         Ok(None)
     }
-
-    /// `compilerOptions.paths` (or `baseUrl`) of the config that applies in `dir`: `Some(Ok)` for a file found,
-    /// `Some(Err(why))` for an alias that maps to no file, `None` when no alias matches.
-    fn alias(&mut self, dir: &str, specifier: &str) -> Option<Result<Resolution, String>> {
-        let config = self.config(dir)?;
-        if let Some((alias, targets)) = maps::match_alias(&config.paths, specifier) {
-            for target in targets.iter().filter_map(|t| fs::normalize(t)) {
-                if let Ok(Some(file)) = self.file(&target) {
-                    return Some(Ok(Resolution::File(file)));
-                }
-            }
-            let tried = targets.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ");
-            let why = format!("the alias `{alias}` of `{}` maps it to no file (tried {tried})", config.path);
-            return Some(Err(why));
-        }
-        let base = config.base_url.as_deref()?;
-        let target = fs::normalize(&join(base, specifier))?;
-        match self.file(&target) {
-            Ok(Some(file)) => Some(Ok(Resolution::File(file))),
-            _ => None,
-        }
-    }
-
-    /// The `tsconfig.json` (else `jsconfig.json`) nearest at or above `dir`, read once per folder.
-    fn config(&mut self, dir: &str) -> Option<Rc<TsConfig>> {
-        if let Some(known) = self.configs.get(dir) {
-            return known.clone();
-        }
-        let found = ["tsconfig.json", "jsconfig.json"]
-            .iter()
-            .map(|name| join(dir, name))
-            .find(|path| self.checkout.is_file(path))
-            .and_then(|path| tsconfig::load(self.checkout, &path).map(Rc::new));
-        let found = match found {
-            Some(config) => Some(config),
-            None if dir.is_empty() => None,
-            None => self.config(parent(dir)),
-        };
-        self.configs.insert(dir.to_string(), found.clone());
-        found
-    }
-
-    /// `#name` through the `imports` of the nearest `package.json`.
-    fn hash_import(&mut self, dir: &str, specifier: &str, require: bool) -> Resolution {
-        let Some(folder) = ancestors(dir).find(|folder| self.manifest(folder).is_some()) else {
-            return Resolution::MissingFile(format!(
-                "no `package.json` beside or above the module defines `{specifier}`"
-            ));
-        };
-        let manifest_path = join(folder, "package.json");
-        let not_defined =
-            || Resolution::MissingFile(format!("`{specifier}` is not defined by \"imports\" in `{manifest_path}`"));
-        let Some(imports) = self.manifest(folder).and_then(|m| m.get("imports").cloned()) else {
-            return not_defined();
-        };
-        let target = match maps::lookup(&imports, specifier, &maps::conditions(require)) {
-            Mapped::Target(target) => target,
-            Mapped::NotDefined => return not_defined(),
-        };
-        if !target.starts_with("./") {
-            // `"#fmt": "some-package/fmt"`: a package, looked up from the package's folder.
-            return self.resolve(&join(folder, "package.json"), &target, require);
-        }
-        let file = fs::normalize(&join(folder, &target)).and_then(|t| self.file(&t).ok().flatten());
-        match file {
-            Some(file) => Resolution::File(file),
-            None => Resolution::MissingFile(format!(
-                "the alias `{specifier}` of `{manifest_path}` maps it to no file (tried `{}`)",
-                join(folder, target.trim_start_matches("./"))
-            )),
-        }
-    }
-
-    fn package(&mut self, dir: &str, specifier: &str, name: &str, require: bool) -> Resolution {
-        let subpath = specifier[name.len()..].trim_start_matches('/');
-        let (mut declared_in, mut installed) = (None, None);
-        for folder in ancestors(dir) {
-            let modules = join(folder, "node_modules");
-            let package = join(&modules, name);
-            match self.package_entry(&package, subpath, require) {
-                Some(Entry::File(entry)) => {
-                    return Resolution::Package { name: name.to_string(), folder: package, entry: Some(entry) };
-                }
-                Some(Entry::NotExported) => {
-                    let subpath = if subpath.is_empty() { ".".to_string() } else { format!("./{subpath}") };
-                    return Resolution::NotExported { subpath, manifest: join(&package, "package.json") };
-                }
-                Some(Entry::Missing) => installed = installed.or(Some(package)),
-                None => {}
-            }
-            if declared_in.is_none() && self.declares(folder, name) {
-                declared_in = Some(join(folder, "package.json"));
-            }
-        }
-        match installed {
-            Some(folder) => Resolution::MissingEntry { specifier: specifier.to_string(), folder },
-            None => Resolution::MissingPackage { name: name.to_string(), declared_in },
-        }
-    }
-
-    /// Where the package installed in `package` (a repo-relative folder, `None` when there is none) provides
-    /// `subpath` (empty for the package itself): through `exports` when it has one, else as a file, or through
-    /// `module`/`main` (Bun reads both, `module` first), or `index.*`.
-    fn package_entry(&mut self, package: &str, subpath: &str, require: bool) -> Option<Entry> {
-        let manifest = self.manifest(package);
-        if manifest.is_none() && !self.checkout.is_dir(package) {
-            return None;
-        }
-        let found = |resolver: &mut Self, target: &str| resolver.file(&fs::normalize(target)?).ok().flatten();
-        if let Some(exports) = manifest.as_ref().and_then(|m| m.get("exports")) {
-            let key = if subpath.is_empty() { ".".to_string() } else { format!("./{subpath}") };
-            return Some(match maps::lookup(exports, &key, &maps::conditions(require)) {
-                Mapped::Target(target) => found(self, &join(package, &target)).map_or(Entry::Missing, Entry::File),
-                Mapped::NotDefined => Entry::NotExported,
-            });
-        }
-        if !subpath.is_empty() {
-            return Some(found(self, &join(package, subpath)).map_or(Entry::Missing, Entry::File));
-        }
-        let field = |name: &str| manifest.as_ref().and_then(|m| m.get(name)).and_then(Json::as_str).map(str::to_string);
-        let entry = [field("module"), field("main")]
-            .into_iter()
-            .flatten()
-            .find_map(|main| found(self, &join(package, &main)))
-            .or_else(|| found(self, &join(package, "index")));
-        Some(entry.map_or(Entry::Missing, Entry::File))
-    }
-
-    /// Does the `package.json` in `folder` declare `name` in any dependency list?
-    fn declares(&mut self, folder: &str, name: &str) -> bool {
-        let Some(manifest) = self.manifest(folder) else {
-            return false;
-        };
-        ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"]
-            .iter()
-            .any(|list| manifest.get(list).and_then(|l| l.get(name)).is_some())
-    }
-
-    /// The parsed `package.json` of a repo-relative folder, read once.
-    fn manifest(&mut self, folder: &str) -> Option<Rc<Json>> {
-        if let Some(known) = self.manifests.get(folder) {
-            return known.clone();
-        }
-        let parsed = self.checkout.read(&join(folder, "package.json")).ok().and_then(|b| Json::parse(&b)).map(Rc::new);
-        self.manifests.insert(folder.to_string(), parsed.clone());
-        parsed
-    }
-}
-
-/// Could `name` (from [`package_name`]) name an npm package? Not `@/x`, `@scope` alone, `~/x`, an empty name,
-/// upper case, a leading `.` or `_`, or characters npm refuses: those are aliases or typos, never packages.
-fn is_package_name(name: &str) -> bool {
-    let valid = |part: &str| {
-        !part.is_empty()
-            && !part.starts_with(['.', '_'])
-            && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"-._~".contains(&b))
-    };
-    match name.strip_prefix('@') {
-        Some(scoped) => scoped.split_once('/').is_some_and(|(scope, name)| valid(scope) && valid(name)),
-        None => valid(name) && !name.starts_with('~'),
-    }
-}
-
-/// `@scope/name` or `name` of a bare specifier.
-pub fn package_name(specifier: &str) -> &str {
-    let mut slashes = specifier.match_indices('/').map(|(i, _)| i);
-    let end = if specifier.starts_with('@') { slashes.nth(1) } else { slashes.next() };
-    &specifier[..end.unwrap_or(specifier.len())]
 }
 
 /// The files a specifier may mean: itself, with each module extension, `.js` → `.ts`, and `index.*`.
