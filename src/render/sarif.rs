@@ -6,17 +6,26 @@
 //! URIs are repo-relative against `%SRCROOT%`. GitHub's limits are kept:
 //! results and locations past them are cut, and a notification says so.
 
+mod descriptor;
+mod fingerprint;
+mod fixes;
+mod location;
+#[cfg(test)]
+mod validator;
+
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
 use serde_sarif::sarif;
 
+use self::descriptor::{descriptor, pascal_case};
+use self::fingerprint::Fingerprints;
+use self::fixes::{fix, safety};
+use self::location::location;
 use crate::Report;
-use crate::diagnostic::{Diagnostic, Fix, Safety, Severity};
-use crate::render::{file, locate};
-use crate::rules::{RULES, Rule, is_change_aware};
-use crate::source::{FileId, Span};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::rules::RULES;
 
 /// The project's home; `helpUri` is this with `#rule-id` appended.
 pub const INFORMATION_URI: &str = "https://github.com/beeuni/beeuni-lint";
@@ -27,7 +36,6 @@ pub const FINGERPRINT_KEY: &str = "beeuniLint/v1";
 /// GitHub code scanning's limits.
 const MAX_RESULTS: usize = 25_000;
 const MAX_LOCATIONS: usize = 1_000;
-const MAX_DESCRIPTION: usize = 1_024;
 
 pub fn render(report: &Report, version: &str) -> String {
     render_within(report, version, MAX_RESULTS, MAX_LOCATIONS)
@@ -140,56 +148,6 @@ fn kept(report: &Report, max: usize) -> Vec<usize> {
     kept
 }
 
-fn descriptor(rule: &Rule) -> sarif::ReportingDescriptor {
-    let docs = rule.docs();
-    let summary = rule.summary();
-    let what = section(&docs, "What it checks").unwrap_or_else(|| summary.clone());
-    let mut tags = vec!["beeuni".to_string()];
-    tags.extend(rule.id.starts_with("module-").then(|| "module".to_string()));
-    tags.extend(rule.id.starts_with("legacy-").then(|| "legacy".to_string()));
-    tags.extend(is_change_aware(rule.id).then(|| "change-aware".to_string()));
-    sarif::ReportingDescriptor::builder()
-        .id(rule.id)
-        .name(pascal_case(rule.id))
-        .short_description(plain(&truncate(&summary)))
-        .full_description(plain(&truncate(&what)))
-        .help(sarif::MultiformatMessageString::builder().text(docs.clone()).markdown(docs).build())
-        .help_uri(format!("{INFORMATION_URI}#{}", rule.id))
-        .default_configuration(sarif::ReportingConfiguration {
-            level: Some(Value::from(level(rule.severity).0)),
-            ..Default::default()
-        })
-        .properties(sarif::PropertyBag::builder().tags(tags).build())
-        .build()
-}
-
-/// The text under a `## heading` of a rule's docs, its wrapped lines joined into paragraphs.
-fn section(docs: &str, heading: &str) -> Option<String> {
-    let mut lines = docs.lines().skip_while(|line| line.trim() != format!("## {heading}")).skip(1);
-    let body: Vec<&str> = lines.by_ref().take_while(|line| !line.starts_with("## ")).map(str::trim).collect();
-    let paragraphs: Vec<String> =
-        body.split(|line| line.is_empty()).filter(|p| !p.is_empty()).map(|p| p.join(" ")).collect();
-    (!paragraphs.is_empty()).then(|| paragraphs.join("\n\n"))
-}
-
-/// `unknown-excluded-tool` → `UnknownExcludedTool`.
-fn pascal_case(id: &str) -> String {
-    let mut out = String::new();
-    for word in id.split(|c: char| !c.is_ascii_alphanumeric()) {
-        let mut chars = word.chars();
-        out.extend(chars.next().map(|c| c.to_ascii_uppercase()));
-        out.extend(chars);
-    }
-    out
-}
-
-fn truncate(text: &str) -> String {
-    if text.chars().count() <= MAX_DESCRIPTION {
-        return text.to_string();
-    }
-    text.chars().take(MAX_DESCRIPTION - 1).chain(['…']).collect()
-}
-
 /// A severity as a SARIF level: `error`, `warning`, and `note` for info.
 fn level(severity: Severity) -> (&'static str, sarif::ResultLevel) {
     match severity {
@@ -203,10 +161,6 @@ fn number(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
-fn plain(text: &str) -> sarif::MultiformatMessageString {
-    sarif::MultiformatMessageString::builder().text(text).build()
-}
-
 fn message(text: &str) -> sarif::Message {
     sarif::Message { text: Some(text.to_string()), ..Default::default() }
 }
@@ -216,234 +170,15 @@ fn notification(id: &str, text: &str) -> sarif::Notification {
     sarif::Notification::builder().descriptor(descriptor).level(Value::from("warning")).message(message(text)).build()
 }
 
-/// A repo-relative path as a URI reference: every byte but unreserved ones and `/` percent-encoded.
-fn uri(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    for byte in path.bytes() {
-        match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => out.push(char::from(byte)),
-            _ => out.push_str(&format!("%{byte:02X}")),
-        }
-    }
-    out
-}
-
-fn artifact(path: &str) -> sarif::ArtifactLocation {
-    sarif::ArtifactLocation { uri: Some(uri(path)), uri_base_id: Some(SRCROOT.into()), ..Default::default() }
-}
-
-/// The start and end of a span as a text region (1-based lines, UTF-16 columns).
-fn region(report: &Report, file: FileId, span: Span) -> (&str, sarif::Region) {
-    let at = locate(&report.sources, file, span);
-    let region = sarif::Region {
-        start_line: Some(number(at.start.line)),
-        start_column: Some(number(at.start.column)),
-        end_line: Some(number(at.end.line)),
-        end_column: Some(number(at.end.column)),
-        ..Default::default()
-    };
-    (at.path, region)
-}
-
-fn location(report: &Report, file: FileId, span: Span, text: Option<&str>, id: Option<i64>) -> sarif::Location {
-    let (path, region) = region(report, file, span);
-    let physical =
-        sarif::PhysicalLocation { artifact_location: Some(artifact(path)), region: Some(region), ..Default::default() };
-    sarif::Location { id, message: text.map(message), physical_location: Some(physical), ..Default::default() }
-}
-
-/// One `artifactChange` a file, in the order the files first appear; each edit a replacement whose deleted
-/// region is given both as lines and UTF-16 columns and as a byte range.
-fn fix(report: &Report, fix: &Fix) -> sarif::Fix {
-    let mut changes: Vec<(FileId, sarif::ArtifactChange)> = Vec::new();
-    for edit in &fix.edits {
-        let (path, mut deleted) = region(report, edit.file, edit.span);
-        deleted.byte_offset = Some(number(edit.span.start));
-        deleted.byte_length = Some(number(edit.span.end.saturating_sub(edit.span.start)));
-        let inserted = sarif::ArtifactContent { text: Some(edit.content.clone()), ..Default::default() };
-        let replacement =
-            sarif::Replacement { deleted_region: deleted, inserted_content: Some(inserted), properties: None };
-        match changes.iter_mut().find(|(file, _)| *file == edit.file) {
-            Some((_, change)) => change.replacements.push(replacement),
-            None => {
-                let change = sarif::ArtifactChange {
-                    artifact_location: artifact(path),
-                    replacements: vec![replacement],
-                    properties: None,
-                };
-                changes.push((edit.file, change));
-            }
-        }
-    }
-    let (safety, description) = safety(fix.safety);
-    let properties = BTreeMap::from([("safety".to_string(), Value::from(safety))]);
-    sarif::Fix {
-        artifact_changes: changes.into_iter().map(|(_, change)| change).collect(),
-        description: Some(message(description)),
-        properties: Some(sarif::PropertyBag::builder().additional_properties(properties).build()),
-    }
-}
-
-/// A fix's safety as the properties say it, and the description of a fix of that safety.
-fn safety(safety: Safety) -> (&'static str, &'static str) {
-    match safety {
-        Safety::Safe => ("safe", "Apply the safe fix (`beeuni-lint --fix`)"),
-        Safety::Unsafe => ("unsafe", "Apply the unsafe fix (`beeuni-lint --fix --unsafe-fixes`); review it first"),
-    }
-}
-
-/// `partialFingerprints` that survive unrelated edits: a hash of the rule, the path, the primary line's trimmed
-/// text, how many lines above it in the file have that same text, and where the finding starts in that text.
-/// No line number goes in, so lines added or removed elsewhere change nothing.
-#[derive(Default)]
-struct Fingerprints {
-    /// Per file, per 0-based line: how many earlier lines have the same trimmed text.
-    occurrences: HashMap<FileId, Vec<usize>>,
-}
-
-impl Fingerprints {
-    fn of(&mut self, report: &Report, d: &Diagnostic) -> String {
-        let Some(source) = file(&report.sources, d.primary.file) else {
-            return fnv1a(&[d.rule, "", "", "0", "0"]);
-        };
-        let start = d.primary.span.start.min(source.text.len());
-        let line = source.line_index(start);
-        let line_span = source.line_span(line);
-        let text = source.slice(line_span);
-        let indent = text.len() - text.trim_start().len();
-        let within = start.saturating_sub(line_span.start + indent);
-        let occurrences = self.occurrences.entry(d.primary.file).or_insert_with(|| {
-            let mut seen: HashMap<&str, usize> = HashMap::new();
-            (0..source.line_count())
-                .map(|line| {
-                    let count = seen.entry(source.slice(source.line_span(line)).trim()).or_default();
-                    *count += 1;
-                    *count - 1
-                })
-                .collect()
-        });
-        let occurrence = occurrences.get(line).copied().unwrap_or_default();
-        fnv1a(&[d.rule, &source.shown, text.trim(), &occurrence.to_string(), &within.to_string()])
-    }
-}
-
-/// 64-bit FNV-1a over the parts, each followed by a 0xff byte (never in UTF-8), as 16 hex digits.
-fn fnv1a(parts: &[&str]) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in parts.iter().flat_map(|part| part.bytes().chain([0xff])) {
-        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{hash:016x}")
-}
-
 #[cfg(test)]
 mod tests {
+    use super::descriptor::{MAX_DESCRIPTION, section, truncate};
+    use super::location::uri;
+    use super::validator::parse;
     use super::*;
-    use crate::diagnostic::Label;
+    use crate::diagnostic::{Fix, Safety};
     use crate::render::fixture;
-    use crate::source::{SourceFile, Sources};
     use serde_json::json;
-
-    /// The output parsed, after checking it against the OASIS schema.
-    fn parse(text: &str) -> Value {
-        assert!(text.ends_with("}\n") && !text.ends_with("\n\n"));
-        let log = serde_json::from_str(text).unwrap();
-        assert_eq!(errors(&log), Vec::<String>::new(), "not valid SARIF 2.1.0");
-        log
-    }
-
-    fn errors(log: &Value) -> Vec<String> {
-        // The OASIS standard file, vendored so that a clone tests on its own.
-        let schema: Value = serde_json::from_str(include_str!("../../tests/schemas/sarif-schema-2.1.0.json")).unwrap();
-        let mut errors = Vec::new();
-        check(&schema, &schema, log, "", &mut errors);
-        errors
-    }
-
-    /// Validates against the part of JSON Schema draft 4 the SARIF schema uses. `pattern` and `oneOf` (only
-    /// on properties this renderer never writes) count as failures; `format` is only roughly checked.
-    fn check(schema: &Value, root: &Value, value: &Value, at: &str, out: &mut Vec<String>) {
-        if let Some(reference) = schema["$ref"].as_str() {
-            return check(root.pointer(&reference[1..]).unwrap(), root, value, at, out);
-        }
-        let mut fail = |what: &str| out.push(format!("{at}: {what}"));
-        let is = |kind: &Value| match kind.as_str().unwrap() {
-            "integer" => value.is_i64() || value.is_u64(),
-            "number" => value.is_number(),
-            "string" => value.is_string(),
-            "boolean" => value.is_boolean(),
-            "array" => value.is_array(),
-            "object" => value.is_object(),
-            _ => value.is_null(),
-        };
-        if schema.get("type").is_some_and(|t| !t.as_array().map_or_else(|| is(t), |ts| ts.iter().any(is))) {
-            fail("type");
-        }
-        if schema["enum"].as_array().is_some_and(|values| !values.contains(value)) {
-            fail("enum");
-        }
-        if let Some(n) = value.as_f64()
-            && (schema["minimum"].as_f64().is_some_and(|min| n < min)
-                || schema["maximum"].as_f64().is_some_and(|max| n > max))
-        {
-            fail("range");
-        }
-        if schema.get("oneOf").is_some() || (value.is_string() && schema.get("pattern").is_some()) {
-            fail("unchecked keyword");
-        }
-        if let (Some(format), Some(s)) = (schema["format"].as_str(), value.as_str())
-            && (s.contains(char::is_whitespace) || (format == "uri" && !s.contains(':')))
-        {
-            fail("format");
-        }
-        let passes = |s: &Value| {
-            let mut errors = Vec::new();
-            check(s, root, value, at, &mut errors);
-            errors.is_empty()
-        };
-        if schema["anyOf"].as_array().is_some_and(|any| !any.iter().any(passes)) {
-            fail("anyOf");
-        }
-        if let Some(items) = value.as_array() {
-            if schema["minItems"].as_u64().is_some_and(|min| (items.len() as u64) < min) {
-                fail("minItems");
-            }
-            if schema["uniqueItems"] == true && items.iter().enumerate().any(|(i, x)| items[..i].contains(x)) {
-                fail("uniqueItems");
-            }
-            for (i, item) in items.iter().enumerate().filter(|_| schema.get("items").is_some()) {
-                check(&schema["items"], root, item, &format!("{at}/{i}"), out);
-            }
-        }
-        for (key, item) in value.as_object().into_iter().flatten() {
-            match (schema["properties"].get(key), &schema["additionalProperties"]) {
-                (Some(s), _) | (None, s @ Value::Object(_)) => check(s, root, item, &format!("{at}/{key}"), out),
-                (None, Value::Bool(false)) => out.push(format!("{at}: `{key}` not allowed")),
-                _ => {}
-            }
-        }
-        for key in schema["required"].as_array().into_iter().flatten().filter_map(Value::as_str) {
-            if value.as_object().is_some_and(|object| !object.contains_key(key)) {
-                out.push(format!("{at}: `{key}` missing"));
-            }
-        }
-    }
-
-    #[test]
-    fn the_validator_finds_errors() {
-        let mut log = parse(&render(&fixture::report(), "0.1.0"));
-        log["runs"][0]["results"][0]["level"] = json!("info");
-        log["runs"][0]["results"][1].as_object_mut().unwrap().remove("message");
-        log["runs"][0]["tool"]["driver"]["rules"][0]["severity"] = json!("error");
-        log["runs"][0]["tool"]["driver"]["informationUri"] = json!("not a URI");
-        let expected = [
-            "/runs/0/results/0/level: enum",
-            "/runs/0/results/1: `message` missing",
-            "/runs/0/tool/driver/informationUri: format",
-            "/runs/0/tool/driver/rules/0: `severity` not allowed",
-        ];
-        assert_eq!(errors(&log), expected);
-    }
 
     #[test]
     fn run_and_driver() {
@@ -535,25 +270,6 @@ mod tests {
                 "locations": [{"physicalLocation": at("beeuni.yaml", 4, 7, 7)}],
             })
         );
-    }
-
-    #[test]
-    fn fingerprints_ignore_line_numbers() {
-        let prints = |text: &str| -> Vec<Value> {
-            let mut sources = Sources::default();
-            let file = sources.add(SourceFile::new("a b.yaml", text.into()));
-            let at = |(at, _)| Diagnostic::new("r", Severity::Error, Label::new(file, Span::new(at, at + 3)), "m");
-            let diagnostics = text.match_indices("bsh").map(at).collect();
-            let log = parse(&render(&Report { sources, diagnostics, files: 1 }, "0.1.0"));
-            let results = log["runs"][0]["results"].as_array().unwrap().clone();
-            assert_eq!(results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "a%20b.yaml");
-            results.iter().map(|r| r["partialFingerprints"][FINGERPRINT_KEY].clone()).collect()
-        };
-        let before = prints("a: [bsh]\nb: [bsh, bsh]\n  a: [bsh]\n");
-        // Lines above, indentation and trailing blanks change nothing.
-        assert_eq!(prints("# new\n\nx: 1\na: [bsh]\nb: [bsh, bsh]\n    a: [bsh]  \n"), before);
-        // Two findings on one line, and two lines of the same text, are told apart.
-        assert!(before.iter().enumerate().all(|(i, print)| !before[..i].contains(print)));
     }
 
     #[test]

@@ -1,0 +1,81 @@
+//! `partialFingerprints`: stable identities for findings, so code scanning tracks them across commits.
+
+use std::collections::HashMap;
+
+use crate::Report;
+use crate::diagnostic::Diagnostic;
+use crate::render::file;
+use crate::source::FileId;
+
+/// `partialFingerprints` that survive unrelated edits: a hash of the rule, the path, the primary line's trimmed
+/// text, how many lines above it in the file have that same text, and where the finding starts in that text.
+/// No line number goes in, so lines added or removed elsewhere change nothing.
+#[derive(Default)]
+pub(super) struct Fingerprints {
+    /// Per file, per 0-based line: how many earlier lines have the same trimmed text.
+    occurrences: HashMap<FileId, Vec<usize>>,
+}
+
+impl Fingerprints {
+    pub(super) fn of(&mut self, report: &Report, d: &Diagnostic) -> String {
+        let Some(source) = file(&report.sources, d.primary.file) else {
+            return fnv1a(&[d.rule, "", "", "0", "0"]);
+        };
+        let start = d.primary.span.start.min(source.text.len());
+        let line = source.line_index(start);
+        let line_span = source.line_span(line);
+        let text = source.slice(line_span);
+        let indent = text.len() - text.trim_start().len();
+        let within = start.saturating_sub(line_span.start + indent);
+        let occurrences = self.occurrences.entry(d.primary.file).or_insert_with(|| {
+            let mut seen: HashMap<&str, usize> = HashMap::new();
+            (0..source.line_count())
+                .map(|line| {
+                    let count = seen.entry(source.slice(source.line_span(line)).trim()).or_default();
+                    *count += 1;
+                    *count - 1
+                })
+                .collect()
+        });
+        let occurrence = occurrences.get(line).copied().unwrap_or_default();
+        fnv1a(&[d.rule, &source.shown, text.trim(), &occurrence.to_string(), &within.to_string()])
+    }
+}
+
+/// 64-bit FNV-1a over the parts, each followed by a 0xff byte (never in UTF-8), as 16 hex digits.
+fn fnv1a(parts: &[&str]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in parts.iter().flat_map(|part| part.bytes().chain([0xff])) {
+        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::validator::parse;
+    use super::super::{FINGERPRINT_KEY, render};
+    use crate::Report;
+    use crate::diagnostic::{Diagnostic, Label, Severity};
+    use crate::source::{SourceFile, Sources, Span};
+    use serde_json::Value;
+
+    #[test]
+    fn fingerprints_ignore_line_numbers() {
+        let prints = |text: &str| -> Vec<Value> {
+            let mut sources = Sources::default();
+            let file = sources.add(SourceFile::new("a b.yaml", text.into()));
+            let at = |(at, _)| Diagnostic::new("r", Severity::Error, Label::new(file, Span::new(at, at + 3)), "m");
+            let diagnostics = text.match_indices("bsh").map(at).collect();
+            let log = parse(&render(&Report { sources, diagnostics, files: 1 }, "0.1.0"));
+            let results = log["runs"][0]["results"].as_array().unwrap().clone();
+            assert_eq!(results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "a%20b.yaml");
+            results.iter().map(|r| r["partialFingerprints"][FINGERPRINT_KEY].clone()).collect()
+        };
+        let before = prints("a: [bsh]\nb: [bsh, bsh]\n  a: [bsh]\n");
+        // Lines above, indentation and trailing blanks change nothing.
+        assert_eq!(prints("# new\n\nx: 1\na: [bsh]\nb: [bsh, bsh]\n    a: [bsh]  \n"), before);
+        // Two findings on one line, and two lines of the same text, are told apart.
+        assert!(before.iter().enumerate().all(|(i, print)| !before[..i].contains(print)));
+    }
+}
