@@ -1,5 +1,5 @@
-//! Whether a `fetch` call passes an abort `signal` (RULES.md §10): what the visitor asks of each call inside
-//! `execute`.
+//! Whether a `fetch` call passes an abort `signal` (RULES.md §10): through its options, or through a
+//! `new Request(url, options)` that may carry one.
 
 use oxc_ast::ast::*;
 

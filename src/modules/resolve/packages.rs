@@ -17,6 +17,8 @@ enum Entry {
 }
 
 impl Resolver<'_> {
+    /// A bare specifier as a package: the first `node_modules` at or above `dir` that provides it; else the
+    /// folder that installs it without the file asked for, or which `package.json` declares it.
     pub(super) fn package(&mut self, dir: &str, specifier: &str, name: &str, require: bool) -> Resolution {
         let subpath = specifier[name.len()..].trim_start_matches('/');
         let (mut declared_in, mut installed) = (None, None);

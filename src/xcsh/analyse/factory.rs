@@ -1,5 +1,5 @@
 //! The factory's body: what its `return` statements give back, followed through arrays, conditionals, `await`
-//! and `Promise.resolve`, down to the tool literals.
+//! and `Promise.resolve` down to the tool literals (or, when it returns nothing, whether it registers tools).
 
 use oxc_ast::ast::*;
 use oxc_span::GetSpan;

@@ -8,6 +8,8 @@ use crate::yaml::scalar::{ScalarKind, plain_kind, tagged_kind};
 use granit_parser::{Event, Options, Parser, ScalarStyle, StructureStyle};
 use rustc_hash::FxHashMap;
 
+/// A collection whose end event has not come yet: where it starts, its children so far (a mapping's key waits for
+/// its value), whether it is a flow collection, and its anchor.
 enum Frame {
     Seq { start: usize, items: Vec<NodeId>, flow: bool, anchor: usize },
     Map { start: usize, entries: Vec<Entry>, key: Option<NodeId>, flow: bool, anchor: usize },

@@ -1,5 +1,5 @@
-//! Repeated keys of a mapping, which YAML forbids but parsers (granit-parser among them) accept: the later
-//! value would silently win.
+//! Repeated keys of a mapping, found as each mapping is built (for the `duplicate-key` rule): `null` and `~` are
+//! one key, `1` and `"1"` are two.
 
 use super::{Document, DuplicateKey, Entry, NodeId, Value};
 use crate::yaml::scalar::ScalarKind;
