@@ -6,9 +6,10 @@
 //! value lies in the text part, one after the other in the order the structure names them, so that one UTF-8
 //! check covers them all; the structure gives each string's length. Numbers (lengths, counts, offsets) are
 //! LEB128 varints; a span is its start and its length. Reading never trusts the bytes: every read is
-//! bounds-checked, a list's length is checked against the bytes left before anything is allocated for it, a
-//! string must end on a character boundary, a tag must be known, and both parts must be used up exactly. Bytes
-//! that fail any of this decode to `None`: the entry is a miss and the module is analysed again.
+//! bounds-checked, a list's length is checked against the bytes left before anything is allocated for it (each
+//! item takes at least its smallest encoded size), a span must lie within the text it is of, a string must end on
+//! a character boundary, a tag must be known, and both parts must be used up exactly. Bytes that fail any of this
+//! decode to `None`: the entry is a miss and the module is analysed again.
 
 mod document;
 mod facts;
@@ -16,11 +17,20 @@ mod facts;
 use crate::modules::facts::TextSpan;
 use crate::source::Span;
 
+// The fewest bytes of the structure each kind of item takes (see [`Reader::list`]): a number (a length, a count,
+// an index) or a byte takes one, a span two (its start and length).
+pub const NUMBER: usize = 1;
+pub const BYTE: usize = 1;
+pub const STR: usize = NUMBER;
+pub const SPAN: usize = 2 * NUMBER;
+
 /// A value the cache stores as an entry.
 pub trait Codec: Sized {
     fn encode(&self) -> Vec<u8>;
-    /// `None` when `bytes` are not an entry this version writes (damaged, cut short, or from elsewhere).
-    fn decode(bytes: &[u8]) -> Option<Self>;
+    /// `None` when `bytes` are not an entry this version writes (damaged, cut short, or from elsewhere), or when
+    /// a span in them ends past `text_len`, the length of the text the value is of (the entry is keyed by that
+    /// text's content, so a span past its end was never written for it).
+    fn decode(bytes: &[u8], text_len: usize) -> Option<Self>;
 }
 
 /// Builds an entry: the structure and the text part are written apart and joined at the end.
@@ -95,17 +105,20 @@ pub struct Reader<'a> {
     structure: &'a [u8],
     /// The text part not yet read, checked as UTF-8 once, whole.
     text: &'a str,
+    /// Where every span must end by: the length of the text the entry is of.
+    text_len: usize,
 }
 
 impl<'a> Reader<'a> {
-    pub fn new(entry: &'a [u8]) -> Option<Self> {
-        let mut reader = Reader { structure: entry, text: "" };
+    /// A reader of `entry`, the value of a text `text_len` bytes long.
+    pub fn new(entry: &'a [u8], text_len: usize) -> Option<Self> {
+        let mut reader = Reader { structure: entry, text: "", text_len };
         let len = reader.number()?;
         if len > reader.structure.len() {
             return None;
         }
         let (text, structure) = reader.structure.split_at(len);
-        Some(Reader { structure, text: std::str::from_utf8(text).ok()? })
+        Some(Reader { structure, text: std::str::from_utf8(text).ok()?, text_len })
     }
 
     #[inline(always)]
@@ -160,11 +173,12 @@ impl<'a> Reader<'a> {
         Some(text)
     }
 
+    /// A span of the text, which must end within it.
     #[inline(always)]
     pub fn span(&mut self) -> Option<Span> {
         let start = self.number()?;
         let end = start.checked_add(self.number()?)?;
-        Some(Span { start, end })
+        (end <= self.text_len).then_some(Span { start, end })
     }
 
     /// A [`TextSpan`]: a span past 4 GiB is not one (no module is that long).
@@ -174,18 +188,19 @@ impl<'a> Reader<'a> {
         Some(TextSpan::new(u32::try_from(span.start).ok()?, u32::try_from(span.end).ok()?))
     }
 
-    /// How many items a list has; more than there are bytes left is a damaged entry (every item takes at least
-    /// one byte of the structure), caught before anything is allocated for them.
+    /// How many items a list has whose items take at least `least` bytes of the structure each (`least` >= 1); more
+    /// than the bytes left can hold is a damaged entry, caught before anything is allocated for them (so that what
+    /// a list allocates is bounded by its entry's size, however its count was crafted).
     #[inline(always)]
-    pub fn count(&mut self) -> Option<usize> {
+    pub fn count(&mut self, least: usize) -> Option<usize> {
         let count = self.number()?;
-        (count <= self.structure.len()).then_some(count)
+        (count <= self.structure.len() / least.max(1)).then_some(count)
     }
 
-    /// A list, allocated once at its exact length.
+    /// A list whose items take at least `least` bytes of the structure each, allocated once at its exact length.
     #[inline(always)]
-    pub fn list<T>(&mut self, mut read: impl FnMut(&mut Self) -> Option<T>) -> Option<Vec<T>> {
-        let count = self.count()?;
+    pub fn list<T>(&mut self, least: usize, mut read: impl FnMut(&mut Self) -> Option<T>) -> Option<Vec<T>> {
+        let count = self.count(least)?;
         let mut items = Vec::with_capacity(count);
         for _ in 0..count {
             items.push(read(self)?);

@@ -154,7 +154,7 @@ mod tests {
         assert_eq!(files(dir.path()), [".gitignore", FILE], "the spool is gone, the file is in place");
         let cache = ModuleCache::open(dir.path().to_path_buf());
         for n in order {
-            assert_eq!(cache.module(&id(n), "b.ts").map(|(facts, _)| facts), Some(facts(n)), "{n}");
+            assert_eq!(cache.module(&id(n), "b.ts", usize::MAX).map(|(facts, _)| facts), Some(facts(n)), "{n}");
         }
         // Read-only: nothing is written, nothing is kept.
         let cache = ModuleCache::open(dir.path().to_path_buf()).read_only();

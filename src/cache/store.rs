@@ -169,7 +169,7 @@ mod tests {
         ModuleCache::open(dir.path().to_path_buf()).store(entries);
         let cache = ModuleCache::open(dir.path().to_path_buf());
         assert!(cache.data.len() > 8 * PAGE, "a file of several pages");
-        let hits: Vec<Entry> = order.iter().map(|&n| cache.module(&id(n), "x/a.ts").unwrap().1).collect();
+        let hits: Vec<Entry> = order.iter().map(|&n| cache.module(&id(n), "x/a.ts", usize::MAX).unwrap().1).collect();
         let starts: Vec<usize> =
             hits.iter().map(|hit| if let Entry::Hit(range) = hit { range.start } else { 0 }).collect();
         assert!(starts.windows(2).all(|pair| pair[0] < pair[1]), "in the order of use, not of the keys");
@@ -178,7 +178,7 @@ mod tests {
         }
         hits.iter().for_each(|hit| cache.taken(hit));
         for &n in &order {
-            assert_eq!(cache.module(&id(n), "a.ts").map(|(facts, _)| facts), Some(facts(n)), "{n}");
+            assert_eq!(cache.module(&id(n), "a.ts", usize::MAX).map(|(facts, _)| facts), Some(facts(n)), "{n}");
         }
         // A new entry rewrites the file: the hits are copied from the pages let go, in the same order.
         let mut used = hits;
@@ -187,7 +187,7 @@ mod tests {
         let cache = ModuleCache::open(dir.path().to_path_buf());
         for n in order.iter().copied().chain([1000]) {
             let path = if n == 1000 { "b.ts" } else { "a.ts" };
-            assert_eq!(cache.module(&id(n), path).map(|(facts, _)| facts), Some(facts(n)), "{n}");
+            assert_eq!(cache.module(&id(n), path, usize::MAX).map(|(facts, _)| facts), Some(facts(n)), "{n}");
         }
     }
 }

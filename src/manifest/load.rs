@@ -353,7 +353,7 @@ fn parse_text(
         yaml::split::parse_split(text, top_entry, crate::modules::pool)
     };
     match cache.and_then(|(cache, known)| Some((cache, Key::manifest(known, text.as_bytes(), rel)?))) {
-        Some((cache, key)) => match cache.document(&key) {
+        Some((cache, key)) => match cache.document(&key, text.len()) {
             Some(document) => Ok(document),
             None => parse(text).inspect(|document| cache.put_document(key, document)),
         },

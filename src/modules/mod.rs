@@ -181,7 +181,9 @@ fn read(checkout: &Checkout, path: &str, resolved: &Resolved, indexed: Indexed, 
             Read::Later { real: real.clone(), indexed: indexed.unwrap_or_else(|| checkout.index_stat(path)) }
         }
         (Resolved::Blob(id), _) => {
-            if let Some((facts, entry)) = cache.and_then(|cache| cache.module(id, path)) {
+            // The blob's length from its header, which bounds the facts' spans, without reading it.
+            let cached = cache.and_then(|cache| cache.module(id, path, checkout.blob_len(*id)?));
+            if let Some((facts, entry)) = cached {
                 return Read::Cached { id: *id, facts: Box::new(facts), entry };
             }
             MODULES_READ.fetch_add(1, Ordering::Relaxed);
@@ -240,7 +242,8 @@ fn cached_unread(
     cache: &ModuleCache,
 ) -> Option<Analysed> {
     let stat = crate::repo::folders::stat_no_follow(real).ok()?;
-    let (facts, entry) = cache.module(&indexed?.id_if_same(&stat)?, path)?;
+    // The file's length is the one the index recorded, which `id_if_same` has found it still is.
+    let (facts, entry) = cache.module(&indexed?.id_if_same(&stat)?, path, stat.size as usize)?;
     Some((Body::LetGo, Box::new(facts), Some(entry)))
 }
 
@@ -300,7 +303,7 @@ fn analyse_bytes(
     match String::from_utf8(bytes) {
         Ok(text) => {
             if let (Some(cache), Some(id)) = (cache, &id)
-                && let Some((facts, entry)) = cache.module(id, path)
+                && let Some((facts, entry)) = cache.module(id, path, text.len())
             {
                 return (body(text, &facts), Box::new(facts), Some(entry));
             }

@@ -183,6 +183,11 @@ impl Checkout {
         Err(Refusal::NotFound)
     }
 
+    /// The length of the git blob `id`, without reading it (`None` without git, or when it is not there).
+    pub fn blob_len(&self, id: gix::ObjectId) -> Option<usize> {
+        self.git.as_ref()?.blob_len(id)
+    }
+
     pub fn read_resolved(&self, resolved: &Resolved) -> Result<Vec<u8>, Refusal> {
         let bytes = match (resolved, &self.git) {
             (Resolved::Path(path), _) => {

@@ -5,7 +5,7 @@
 //! refers only to nodes before it (its children and an alias's target are complete before it), so every index
 //! is in bounds and the tree has no cycle, and an alias names a node that is not itself an alias.
 
-use super::{Codec, Reader, Writer};
+use super::{BYTE, Codec, NUMBER, Reader, SPAN, STR, Writer};
 use crate::yaml::scalar::ScalarKind;
 use crate::yaml::tree::{Comment, Document, DuplicateKey, Entry, Node, NodeId, Style, Value};
 
@@ -37,9 +37,10 @@ impl Codec for Document {
         w.finish()
     }
 
-    fn decode(bytes: &[u8]) -> Option<Self> {
-        let mut r = Reader::new(bytes)?;
-        let count = r.count()?;
+    fn decode(bytes: &[u8], text_len: usize) -> Option<Self> {
+        let mut r = Reader::new(bytes, text_len)?;
+        // A node is its tag byte, its span and at least one number (a string's length, a count, an alias's target).
+        let count = r.count(BYTE + SPAN + NUMBER)?;
         let mut nodes: Vec<Node> = Vec::with_capacity(count);
         for _ in 0..count {
             let node = read_node(&mut r, &nodes)?;
@@ -50,9 +51,9 @@ impl Codec for Document {
             n if n <= count => Some(n - 1),
             _ => return None,
         };
-        let comments = r.list(|r| Some(Comment { span: r.span()?, text: r.str()?.into() }))?;
+        let comments = r.list(SPAN + STR, |r| Some(Comment { span: r.span()?, text: r.str()?.into() }))?;
         let index = |r: &mut Reader| r.number().filter(|&id| id < count);
-        let duplicate_keys = r.list(|r| Some(DuplicateKey { first: index(r)?, repeat: index(r)? }))?;
+        let duplicate_keys = r.list(2 * NUMBER, |r| Some(DuplicateKey { first: index(r)?, repeat: index(r)? }))?;
         r.end(Document { nodes, root, comments, duplicate_keys })
     }
 }
@@ -111,8 +112,10 @@ fn read_node(r: &mut Reader, nodes: &[Node]) -> Option<Node> {
             let style = *STYLES.get(usize::from(byte >> 6))?;
             Value::Scalar { text: r.str()?.into(), kind, style }
         }
-        SEQ if byte >> 3 == 0 => Value::Seq(r.list(before)?),
-        MAP if byte >> 3 == 0 => Value::Map(r.list(|r| Some(Entry { key: before(r)?, value: before(r)? }))?),
+        SEQ if byte >> 3 == 0 => Value::Seq(r.list(NUMBER, before)?),
+        MAP if byte >> 3 == 0 => {
+            Value::Map(r.list(2 * NUMBER, |r| Some(Entry { key: before(r)?, value: before(r)? }))?)
+        }
         ALIAS if byte >> 3 == 0 => {
             let target = before(r)?;
             if matches!(nodes.get(target)?.value, Value::Alias(_)) {

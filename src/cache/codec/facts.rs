@@ -1,7 +1,7 @@
 //! [`ModuleFacts`] as a cache entry ([`super`] has the form). Optional parts are marked by bits of one flags byte
 //! rather than a byte each, and enums by a tag byte; a decoded list has its exact length.
 
-use super::{Codec, Reader, Writer};
+use super::{BYTE, Codec, Reader, SPAN, STR, Writer};
 use crate::modules::facts::{
     Collected, DefaultExport, DefaultExportKind, Description, ENVIRONMENTS, EnvRead, Execute, ExecuteFacts, Field,
     Import, ImportKind, InlineStr, ModuleFacts, NotAnalysed, ObjectExport, Parameters, SyntaxError,
@@ -65,14 +65,14 @@ impl Codec for ModuleFacts {
         w.finish()
     }
 
-    fn decode(bytes: &[u8]) -> Option<Self> {
-        let mut r = Reader::new(bytes)?;
+    fn decode(bytes: &[u8], text_len: usize) -> Option<Self> {
+        let mut r = Reader::new(bytes, text_len)?;
         let flags = r.byte()?;
         if flags & !(DEFAULT_EXPORT | REGISTERS_TOOLS | EXECUTE | NOT_ANALYSED) != 0 {
             return None;
         }
         let default_export = if flags & DEFAULT_EXPORT != 0 { Some(read_default_export(&mut r)?) } else { None };
-        let imports = r.list(|r| {
+        let imports = r.list(STR + SPAN + BYTE, |r| {
             let (specifier, span) = (InlineStr::new(r.str()?), r.text_span()?);
             let bits = r.byte()?;
             let kind = match bits & 3 {
@@ -89,25 +89,25 @@ impl Codec for ModuleFacts {
                 guarded: bits & 8 != 0,
             })
         })?;
-        let env_reads = r.list(|r| {
+        let env_reads = r.list(STR + SPAN + BYTE, |r| {
             let (name, span) = (InlineStr::new(r.str()?), r.text_span()?);
             Some(EnvRead { name, span, via: ENVIRONMENTS.get(usize::from(r.byte()?))? })
         })?;
-        let context_env = r.list(|r| r.str().map(InlineStr::new))?;
+        let context_env = r.list(STR, |r| r.str().map(InlineStr::new))?;
         let execute = match flags & EXECUTE != 0 {
             true => {
                 let span = r.text_span()?;
-                Some(ExecuteFacts { span, fetch_without_signal: r.list(Reader::text_span)?.into_boxed_slice() })
+                Some(ExecuteFacts { span, fetch_without_signal: r.list(SPAN, Reader::text_span)?.into_boxed_slice() })
             }
             false => None,
         };
-        let syntax_errors = r.list(|r| Some(SyntaxError { span: r.span()?, message: r.str()?.into() }))?;
+        let syntax_errors = r.list(SPAN + STR, |r| Some(SyntaxError { span: r.span()?, message: r.str()?.into() }))?;
         let not_analysed = match flags & NOT_ANALYSED != 0 {
             true => Some(NotAnalysed { span: r.span()?, why: r.str()?.into() }),
             false => None,
         };
-        let opencode_exports = r.list(|r| r.str().map(String::from))?;
-        let comments = r.list(|r| Some((r.span()?, r.str()?.into())))?;
+        let opencode_exports = r.list(STR, |r| r.str().map(String::from))?;
+        let comments = r.list(SPAN + STR, |r| Some((r.span()?, r.str()?.into())))?;
         let collected = Collected {
             syntax_errors,
             not_analysed,
@@ -173,7 +173,9 @@ fn read_default_export(r: &mut Reader) -> Option<DefaultExport> {
             })?;
             let parameters = read_field(r, read_parameters)?;
             let execute = read_field(r, |r| match r.byte()? {
-                0 => Some(Execute::Function { params: r.list(|r| r.str().map(InlineStr::new))?.into_boxed_slice() }),
+                0 => {
+                    Some(Execute::Function { params: r.list(STR, |r| r.str().map(InlineStr::new))?.into_boxed_slice() })
+                }
                 1 => Some(Execute::NotFunction),
                 2 => Some(Execute::Other),
                 _ => None,
@@ -259,11 +261,11 @@ fn read_parameters(r: &mut Reader) -> Option<Parameters> {
     }
     let type_value = if flags & TYPE_VALUE != 0 { Some(InlineStr::new(r.str()?)) } else { None };
     let properties = match flags & PROPERTIES != 0 {
-        true => Some(r.list(|r| r.str().map(InlineStr::new))?.into_boxed_slice()),
+        true => Some(r.list(STR, |r| r.str().map(InlineStr::new))?.into_boxed_slice()),
         false => None,
     };
     let properties_span = if flags & PROPERTIES_SPAN != 0 { Some(r.text_span()?) } else { None };
-    let required = r.list(|r| Some((InlineStr::new(r.str()?), r.text_span()?)))?.into_boxed_slice();
+    let required = r.list(STR + SPAN, |r| Some((InlineStr::new(r.str()?), r.text_span()?)))?.into_boxed_slice();
     let zod = if flags & ZOD != 0 { Some(r.str()?.into()) } else { None };
     Some(Parameters {
         type_value,

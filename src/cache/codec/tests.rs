@@ -26,8 +26,9 @@ fn fixtures(extensions: &[&str]) -> Vec<PathBuf> {
     found
 }
 
-/// Each fixture module's facts, as the analysis gives them (on a thread with the analysis stack).
-fn fixture_facts() -> Vec<(PathBuf, ModuleFacts)> {
+/// Each fixture module's facts, as the analysis gives them (on a thread with the analysis stack), with the length
+/// of its text.
+fn fixture_facts() -> Vec<(PathBuf, usize, ModuleFacts)> {
     let modules = fixtures(&["ts", "js", "mts", "mjs", "cts", "cjs", "tsx", "jsx"]);
     let analyse = move || {
         let mut allocator = oxc_allocator::Allocator::default();
@@ -35,7 +36,7 @@ fn fixture_facts() -> Vec<(PathBuf, ModuleFacts)> {
         texts
             .map(|(text, path)| {
                 let facts = crate::modules::analyse::analyse(path.to_str().unwrap(), &text, &mut allocator);
-                (path, facts)
+                (path, text.len(), facts)
             })
             .collect()
     };
@@ -43,11 +44,11 @@ fn fixture_facts() -> Vec<(PathBuf, ModuleFacts)> {
     spawned.spawn(analyse).unwrap().join().unwrap()
 }
 
-/// Each fixture manifest file that parses, as its tree.
-fn fixture_documents() -> Vec<(PathBuf, Document)> {
+/// Each fixture manifest file that parses, as its tree, with the length of its text.
+fn fixture_documents() -> Vec<(PathBuf, usize, Document)> {
     let files = fixtures(&["yaml", "yml"]).into_iter();
     let texts = files.filter_map(|path| Some((std::fs::read_to_string(&path).ok()?, path)));
-    texts.filter_map(|(text, path)| Some((path, crate::yaml::parse(&text).ok()?))).collect()
+    texts.filter_map(|(text, path)| Some((path, text.len(), crate::yaml::parse(&text).ok()?))).collect()
 }
 
 /// Facts with every variant and option the form has, the ones fixtures seldom show included.
@@ -138,12 +139,13 @@ fn no_parameters() -> Parameters {
     }
 }
 
-/// `value` encoded decodes to itself, no prefix of its bytes decodes at all, and damaged bytes never panic.
-fn holds<T: Codec + PartialEq + Debug>(what: &Path, value: &T, seed: &mut u64) {
+/// `value` (of a text `text_len` bytes long) encoded decodes to itself, no prefix of its bytes decodes at all, and
+/// damaged bytes never panic.
+fn holds<T: Codec + PartialEq + Debug>(what: &Path, value: &T, text_len: usize, seed: &mut u64) {
     let bytes = value.encode();
-    assert_eq!(T::decode(&bytes).as_ref(), Some(value), "{}", what.display());
+    assert_eq!(T::decode(&bytes, text_len).as_ref(), Some(value), "{}", what.display());
     for end in 0..bytes.len() {
-        assert!(T::decode(&bytes[..end]).is_none(), "{} decodes cut at {end}", what.display());
+        assert!(T::decode(&bytes[..end], text_len).is_none(), "{} decodes cut at {end}", what.display());
     }
     let mut damaged = bytes.clone();
     for _ in 0..64 {
@@ -152,8 +154,8 @@ fn holds<T: Codec + PartialEq + Debug>(what: &Path, value: &T, seed: &mut u64) {
             let at = (next(seed) % damaged.len() as u64) as usize;
             damaged[at] ^= (next(seed) % 255 + 1) as u8;
         }
-        let _ = T::decode(&damaged);
-        let _ = T::decode(&[&bytes[..], b"\0"].concat());
+        let _ = T::decode(&damaged, text_len);
+        let _ = T::decode(&[&bytes[..], b"\0"].concat(), text_len);
     }
 }
 
@@ -170,11 +172,12 @@ fn every_fixture_module_s_facts_come_back_equal() {
     let facts = fixture_facts();
     assert!(facts.len() > 300, "only {} fixture modules", facts.len());
     let mut seed = 0x9e37_79b9_7f4a_7c15;
-    for (path, facts) in &facts {
-        holds(path, facts, &mut seed);
+    for (path, text_len, facts) in &facts {
+        holds(path, facts, *text_len, &mut seed);
     }
     for (n, facts) in rich_facts().iter().enumerate() {
-        holds(Path::new(&format!("rich facts {n}")), facts, &mut seed);
+        // Of no text: their spans are bounded only by what a span can hold.
+        holds(Path::new(&format!("rich facts {n}")), facts, usize::MAX, &mut seed);
     }
 }
 
@@ -183,8 +186,8 @@ fn every_fixture_manifest_s_tree_comes_back_equal() {
     let documents = fixture_documents();
     assert!(documents.len() > 150, "only {} fixture manifests", documents.len());
     let mut seed = 0x2545_f491_4f6c_dd1d;
-    for (path, document) in &documents {
-        holds(path, document, &mut seed);
+    for (path, text_len, document) in &documents {
+        holds(path, document, *text_len, &mut seed);
     }
 }
 
@@ -202,7 +205,7 @@ fn a_long_manifest_parsed_in_parts_comes_back_equal() {
     assert!(text.len() > crate::yaml::split::MIN_SPLIT);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
     let document = crate::yaml::split::parse_split(&text, |_, _| {}, || Some(&pool)).unwrap();
-    assert_eq!(Document::decode(&document.encode()), Some(document));
+    assert_eq!(Document::decode(&document.encode(), text.len()), Some(document));
 }
 
 #[test]
@@ -211,7 +214,8 @@ fn a_tree_that_refers_forward_or_through_an_alias_chain_does_not_decode() {
     use crate::yaml::tree::{Node, Style, Value};
     let node = |value| Node { value, span: Span::new(0, 1), flow: false };
     let scalar = || node(Value::Scalar { text: "x".into(), kind: ScalarKind::Str, style: Style::Plain });
-    let decodes = |nodes: Vec<Node>, root| Document::decode(&Document { nodes, root, ..Document::default() }.encode());
+    let decodes =
+        |nodes: Vec<Node>, root| Document::decode(&Document { nodes, root, ..Document::default() }.encode(), 1);
     assert!(decodes(vec![scalar(), node(Value::Alias(0)), node(Value::Seq(vec![0, 1]))], Some(2)).is_some());
     assert!(decodes(vec![scalar(), node(Value::Seq(vec![0]))], Some(2)).is_none(), "a root past the nodes");
     assert!(decodes(vec![node(Value::Seq(vec![1])), scalar()], Some(0)).is_none(), "a child after its parent");
@@ -228,14 +232,14 @@ fn numbers_take_the_fewest_bytes_and_overlong_ones_do_not_decode() {
         w.number(n);
         assert_eq!(w.structure.len(), len, "{n}");
         let bytes = w.finish();
-        let mut r = Reader::new(&bytes).unwrap();
+        let mut r = Reader::new(&bytes, usize::MAX).unwrap();
         assert_eq!(r.number(), Some(n));
         assert_eq!(r.end(()), Some(()));
     }
     let eleven = [&[0u8][..], &[0xff; 10], &[0]].concat();
-    assert_eq!(Reader::new(&eleven).unwrap().number(), None);
+    assert_eq!(Reader::new(&eleven, usize::MAX).unwrap().number(), None);
     let too_big = [&[0u8][..], &[0xff; 9], &[2]].concat();
-    assert_eq!(Reader::new(&too_big).unwrap().number(), None);
+    assert_eq!(Reader::new(&too_big, usize::MAX).unwrap().number(), None);
 }
 
 #[test]
@@ -245,8 +249,46 @@ fn a_string_cut_inside_a_character_or_a_list_longer_than_its_bytes_does_not_deco
     let mut bytes = w.finish();
     // The text part "é" (2 bytes), with the string's length changed from 2 to 1.
     *bytes.last_mut().unwrap() = 1;
-    assert_eq!(Reader::new(&bytes).unwrap().str(), None);
+    assert_eq!(Reader::new(&bytes, usize::MAX).unwrap().str(), None);
     let count = [0, 0xff, 0xff, 0xff, 0x0f, 1, 2, 3];
-    assert!(Reader::new(&count).unwrap().list(Reader::byte).is_none(), "a count past the bytes allocates nothing");
-    assert!(Reader::new(&[1, 0xc3]).is_none(), "the text part is not UTF-8");
+    assert!(
+        Reader::new(&count, usize::MAX).unwrap().list(1, Reader::byte).is_none(),
+        "a count past the bytes allocates nothing"
+    );
+    assert!(Reader::new(&[1, 0xc3], usize::MAX).is_none(), "the text part is not UTF-8");
+}
+
+#[test]
+fn a_count_more_than_its_bytes_can_hold_does_not_decode() {
+    // A list of 5 items of at least 2 bytes each, with 9 bytes left: too few for them, enough for 1-byte items.
+    let entry = [&[0u8, 5][..], &[0; 9]].concat();
+    assert!(Reader::new(&entry, usize::MAX).unwrap().list(2, Reader::span).is_none());
+    assert!(Reader::new(&entry, usize::MAX).unwrap().list(1, Reader::byte).is_some());
+    // Facts that claim more imports than their bytes hold (an import takes at least 4): no flags, then the count.
+    let claims = |count: usize| {
+        let mut w = Writer::default();
+        w.byte(0);
+        w.number(count);
+        let mut entry = w.finish();
+        entry.extend(std::iter::repeat_n(0, 4 * 1000 - 1));
+        ModuleFacts::decode(&entry, usize::MAX)
+    };
+    assert!(claims(1000).is_none(), "1,000 imports in 3,999 bytes");
+    assert!(claims(usize::MAX >> 1).is_none(), "a count no memory could hold");
+}
+
+#[test]
+fn a_span_past_the_end_of_its_text_does_not_decode() {
+    let facts = ModuleFacts::from(Collected {
+        syntax_errors: vec![SyntaxError { span: Span::new(3, 7), message: "m".into() }],
+        ..Collected::default()
+    });
+    let bytes = facts.encode();
+    assert_eq!(ModuleFacts::decode(&bytes, 7), Some(facts));
+    assert!(ModuleFacts::decode(&bytes, 6).is_none());
+    let text = "tools:\n  a: tools/a.ts # c";
+    let document = crate::yaml::parse(text).unwrap();
+    let bytes = document.encode();
+    assert_eq!(Document::decode(&bytes, text.len()), Some(document));
+    assert!(Document::decode(&bytes, text.len() - 1).is_none(), "the comment ends the text");
 }
