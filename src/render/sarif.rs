@@ -37,10 +37,12 @@ pub const FINGERPRINT_KEY: &str = "beeuniLint/v1";
 const MAX_RESULTS: usize = 25_000;
 const MAX_LOCATIONS: usize = 1_000;
 
+/// The report as one SARIF log (pretty-printed JSON, ending in a newline), within GitHub's limits.
 pub fn render(report: &Report, version: &str) -> String {
     render_within(report, version, MAX_RESULTS, MAX_LOCATIONS)
 }
 
+/// [`render`] with the limits given: the tests cut at small ones.
 fn render_within(report: &Report, version: &str, max_results: usize, max_locations: usize) -> String {
     let kept = kept(report, max_results);
     let mut rules: Vec<sarif::ReportingDescriptor> = RULES.iter().map(|rule| descriptor(rule)).collect();
@@ -98,6 +100,8 @@ fn render_within(report: &Report, version: &str, max_results: usize, max_locatio
     }
 }
 
+/// One finding as a result: its message with the help appended, its locations, its fingerprint, and its fix (or,
+/// for a fix that deletes files, those files in its properties).
 fn result(
     report: &Report,
     d: &Diagnostic,

@@ -16,6 +16,7 @@ use crate::modules::facts::*;
 /// for early errors) some 700,000 levels on the 64 MiB analysis stack.
 const MAX_VISIT_DEPTH: usize = 25_000;
 
+/// The environment an `env` read is from.
 #[derive(Clone, Copy)]
 enum Env {
     /// The box's environment at start-up: `process.env` or `Bun.env`.
@@ -33,6 +34,7 @@ pub(super) struct Collector<'a, 'f> {
     context_names: Vec<&'a str>,
     /// Inside `execute`, these names hold the context's `env` itself (`{ env }` parameters, `const { env } = ctx`).
     env_aliases: Vec<&'a str>,
+    /// How many expressions and statements enclose the current node (at most [`MAX_VISIT_DEPTH`]).
     depth: usize,
     /// Whether the depth limit was hit and reported (once is enough).
     pub(super) too_deep: bool,
@@ -43,6 +45,7 @@ pub(super) struct Collector<'a, 'f> {
     /// How many `try` blocks with a `catch` enclose the current node.
     guarded: usize,
     facts: &'f mut Collected,
+    /// The `fetch` calls inside `execute` that pass no `signal`.
     pub(super) fetches: Vec<TextSpan>,
     /// Names given first to `Object.assign(x, ...)` and its kin, which change them.
     pub(super) passed_to_change: Vec<&'a str>,
