@@ -8,10 +8,10 @@
 //! way (under its bytes hashed as git does). One file, `modules.bin`, in `.beeuni-lint-cache/` at the
 //! project root (with a `.gitignore` of `*`) or in `--cache-dir`.
 //!
-//! Loading it is one mapping and no decoding: the file starts with the tool's version, then a table of each
-//! entry's key prefix and where it starts, sorted by key, then the entries in the order the run that wrote them
-//! used them (see [`store`]); a lookup is a binary search of the table in
-//! place, and only the entries a run uses are touched, checked and decoded, their pages let go behind the readers. Each entry carries a checksum of its key and facts: a file from another
+//! Loading it is one mapping and no decoding: the file starts with the tool's version, then come the entries in
+//! the order the run that wrote them used them (see [`store`]), then a table of each entry's key prefix and where
+//! it starts, sorted by key, and a footer that says where the table starts and how long it is; a lookup is a
+//! binary search of the table in place, and only the entries a run uses are touched, checked and decoded, their pages let go behind the readers. Each entry carries a checksum of its key and facts: a file from another
 //! version, or an entry that is damaged or does not decode, is a miss, and the file is written again
 //! (atomically, by rename) with what this run used.
 
@@ -28,7 +28,6 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-mod spool;
 mod store;
 
 /// The folder's name at the project root.
@@ -36,7 +35,7 @@ pub const DIR: &str = ".beeuni-lint-cache";
 const FILE: &str = "modules.bin";
 const MAGIC: &[u8] = b"beeuni-lint cache\n";
 /// Bumped when the layout of the file or of [`ModuleFacts`] changes within one version (during development).
-const FORMAT: u32 = 13;
+const FORMAT: u32 = 14;
 
 /// What a module's facts depend on: its content and the part of its name from the first `.` (`ts`, `d.ts`, `mjs`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -76,19 +75,10 @@ fn suffix(path: &str) -> &str {
 pub enum Entry {
     /// Found in the loaded file: the range of the whole entry there (written back as it is, key and all).
     Hit(Range<usize>),
-    /// Analysed in this run: its key and encoded facts (boxed: every module waits with its entry in the modules
-    /// stage, and a hit, the entry of a warm run, is a range). A manifest tree's is held to the end of the run; a
-    /// module's only until the module is taken, when it is spooled.
-    New(Box<(Key, Vec<u8>)>),
-    /// Analysed in this run and already written to the spool ([`ModuleCache::keep`]): its key and where the whole
-    /// entry lies there (a module's bytes are not held to the end of the run).
-    Spooled(Box<(Key, Range<u64>)>),
-}
-
-impl Entry {
-    fn new(key: Key, bytes: Vec<u8>) -> Entry {
-        Entry::New(Box::new((key, bytes)))
-    }
+    /// Analysed in this run: the whole entry as it is written to the file (key, checksum, encoded facts), made on
+    /// the thread that analysed the module. A manifest tree's is held until the file is opened; a module's only
+    /// until the module is taken, when it is written ([`ModuleCache::keep`]).
+    New(Box<[u8]>),
 }
 
 pub struct ModuleCache {
@@ -98,14 +88,15 @@ pub struct ModuleCache {
     /// Where the table starts in `data` and how many entries it lists (0 when the file is absent or foreign).
     table: usize,
     count: usize,
-    /// The manifest entries this run used (the module entries come to [`ModuleCache::store`] with the modules).
+    /// The manifest entries this run used and not yet written (the module entries come to [`ModuleCache::keep`] as
+    /// the modules are taken).
     documents: Mutex<Vec<Entry>>,
     /// Never written (see [`ModuleCache::read_only`]).
     read_only: bool,
     /// How far the modules taken in order have let go of the file's pages (see [`ModuleCache::taken`]).
     taken: Mutex<Behind>,
-    /// The new module entries written so far, in the order of use (see [`ModuleCache::keep`]).
-    spool: Mutex<spool::Spooling>,
+    /// The file this run writes (see [`store`]).
+    writing: Mutex<store::Writing>,
 }
 
 impl ModuleCache {
@@ -121,13 +112,18 @@ impl ModuleCache {
             documents: Mutex::default(),
             read_only: false,
             taken: Mutex::default(),
-            spool: Mutex::default(),
+            writing: Mutex::default(),
         }
     }
 
     /// The size of the entries a warm run may decode: the file's, or 0 when it holds none.
     pub fn decodable_bytes(&self) -> usize {
         if self.count > 0 { self.data.len() } else { 0 }
+    }
+
+    /// Whether the file holds any entry to look up (not on a first run).
+    pub fn holds_entries(&self) -> bool {
+        self.count > 0
     }
 
     /// The same cache, read but never written.
@@ -142,10 +138,11 @@ impl ModuleCache {
         Some(document)
     }
 
-    /// Stores a manifest file's YAML tree under its `key` (written by [`ModuleCache::store`]).
+    /// Stores a manifest file's YAML tree under its `key` (written with the modules' entries).
     pub fn put_document(&self, key: Key, document: &Document) {
-        let bytes = document.encode();
-        self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(Entry::new(key, bytes));
+        if let Some(bytes) = store::encoded(key.id.as_bytes(), key.suffix.as_bytes(), document) {
+            self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(Entry::New(bytes));
+        }
     }
 
     /// The facts stored for the module at `path` whose content is the blob `id`, `text_len` bytes long, with their
@@ -204,15 +201,7 @@ impl ModuleCache {
 
     /// The entry that starts at `start` in the file.
     fn entry_at(&self, start: usize) -> Option<Raw<'_>> {
-        let mut cursor = Cursor { data: &self.data, at: start };
-        let id_len = cursor.take(1)?[0] as usize;
-        let id = cursor.take(id_len)?;
-        let suffix_len = cursor.take(1)?[0] as usize;
-        let suffix = cursor.take(suffix_len)?;
-        let len = cursor.u32()? as usize;
-        let sum = u64::from_le_bytes(cursor.take(8)?.try_into().ok()?);
-        let facts = cursor.take(len)?;
-        Some(Raw { id, suffix, sum, facts, range: start..cursor.at })
+        raw_at(&self.data, start)
     }
 
     /// Lets go of the file's pages that only `entries` (hits of one batch, decoded) lie in, when they lie together
@@ -257,14 +246,25 @@ impl ModuleCache {
         let _ = range;
     }
 
-    /// The entry of facts analysed in this run, for the module at `path` whose content is the blob `id`.
-    pub fn new_entry(id: ObjectId, path: &str, facts: &ModuleFacts) -> Entry {
-        Entry::new(Key::new(id, path), facts.encode())
+    /// The entry of facts analysed in this run, for the module at `path` whose content is the blob `id` (`None`
+    /// when its name's suffix is too long for an entry).
+    pub fn new_entry(id: ObjectId, path: &str, facts: &ModuleFacts) -> Option<Entry> {
+        store::encoded(id.as_bytes(), suffix(path).as_bytes(), facts).map(Entry::New)
     }
 }
 
-/// A key as it is written and ordered in the file: id bytes, then suffix bytes.
-type KeyBytes<'a> = (&'a [u8], &'a [u8]);
+/// The entry that starts at `start` in `data` (a file, or one entry's bytes).
+fn raw_at(data: &[u8], start: usize) -> Option<Raw<'_>> {
+    let mut cursor = Cursor { data, at: start };
+    let id_len = cursor.take(1)?[0] as usize;
+    let id = cursor.take(id_len)?;
+    let suffix_len = cursor.take(1)?[0] as usize;
+    let suffix = cursor.take(suffix_len)?;
+    let len = cursor.u32()? as usize;
+    let sum = u64::from_le_bytes(cursor.take(8)?.try_into().ok()?);
+    let facts = cursor.take(len)?;
+    Some(Raw { id, suffix, sum, facts, range: start..cursor.at })
+}
 
 /// An entry as it lies in the file.
 struct Raw<'a> {
@@ -290,16 +290,16 @@ fn checksum(parts: &[&[u8]]) -> u64 {
     hasher.finish()
 }
 
-/// Where the entry table of a cache file starts and how many entries it lists; `None` when the file is from
-/// another version or too short for its table.
+/// Where the entry table of a cache file starts and how many entries it lists, from its footer (the table's start
+/// and length, 4 bytes each, little-endian); `None` when the file is from another version or its footer does not
+/// fit it.
 fn layout(data: &[u8]) -> Option<(usize, usize)> {
     let header = header();
     data.strip_prefix(header.as_slice())?;
-    let mut cursor = Cursor { data, at: header.len() };
-    let count = cursor.u32()? as usize;
-    let table = cursor.at;
-    cursor.take(count.checked_mul(SLOT)?)?;
-    Some((table, count))
+    let footer = data.len().checked_sub(8).filter(|&footer| footer >= header.len())?;
+    let mut cursor = Cursor { data, at: footer };
+    let (table, count) = (cursor.u32()? as usize, cursor.u32()? as usize);
+    (table >= header.len() && table.checked_add(count.checked_mul(SLOT)?)? == footer).then_some((table, count))
 }
 
 /// A slot of the table: the entry's [`prefix`] (8 bytes, big-endian) and where the entry starts (4, little-endian).
@@ -351,8 +351,8 @@ impl Behind {
 
     /// The reader has reached `at`: everything before it is read.
     fn reached(&mut self, cache: &ModuleCache, at: usize) {
-        // The table stays: every lookup searches it.
-        let from = self.released.max(cache.table + SLOT * cache.count);
+        // The table stays: it lies after every entry, and every lookup searches it.
+        let from = self.released;
         if at >= from + Self::STEP {
             cache.release(from..at);
             self.released = at;
@@ -361,7 +361,7 @@ impl Behind {
 }
 
 /// The cache file's bytes. Mapped where a mapping is safe to keep while the file is replaced: the file is
-/// written only whole, to a temporary file renamed over it ([`write`]), so the pages this run maps stay those of
+/// written only whole, to a temporary file renamed over it ([`store`]), so the pages this run maps stay those of
 /// the file it opened. A run that uses a few entries of a large file reads only their pages, and the pages the
 /// analysis threads decode are mapped by those threads, instead of the main thread copying the whole file first.
 /// (On Windows a mapped file cannot be replaced: it is read.)
@@ -425,7 +425,13 @@ mod tests {
     }
 
     fn new(byte: u8, path: &str) -> Entry {
-        ModuleCache::new_entry(id(byte), path, &facts())
+        ModuleCache::new_entry(id(byte), path, &facts()).unwrap()
+    }
+
+    /// A run's use of `entries`, in order, and its end.
+    fn store(cache: &ModuleCache, entries: Vec<Entry>) {
+        entries.into_iter().for_each(|entry| cache.keep(entry));
+        cache.store();
     }
 
     #[test]
@@ -433,7 +439,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let cache = ModuleCache::open(dir.path().to_path_buf());
         assert!(cache.get::<ModuleFacts>(&key(1, "tools/a.ts"), TEXT).is_none());
-        cache.store(vec![new(1, "tools/a.ts")]);
+        store(&cache, vec![new(1, "tools/a.ts")]);
         let cache = ModuleCache::open(dir.path().to_path_buf());
         assert_eq!(cache.get::<ModuleFacts>(&key(1, "other/b.ts"), TEXT).map(|(f, _)| f), Some(facts()));
         assert!(cache.get::<ModuleFacts>(&key(1, "tools/a.mts"), TEXT).is_none());
@@ -444,19 +450,19 @@ mod tests {
     #[test]
     fn a_run_keeps_the_entries_it_used_and_rewrites_nothing_when_all_were_hits() {
         let dir = tempfile::tempdir().unwrap();
-        ModuleCache::open(dir.path().to_path_buf()).store(vec![new(1, "a.ts"), new(2, "b.d.ts")]);
+        store(&ModuleCache::open(dir.path().to_path_buf()), vec![new(1, "a.ts"), new(2, "b.d.ts")]);
         let cache = ModuleCache::open(dir.path().to_path_buf());
         let (facts_1, hit) = cache.module(&id(1), "x/a.ts", TEXT).unwrap();
         assert_eq!(facts_1, facts());
         assert!(cache.module(&id(2), "b.ts", TEXT).is_none(), "the suffix is part of the key");
-        cache.store(vec![hit, new(3, "c.ts")]);
+        store(&cache, vec![hit, new(3, "c.ts")]);
         let path = dir.path().join(FILE);
         let cache = ModuleCache::open(dir.path().to_path_buf());
         assert!(cache.module(&id(1), "a.ts", TEXT).is_some() && cache.module(&id(3), "c.ts", TEXT).is_some());
         assert!(cache.module(&id(2), "b.d.ts", TEXT).is_none(), "an entry the run did not use is dropped");
         let hits = vec![cache.module(&id(3), "c.ts", TEXT).unwrap().1];
         std::fs::write(&path, b"").unwrap();
-        cache.store(hits);
+        store(&cache, hits);
         assert!(std::fs::read(&path).unwrap().is_empty(), "nothing new: the file is not written");
     }
 
@@ -469,8 +475,9 @@ mod tests {
             ObjectId::from_bytes_or_panic(&bytes)
         };
         let entries = [(2, "a.ts"), (2, "a.d.ts"), (4, "a.ts"), (9, "b.mts")];
-        let stored = entries.iter().map(|&(last, path)| ModuleCache::new_entry(near(last), path, &facts())).collect();
-        ModuleCache::open(dir.path().to_path_buf()).store(stored);
+        let stored =
+            entries.iter().map(|&(last, path)| ModuleCache::new_entry(near(last), path, &facts()).unwrap()).collect();
+        store(&ModuleCache::open(dir.path().to_path_buf()), stored);
         let cache = ModuleCache::open(dir.path().to_path_buf());
         for (last, path) in entries {
             assert!(cache.module(&near(last), path, TEXT).is_some(), "{last} {path}");
@@ -484,14 +491,15 @@ mod tests {
     fn an_entry_that_does_not_decode_is_a_miss() {
         let dir = tempfile::tempdir().unwrap();
         let cache = ModuleCache::open(dir.path().to_path_buf());
-        cache.store(vec![Entry::new(key(1, "a.ts"), vec![0xff; 7])]);
+        let undecodable = store::entry(id(1).as_bytes(), b"ts", 7, |out| out.extend_from_slice(&[0xff; 7])).unwrap();
+        store(&cache, vec![Entry::New(undecodable)]);
         assert!(ModuleCache::open(dir.path().to_path_buf()).get::<ModuleFacts>(&key(1, "a.ts"), TEXT).is_none());
     }
 
     #[test]
     fn facts_with_a_span_past_the_text_they_are_of_are_a_miss() {
         let dir = tempfile::tempdir().unwrap();
-        ModuleCache::open(dir.path().to_path_buf()).store(vec![new(1, "a.ts")]);
+        store(&ModuleCache::open(dir.path().to_path_buf()), vec![new(1, "a.ts")]);
         let cache = ModuleCache::open(dir.path().to_path_buf());
         assert!(cache.module(&id(1), "a.ts", TEXT - 1).is_none(), "a span ends at {TEXT}");
         assert!(cache.module(&id(1), "a.ts", TEXT).is_some());
@@ -502,11 +510,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let cache = ModuleCache::open(dir.path().to_path_buf());
         let entries = (1..=3).map(|n| new(n, "a.ts")).collect();
-        cache.store(entries);
+        store(&cache, entries);
         let path = dir.path().join(FILE);
         let mut bytes = std::fs::read(&path).unwrap();
-        let last = bytes.len() - 1;
-        bytes[last] ^= 0x55;
+        // The last entry's last byte: the table and its footer follow the entries.
+        let (table, _) = layout(&bytes).unwrap();
+        bytes[table - 1] ^= 0x55;
         std::fs::write(&path, &bytes).unwrap();
         let cache = ModuleCache::open(dir.path().to_path_buf());
         assert_eq!(cache.get::<ModuleFacts>(&key(1, "a.ts"), TEXT).map(|(f, _)| f), Some(facts()));
@@ -517,7 +526,7 @@ mod tests {
     #[test]
     fn a_file_of_another_version_or_cut_short_is_empty() {
         let dir = tempfile::tempdir().unwrap();
-        ModuleCache::open(dir.path().to_path_buf()).store(vec![new(1, "a.ts")]);
+        store(&ModuleCache::open(dir.path().to_path_buf()), vec![new(1, "a.ts")]);
         let path = dir.path().join(FILE);
         let bytes = std::fs::read(&path).unwrap();
         let foreign = String::from_utf8_lossy(&bytes).replacen(env!("CARGO_PKG_VERSION"), "0.0.0-other", 1);
@@ -535,7 +544,7 @@ mod tests {
         let tree = Key::manifest(None, bytes, "beeuni.yaml").unwrap();
         assert!(cache.document(&tree, bytes.len()).is_none());
         cache.put_document(tree.clone(), &crate::yaml::parse(std::str::from_utf8(bytes).unwrap()).unwrap());
-        cache.store(vec![new(1, "a.ts")]);
+        store(&cache, vec![new(1, "a.ts")]);
         let cache = ModuleCache::open(dir.path().to_path_buf());
         let document = cache.document(&tree, bytes.len()).unwrap();
         assert_eq!((document.nodes.len(), document.comments[0].text.as_str()), (5, " c"));
@@ -564,6 +573,6 @@ mod tests {
         let file = dir.path().join("file");
         std::fs::write(&file, "x").unwrap();
         let cache = ModuleCache::open(file.join("cache"));
-        cache.store(vec![new(1, "a.ts")]);
+        store(&cache, vec![new(1, "a.ts")]);
     }
 }

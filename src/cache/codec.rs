@@ -26,7 +26,15 @@ pub const SPAN: usize = 2 * NUMBER;
 
 /// A value the cache stores as an entry.
 pub trait Codec: Sized {
-    fn encode(&self) -> Vec<u8>;
+    /// Writes the value's parts (see [`Writer::finish_into`] for the whole).
+    fn write(&self, w: &mut Writer);
+
+    fn encode(&self) -> Vec<u8> {
+        let mut w = Writer::default();
+        self.write(&mut w);
+        w.finish()
+    }
+
     /// `None` when `bytes` are not an entry this version writes (damaged, cut short, or from elsewhere), or when
     /// a span in them ends past `text_len`, the length of the text the value is of (the entry is keyed by that
     /// text's content, so a span past its end was never written for it).
@@ -81,12 +89,33 @@ impl Writer {
     }
 
     pub fn finish(self) -> Vec<u8> {
-        let mut entry = Vec::with_capacity(10 + self.text.len() + self.structure.len());
-        varint(&mut entry, self.text.len() as u64);
-        entry.extend_from_slice(&self.text);
-        entry.extend_from_slice(&self.structure);
+        let mut entry = Vec::with_capacity(self.encoded_len());
+        self.finish_into(&mut entry);
         entry
     }
+
+    /// How many bytes [`Writer::finish_into`] appends.
+    pub fn encoded_len(&self) -> usize {
+        varint_len(self.text.len() as u64) + self.text.len() + self.structure.len()
+    }
+
+    /// Appends the value's bytes to `out`: the length of the text part, the text part, the structure.
+    pub fn finish_into(&self, out: &mut Vec<u8>) {
+        varint(out, self.text.len() as u64);
+        out.extend_from_slice(&self.text);
+        out.extend_from_slice(&self.structure);
+    }
+
+    /// Empties the writer for the next value, keeping its room (a thread encodes module after module).
+    pub fn clear(&mut self) {
+        self.structure.clear();
+        self.text.clear();
+    }
+}
+
+/// How many bytes [`varint`] writes for `n`.
+fn varint_len(n: u64) -> usize {
+    (64 - (n | 1).leading_zeros() as usize).div_ceil(7)
 }
 
 /// LEB128: seven bits a byte, low bits first, the high bit set on every byte but the last.

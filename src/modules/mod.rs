@@ -258,7 +258,8 @@ fn analyse_bytes(
         (Read::Cached { facts, entry, .. }, _) => return (Body::LetGo, facts, Some(entry)),
         (Read::Known, Some((text, facts))) => return (Body::Held(text.to_string()), Box::new(facts.clone()), None),
         (Read::Later { real, indexed }, _) => {
-            if let Some(cache) = cache.filter(|_| let_go && indexed.is_some())
+            // An empty cache (a first run) holds nothing to find: no `stat` for it.
+            if let Some(cache) = cache.filter(|cache| let_go && indexed.is_some() && cache.holds_entries())
                 && let Some(hit) = cached_unread(path, &real, indexed, cache)
             {
                 return hit;
@@ -309,7 +310,7 @@ fn analyse_bytes(
             }
             MODULES_PARSED.fetch_add(1, Ordering::Relaxed);
             let facts = ALLOCATOR.with(|allocator| analyse::analyse(path, &text, &mut allocator.borrow_mut()));
-            let entry = id.map(|id| ModuleCache::new_entry(id, path, &facts));
+            let entry = id.and_then(|id| ModuleCache::new_entry(id, path, &facts));
             (body(text, &facts), Box::new(facts), entry)
         }
         Err(e) => {

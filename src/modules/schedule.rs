@@ -264,7 +264,6 @@ impl<'s, 'a> Feed<'s, 'a> {
         let mut lists = Lists::default();
         let mut modules: Vec<Module> = Vec::new();
         let mut edges = Edges::default();
-        let mut used = Vec::new();
         while let Some(first) = self.named.front_mut() {
             let Some((body, facts, entry)) = first.done.take() else {
                 if !self.wait() {
@@ -297,7 +296,7 @@ impl<'s, 'a> Feed<'s, 'a> {
             if let (Some(cache), Some(entry)) = (self.cache, entry) {
                 cache.taken(&entry);
                 // A new entry is written out now, not held to the end of the run.
-                used.extend(cache.keep(entry));
+                cache.keep(entry);
             }
             let folder = resolver.folder(&path);
             let resolved = lists.list(facts.imports.iter().map(|import| {
@@ -343,7 +342,7 @@ impl<'s, 'a> Feed<'s, 'a> {
         drop((resolver, lists));
         mark_loaders(&mut modules, &edges);
         if let Some(cache) = self.cache {
-            cache.store(used);
+            cache.store();
         }
         modules
     }

@@ -21,8 +21,7 @@ const KINDS: [ScalarKind; 5] =
 const STYLES: [Style; 3] = [Style::Plain, Style::Quoted, Style::Block];
 
 impl Codec for Document {
-    fn encode(&self) -> Vec<u8> {
-        let mut w = Writer::default();
+    fn write(&self, w: &mut Writer) {
         w.list(&self.nodes, node);
         // The root as one past its index: 0 for none.
         w.number(self.root.map_or(0, |root| root + 1));
@@ -34,7 +33,6 @@ impl Codec for Document {
             w.number(duplicate.first);
             w.number(duplicate.repeat);
         });
-        w.finish()
     }
 
     fn decode(bytes: &[u8], text_len: usize) -> Option<Self> {

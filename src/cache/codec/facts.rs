@@ -14,8 +14,7 @@ const EXECUTE: u8 = 4;
 const NOT_ANALYSED: u8 = 8;
 
 impl Codec for ModuleFacts {
-    fn encode(&self) -> Vec<u8> {
-        let mut w = Writer::default();
+    fn write(&self, w: &mut Writer) {
         let flags = [
             (self.default_export.is_some(), DEFAULT_EXPORT),
             (self.registers_tools, REGISTERS_TOOLS),
@@ -24,7 +23,7 @@ impl Codec for ModuleFacts {
         ];
         w.byte(flags.iter().filter(|(set, _)| *set).map(|(_, bit)| bit).sum());
         if let Some(export) = &self.default_export {
-            default_export(&mut w, export);
+            default_export(w, export);
         }
         w.list(&self.imports, |w, import| {
             w.str(&import.specifier);
@@ -62,7 +61,6 @@ impl Codec for ModuleFacts {
             w.span(*span);
             w.str(text);
         });
-        w.finish()
     }
 
     fn decode(bytes: &[u8], text_len: usize) -> Option<Self> {

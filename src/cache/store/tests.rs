@@ -1,0 +1,197 @@
+use super::super::{Entry, FILE, ModuleCache, PAGE};
+use crate::modules::facts::{Collected, Import, ImportKind, ModuleFacts};
+use crate::source::Span;
+use gix::ObjectId;
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+/// Facts of some size, told apart by `n`.
+fn facts(n: usize) -> ModuleFacts {
+    let import = |k: usize| Import {
+        specifier: format!("../lib/helper_{n}_{k}_with_a_long_name.ts").into(),
+        span: Span::new(k, k + n).into(),
+        kind: ImportKind::Static,
+        type_only: false,
+        guarded: false,
+    };
+    ModuleFacts::from(Collected { imports: (0..8).map(import).collect(), ..Collected::default() })
+}
+
+fn id(n: usize) -> ObjectId {
+    let mut bytes = [0; 20];
+    bytes[..8].copy_from_slice(&(n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15).to_be_bytes());
+    ObjectId::from_bytes_or_panic(&bytes)
+}
+
+fn new(n: usize) -> Entry {
+    ModuleCache::new_entry(id(n), "a.ts", &facts(n)).unwrap()
+}
+
+fn open(dir: &Path) -> ModuleCache {
+    ModuleCache::open(dir.to_path_buf())
+}
+
+fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|entry| entry.unwrap().file_name().to_string_lossy().into()).collect();
+    names.sort();
+    names
+}
+
+fn temporary(dir: &Path) -> Vec<String> {
+    files(dir).into_iter().filter(|name| name.ends_with(".tmp")).collect()
+}
+
+#[test]
+fn entries_are_laid_out_in_the_order_of_use_and_read_alike_after_their_pages_are_let_go() {
+    let dir = tempfile::tempdir().unwrap();
+    let order: Vec<usize> = (0..300).map(|n| n * 7 % 300).collect();
+    let cache = open(dir.path());
+    order.iter().for_each(|&n| cache.keep(new(n)));
+    cache.store();
+    let cache = open(dir.path());
+    assert!(cache.data.len() > 8 * PAGE, "a file of several pages");
+    let hits: Vec<Entry> = order.iter().map(|&n| cache.module(&id(n), "x/a.ts", usize::MAX).unwrap().1).collect();
+    let starts: Vec<usize> = hits.iter().map(|hit| if let Entry::Hit(range) = hit { range.start } else { 0 }).collect();
+    assert!(starts.windows(2).all(|pair| pair[0] < pair[1]), "in the order of use, not of the keys");
+    for batch in hits.chunks(64) {
+        cache.decoded(batch);
+    }
+    hits.iter().for_each(|hit| cache.taken(hit));
+    for &n in &order {
+        assert_eq!(cache.module(&id(n), "a.ts", usize::MAX).map(|(facts, _)| facts), Some(facts(n)), "{n}");
+    }
+    // A new entry rewrites the file: the hits are copied from the pages let go, in the same order.
+    let mut used = hits;
+    used.insert(10, ModuleCache::new_entry(id(1000), "b.ts", &facts(1000)).unwrap());
+    used.into_iter().for_each(|entry| cache.keep(entry));
+    cache.store();
+    let cache = open(dir.path());
+    for n in order.iter().copied().chain([1000]) {
+        let path = if n == 1000 { "b.ts" } else { "a.ts" };
+        assert_eq!(cache.module(&id(n), path, usize::MAX).map(|(facts, _)| facts), Some(facts(n)), "{n}");
+    }
+}
+
+#[test]
+fn a_first_run_writes_its_entries_as_kept_into_the_file_it_renames_and_a_warm_run_finds_them_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = open(dir.path());
+    // A module used twice (the same content under two names) is found once.
+    let order: Vec<usize> = [3, 1, 4, 1, 5].into_iter().chain(10..700).collect();
+    for &n in &order {
+        cache.keep(new(n));
+    }
+    let written = temporary(dir.path());
+    assert_eq!(written.len(), 1, "the entries go to one temporary file as they are kept: {written:?}");
+    let len = std::fs::metadata(dir.path().join(&written[0])).unwrap().len();
+    assert!(len as usize > super::BUFFER, "written past the buffer as they come, not held: {len}");
+    cache.store();
+    assert_eq!(files(dir.path()), [".gitignore", FILE], "the temporary file is put in place");
+    let cache = open(dir.path());
+    for &n in &order {
+        assert_eq!(cache.module(&id(n), "b.ts", usize::MAX).map(|(facts, _)| facts), Some(facts(n)), "{n}");
+    }
+    // Every entry hit: nothing is written, not even a temporary file.
+    let before = std::fs::read(dir.path().join(FILE)).unwrap();
+    let hits: Vec<Entry> = order.iter().map(|&n| cache.module(&id(n), "a.ts", usize::MAX).unwrap().1).collect();
+    hits.into_iter().for_each(|hit| cache.keep(hit));
+    assert!(temporary(dir.path()).is_empty());
+    cache.store();
+    assert_eq!(std::fs::read(dir.path().join(FILE)).unwrap(), before);
+    // Read-only: nothing is written.
+    let cache = open(dir.path()).read_only();
+    cache.keep(new(9));
+    cache.store();
+    assert_eq!(files(dir.path()), [".gitignore", FILE]);
+    assert!(open(dir.path()).module(&id(9), "a.ts", usize::MAX).is_none());
+}
+
+#[test]
+fn two_runs_of_the_same_entries_write_the_same_bytes_whatever_order_their_manifest_trees_came_in() {
+    let bytes = |trees: [&str; 2]| {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = open(dir.path());
+        for text in trees {
+            let document = crate::yaml::parse(text).unwrap();
+            cache.put_document(super::super::Key::manifest(None, text.as_bytes(), "beeuni.yaml").unwrap(), &document);
+        }
+        [7, 2, 9, 2].into_iter().for_each(|n| cache.keep(new(n)));
+        cache.store();
+        std::fs::read(dir.path().join(FILE)).unwrap()
+    };
+    let (a, b) = ("tools:\n  a: tools/a.ts\n", "tools:\n  b: tools/b.ts\n");
+    assert_eq!(bytes([a, b]), bytes([b, a]));
+}
+
+#[test]
+fn two_runs_of_one_pid_write_apart_and_neither_clobbers_the_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let (first, second) = (open(dir.path()), open(dir.path()));
+    first.keep(new(1));
+    second.keep(new(2));
+    assert_eq!(temporary(dir.path()).len(), 2, "one temporary file each, though the pid is the same");
+    first.keep(new(3));
+    second.keep(new(4));
+    first.store();
+    let cache = open(dir.path());
+    assert!(cache.module(&id(1), "a.ts", usize::MAX).is_some() && cache.module(&id(3), "a.ts", usize::MAX).is_some());
+    assert!(cache.module(&id(2), "a.ts", usize::MAX).is_none());
+    second.store();
+    let cache = open(dir.path());
+    assert!(cache.module(&id(2), "a.ts", usize::MAX).is_some() && cache.module(&id(4), "a.ts", usize::MAX).is_some());
+    assert!(cache.module(&id(1), "a.ts", usize::MAX).is_none());
+    assert!(temporary(dir.path()).is_empty());
+}
+
+#[test]
+fn writing_the_file_removes_the_temporary_files_killed_runs_left_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".gitignore"), "*\n").unwrap();
+    let hour_ago = SystemTime::now() - Duration::from_secs(2 * 60 * 60);
+    let make = |name: &str, old: bool| {
+        let file = std::fs::File::create(dir.path().join(name)).unwrap();
+        if old {
+            file.set_modified(hour_ago).unwrap();
+        }
+    };
+    let stale = [format!("{FILE}.4242-00ff00ff00ff00ff.tmp"), format!("{FILE}.4242.tmp"), format!("{FILE}.77.spool")];
+    stale.iter().for_each(|name| make(name, true));
+    // A run under way, and files that are not ours.
+    let kept = [format!("{FILE}.4343-0123456789abcdef.tmp"), "notes.tmp".into(), format!("{FILE}.x.tmp")];
+    make(&kept[0], false);
+    make(&kept[1], true);
+    make(&kept[2], true);
+    // A link under one of our names is not followed, nor removed.
+    let target = outside.path().join("target");
+    std::fs::write(&target, "keep").unwrap();
+    std::fs::File::open(&target).unwrap().set_modified(hour_ago).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&target, dir.path().join(format!("{FILE}.99.tmp"))).unwrap();
+    let cache = open(dir.path());
+    cache.keep(new(1));
+    cache.store();
+    let left = files(dir.path());
+    for name in &stale {
+        assert!(!left.contains(name), "{name} in {left:?}");
+    }
+    for name in &kept {
+        assert!(left.contains(name), "{name} in {left:?}");
+    }
+    #[cfg(unix)]
+    assert!(left.contains(&format!("{FILE}.99.tmp")), "{left:?}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
+    assert!(open(dir.path()).module(&id(1), "a.ts", usize::MAX).is_some());
+}
+
+#[test]
+fn a_file_that_cannot_be_put_in_place_leaves_no_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(FILE)).unwrap();
+    std::fs::write(dir.path().join(FILE).join("x"), "").unwrap();
+    let cache = open(dir.path());
+    cache.keep(new(1));
+    cache.store();
+    assert!(temporary(dir.path()).is_empty(), "{:?}", files(dir.path()));
+}
