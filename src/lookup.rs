@@ -27,22 +27,40 @@ impl PositionTable {
             return PositionTable { slots: Vec::new() };
         }
         let mut table = PositionTable { slots: vec![0u32; (len * 2).next_power_of_two().max(2)] };
-        let mask = table.slots.len() - 1;
         for position in 0..len {
-            let wanted = key(position);
-            let mut slot = home(wanted, mask);
-            loop {
-                match table.slots[slot] {
-                    0 => {
-                        table.slots[slot] = position as u32 + 1;
-                        break;
-                    }
-                    taken if key(taken as usize - 1) == wanted => break,
-                    _ => slot = (slot + 1) & mask,
-                }
-            }
+            table.place(position, &key);
         }
         table
+    }
+
+    /// Adds item `position` of a list that grows, every item before it in already: the table is rebuilt twice as
+    /// large when it would be more than half full (a list of paths as they are named, 4 to 16 bytes an item where a
+    /// map of the keys themselves holds 33).
+    pub fn push<'k>(&mut self, position: usize, key: impl Fn(usize) -> &'k [u8]) {
+        if position + 1 >= u32::MAX as usize {
+            return;
+        }
+        if (position + 1) * 2 > self.slots.len() {
+            *self = PositionTable::new(position + 1, key);
+        } else {
+            self.place(position, &key);
+        }
+    }
+
+    fn place<'k>(&mut self, position: usize, key: &impl Fn(usize) -> &'k [u8]) {
+        let mask = self.slots.len() - 1;
+        let wanted = key(position);
+        let mut slot = home(wanted, mask);
+        loop {
+            match self.slots[slot] {
+                0 => {
+                    self.slots[slot] = position as u32 + 1;
+                    return;
+                }
+                taken if key(taken as usize - 1) == wanted => return,
+                _ => slot = (slot + 1) & mask,
+            }
+        }
     }
 
     /// The position of the first item whose key is `wanted`; `key` must be the one the table was built with.
@@ -76,5 +94,21 @@ mod tests {
         }
         let empty = PositionTable::new(0, key);
         assert_eq!(empty.find(b"tool_1", key), None);
+    }
+
+    #[test]
+    fn a_table_pushed_to_finds_what_one_built_at_once_does() {
+        let items: Vec<String> = (0..1000).map(|n| format!("tool_{}", n % 700)).collect();
+        let key = |at: usize| items[at].as_bytes();
+        let mut table = PositionTable::new(0, key);
+        for (at, item) in items.iter().enumerate() {
+            table.push(at, key);
+            assert_eq!(table.find(item.as_bytes(), key), Some(at % 700), "{item}");
+            assert!(table.slots.len() >= 2 * (at + 1), "more than half full at {at}");
+        }
+        for (at, item) in items.iter().enumerate() {
+            assert_eq!(table.find(item.as_bytes(), key), Some(at % 700), "{item}");
+        }
+        assert_eq!(table.find(b"tool_700", key), None);
     }
 }

@@ -8,6 +8,7 @@ use super::{
     Analysed, Body, DeclaredBy, Edges, Module, Read, analyse_bytes, is_code, mark_loaders, on_one_big_stack, pool, read,
 };
 use crate::cache::ModuleCache;
+use crate::lookup::PositionTable;
 use crate::manifest::load::{Job, Parsed};
 use crate::manifest::tools::ToolDecl;
 use crate::modules::facts::{ImportKind, ModuleFacts};
@@ -15,15 +16,21 @@ use crate::modules::resolve::{Resolution, Resolver};
 use crate::repo::checkout::{Checkout, Indexed, Resolved};
 use crate::repo::fs::Refusal;
 use crate::source::{PathText, Reread, SourceFile, Sources};
-use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
-use std::collections::hash_map::Entry;
 use std::panic::AssertUnwindSafe;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
 /// A module handed to the analysis threads: its path, its bytes (or where to read them), the text and facts an
 /// earlier run had for it, and whether its text may be let go.
 type Work<'a> = (PathText, Read, Option<(&'a str, &'a ModuleFacts)>, bool);
+
+/// The path of module `at`: taken (in `modules`), or named and not yet taken (`named` holds those after them).
+fn path_of<'p>(modules: &'p [Module], named: &'p VecDeque<Named>, at: usize) -> &'p [u8] {
+    match at.checked_sub(modules.len()) {
+        None => modules[at].path.as_bytes(),
+        Some(later) => named[later].path.as_bytes(),
+    }
+}
 
 /// The analyses of a batch, by module index (a panic is carried back to this thread and resumed there).
 type Outcome = std::thread::Result<Vec<(usize, Analysed)>>;
@@ -59,7 +66,11 @@ pub struct Feed<'s, 'a> {
     /// when a result is needed (with a pool, `waiting` is the batch being filled).
     scope: Option<&'s rayon::Scope<'a>>,
     waiting: Vec<(usize, Work<'a>)>,
-    index_of: FxHashMap<PathText, usize>,
+    /// Every module named so far by path: positions only, the paths are those of `modules` and `named` (a map of
+    /// its own copies held 1.1 MB at the 20k bench's peak, the end of [`Feed::finish`]).
+    index_of: PositionTable,
+    /// The modules [`Feed::finish`] has taken, in order.
+    modules: Vec<Module>,
     /// The modules named and not yet taken by [`Feed::finish`], by module index from `taken` on: taken from the
     /// front, so that what the stage holds for a module goes as the module joins the list (the stage ends at the
     /// run's peak, with every module in the list).
@@ -98,7 +109,8 @@ impl<'s, 'a> Feed<'s, 'a> {
             keep_texts,
             scope,
             waiting: Vec::new(),
-            index_of: FxHashMap::default(),
+            index_of: PositionTable::new(0, |_| &[]),
+            modules: Vec::new(),
             named: VecDeque::new(),
             taken: 0,
             sender,
@@ -123,31 +135,24 @@ impl<'s, 'a> Feed<'s, 'a> {
         else {
             return;
         };
-        // One hash of the path whether it is named already or not (nearly every declaration names a new module).
-        let key = PathText::from(path);
-        let at = self.count();
-        match self.index_of.entry(key) {
-            Entry::Occupied(named) => {
-                let at = *named.get();
-                self.named_mut(at).declared_by.push(index);
-                return;
-            }
-            Entry::Vacant(vacant) => vacant.insert(at),
-        };
+        if let Some(at) = self.find(path) {
+            self.named_mut(at).declared_by.push(index);
+            return;
+        }
         let read = match module {
             Ok(resolved) => self.read(checkout, path, resolved, indexed),
             Err(refusal) => Read::Done { bytes: Err(refusal.clone()), id: None },
         };
-        self.push(checkout, PathText::from(path), DeclaredBy::one(index), false, read);
+        self.schedule(checkout, PathText::from(path), DeclaredBy::one(index), false, read);
     }
 
     /// An xcsh custom tool found in a tool folder (RULES.md §6).
     pub fn xcsh(&mut self, checkout: &Checkout, path: String, resolved: Result<Resolved, Refusal>) {
-        let path = PathText::from(path);
-        if let Some(&at) = self.index_of.get(&path) {
+        if let Some(at) = self.find(&path) {
             self.named_mut(at).xcsh = true;
             return;
         }
+        let path = PathText::from(path);
         let read =
             resolved.map_or_else(|e| Read::Done { bytes: Err(e), id: None }, |r| self.read(checkout, &path, &r, None));
         self.schedule(checkout, path, DeclaredBy::default(), true, read);
@@ -169,13 +174,20 @@ impl<'s, 'a> Feed<'s, 'a> {
         read(checkout, path, resolved, indexed, self.cache.filter(|_| !self.keep_texts))
     }
 
-    /// Names module `self.count()` and hands it to the analysis threads.
-    fn schedule(&mut self, checkout: &Checkout, path: PathText, declared_by: DeclaredBy, xcsh: bool, read: Read) {
-        self.index_of.insert(path.clone(), self.count());
-        self.push(checkout, path, declared_by, xcsh, read);
+    /// The module named at this path, if one is.
+    fn find(&self, path: &str) -> Option<usize> {
+        self.index_of.find(path.as_bytes(), |at| path_of(&self.modules, &self.named, at))
     }
 
-    /// [`Feed::schedule`] of a module `index_of` holds already.
+    /// Names module `self.count()` and hands it to the analysis threads.
+    fn schedule(&mut self, checkout: &Checkout, path: PathText, declared_by: DeclaredBy, xcsh: bool, read: Read) {
+        let at = self.count();
+        self.push(checkout, path, declared_by, xcsh, read);
+        let (modules, named) = (&self.modules, &self.named);
+        self.index_of.push(at, |at| path_of(modules, named, at));
+    }
+
+    /// Names module `self.count()` (not yet in `index_of`) and hands it to the analysis threads.
     fn push(&mut self, checkout: &Checkout, path: PathText, declared_by: DeclaredBy, xcsh: bool, read: Read) {
         let index = self.count();
         let known = self.parsed.module(&path);
@@ -262,7 +274,6 @@ impl<'s, 'a> Feed<'s, 'a> {
     pub fn finish(&mut self, checkout: &Checkout, sources: &mut Sources) -> Vec<Module> {
         let mut resolver = Resolver::new(checkout);
         let mut lists = Lists::default();
-        let mut modules: Vec<Module> = Vec::new();
         let mut edges = Edges::default();
         while let Some(first) = self.named.front_mut() {
             let Some((body, facts, entry)) = first.done.take() else {
@@ -271,26 +282,9 @@ impl<'s, 'a> Feed<'s, 'a> {
                 }
                 continue;
             };
-            let Some(Named { path, declared_by, xcsh, reread, from_disk, .. }) = self.named.pop_front() else { break };
-            self.taken += 1;
-            if self.named.capacity() > 64 && self.named.len() < self.named.capacity() / 2 {
-                // The pages of the modules taken stay resident until the list shrinks (in place: a large block shrinks
-                // by `mremap`), while the module list grows: shrunk at half (at a quarter, the stage's peak held three
-                // quarters of the list, 2.3 MB at 20,000 modules, beside the modules taken). Moves what is left, half
-                // at most: every module is moved once on average.
-                self.named.shrink_to_fit();
-            }
-            if modules.len() == modules.capacity() {
-                // Sized exactly for the modules named so far: a list grown by doubling holds up to twice what it
-                // needs at the run's peak.
-                let more = self.count() - modules.len();
-                modules.reserve_exact(more);
-                edges.ends.reserve_exact(more);
-                sources.reserve_exact(more);
-            }
             // Unless the read failed (an empty text with an error).
             let read = !matches!(&body, Body::Held(text) if text.is_empty()) || facts.is_whole();
-            if let (Some(Reread::Disk(real)), true, true) = (&reread, from_disk, read) {
+            if let (Some(Reread::Disk(real)), true, true) = (&first.reread, first.from_disk, read) {
                 checkout.saw(real);
             }
             if let (Some(cache), Some(entry)) = (self.cache, entry) {
@@ -298,15 +292,16 @@ impl<'s, 'a> Feed<'s, 'a> {
                 // A new entry is written out now, not held to the end of the run.
                 cache.keep(entry);
             }
-            let folder = resolver.folder(&path);
+            // The module stays first of `named` while its imports are resolved: `index_of` finds its path there.
+            let folder = resolver.folder(&first.path);
             let resolved = lists.list(facts.imports.iter().map(|import| {
                 let resolution = resolver.resolve_in(folder, &import.specifier, import.kind == ImportKind::Require);
                 let erased = import.type_only && !matches!(*resolution, Resolution::Harness(_));
                 if let (false, Resolution::File(target)) = (erased, &*resolution)
                     && is_code(target)
                 {
-                    let at = match self.index_of.get(target.as_str()) {
-                        Some(&at) => at,
+                    let at = match self.find(target) {
+                        Some(at) => at,
                         None => {
                             let (resolved, indexed) = checkout.resolve_module_indexed(target);
                             let read = resolved.map_or_else(
@@ -327,6 +322,23 @@ impl<'s, 'a> Feed<'s, 'a> {
                 }
                 (!erased).then_some(resolution)
             }));
+            let Some(Named { path, declared_by, xcsh, reread, .. }) = self.named.pop_front() else { break };
+            self.taken += 1;
+            if self.named.capacity() > 64 && self.named.len() < self.named.capacity() / 2 {
+                // The pages of the modules taken stay resident until the list shrinks (in place: a large block shrinks
+                // by `mremap`), while the module list grows: shrunk at half (at a quarter, the stage's peak held three
+                // quarters of the list, 2.3 MB at 20,000 modules, beside the modules taken). Moves what is left, half
+                // at most: every module is moved once on average.
+                self.named.shrink_to_fit();
+            }
+            if self.modules.len() == self.modules.capacity() {
+                // Sized exactly for the modules named so far: a list grown by doubling holds up to twice what it
+                // needs at the run's peak.
+                let more = self.count() - self.modules.len();
+                self.modules.reserve_exact(more);
+                edges.ends.reserve_exact(more);
+                sources.reserve_exact(more);
+            }
             let file = match (body, reread) {
                 (Body::LetGo, Some(reread)) => SourceFile::later(path.clone(), reread),
                 (Body::Held(text), _) => SourceFile::new(path.clone(), text),
@@ -334,12 +346,13 @@ impl<'s, 'a> Feed<'s, 'a> {
             };
             let file = sources.add(file);
             edges.end_module();
-            modules.push(Module { path, file, declared_by, loaded_by: Vec::new(), xcsh, facts, resolved });
+            self.modules.push(Module { path, file, declared_by, loaded_by: Vec::new(), xcsh, facts, resolved });
         }
         // Every module is taken: the stage's bookkeeping goes before the loaders are marked and the model is
         // completed, not when the feed ends.
-        (self.named, self.index_of) = Default::default();
+        (self.named, self.index_of) = (VecDeque::new(), PositionTable::new(0, |_| &[]));
         drop((resolver, lists));
+        let mut modules = std::mem::take(&mut self.modules);
         mark_loaders(&mut modules, &edges);
         if let Some(cache) = self.cache {
             cache.store();
