@@ -8,7 +8,6 @@
 use crate::repo::git::GitRepo;
 use gix::ObjectId;
 use std::ops::{Deref, DerefMut, Range};
-use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
@@ -43,7 +42,7 @@ pub type FileId = usize;
 /// Where a text that was let go is read again: the same checkout source it was first read from.
 pub enum Reread {
     /// A work-tree file, as [`crate::repo::fs::resolve`] found it inside the repository (never a symlink out).
-    Disk(Arc<Path>),
+    Disk(crate::repo::fs::RealPath),
     /// A git blob (a file of the index or of a commit's tree).
     Blob(Arc<GitRepo>, ObjectId),
 }
@@ -56,7 +55,7 @@ impl Reread {
     fn read(&self) -> String {
         TEXTS_READ_AGAIN.fetch_add(1, Ordering::Relaxed);
         let bytes = match self {
-            Reread::Disk(real) => crate::repo::fs::read_resolved(real).ok(),
+            Reread::Disk(real) => crate::repo::fs::read_resolved(&real.path()).ok(),
             Reread::Blob(git, id) => git.read_blob(*id).ok(),
         };
         bytes
@@ -128,7 +127,7 @@ impl std::fmt::Debug for Text {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match (self.held.get(), &self.again) {
             (Some(text), _) => text.fmt(f),
-            (None, Some(Reread::Disk(real))) => write!(f, "<not read: {}>", real.display()),
+            (None, Some(Reread::Disk(real))) => write!(f, "<not read: {}>", real.path().display()),
             (None, Some(Reread::Blob(_, id))) => write!(f, "<not read: blob {id}>"),
             (None, None) => f.write_str("\"\""),
         }
@@ -359,7 +358,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let real = dir.path().join("a.ts");
         std::fs::write(&real, "a\u{1b}\nb\n").unwrap();
-        let mut file = SourceFile::later("a.ts", Reread::Disk(real.as_path().into()));
+        let mut file = SourceFile::later("a.ts", Reread::Disk(real.clone().into()));
         assert!(!file.text.is_held());
         file.text.make_terminal_safe();
         assert!(!file.text.is_held(), "made safe when read, not read for it");

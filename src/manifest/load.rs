@@ -114,7 +114,7 @@ impl<'a> Parsed<'a> {
         let side = self.side?;
         let same = if side == Side::WorkTree && checkout.side == Side::WorkTree {
             let unchanged = checkout.overlaid(rel).is_none()
-                && matches!(checkout.resolve(rel), Ok(Resolved::Path(real)) if checkout.unchanged(&real));
+                && matches!(checkout.resolve(rel), Ok(Resolved::Path(real)) if checkout.unchanged(&real.path()));
             unchanged || checkout.read(rel).is_ok_and(|bytes| bytes == text.as_bytes())
         } else {
             checkout.holds(rel, text.as_bytes(), side)
@@ -226,7 +226,7 @@ fn open<'a>(
         None => {
             let prepared = ahead.remove(rel).and_then(|parsing| parsing.recv().ok());
             if let (Some(_), Resolved::Path(path), None) = (&prepared, &real, checkout.overlaid(rel)) {
-                checkout.saw(path);
+                checkout.saw(&path.path());
             }
             // The files its `imports:` list names are read and parsed ahead as soon as that entry is parsed, while
             // the rest of this file parses (a root manifest holds its imports at the top, then long lists).
@@ -302,7 +302,7 @@ fn parse_ahead<'p, 'a>(
         spawn(Box::new(move || {
             let bytes = match (bytes, real) {
                 (Some(bytes), _) => bytes,
-                (None, Resolved::Path(path)) => match fs::read_resolved(&path) {
+                (None, Resolved::Path(path)) => match fs::read_resolved(&path.path()) {
                     Ok(bytes) => bytes,
                     Err(_) => return,
                 },
@@ -332,7 +332,7 @@ fn blob_id(checkout: &Checkout, rel: &str) -> Option<gix::ObjectId> {
     match checkout.resolve(rel).ok()? {
         Resolved::Blob(id) => Some(id),
         Resolved::Path(real) => {
-            checkout.index_stat(rel)?.id_if_same(&crate::repo::folders::stat_no_follow(&real).ok()?)
+            checkout.index_stat(rel)?.id_if_same(&crate::repo::folders::stat_no_follow(&real.path()).ok()?)
         }
     }
 }

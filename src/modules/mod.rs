@@ -26,8 +26,6 @@ use gix::ObjectId;
 use oxc_allocator::Allocator;
 use resolve::Resolution;
 use std::cell::RefCell;
-use std::path::Path;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How many modules a run read and how many it parsed (for `BEEUNI_LINT_STATS`, see [`crate::stats`]).
@@ -195,7 +193,7 @@ fn read(checkout: &Checkout, path: &str, resolved: &Resolved, indexed: Indexed, 
 /// A module's bytes, or where to read them.
 enum Read {
     /// A work-tree file, with its index entry when git has one that stat data can vouch for.
-    Later { real: Arc<Path>, indexed: Option<IndexStat> },
+    Later { real: crate::repo::fs::RealPath, indexed: Option<IndexStat> },
     /// Bytes (or why there are none), with the blob id when they come from git.
     Done { bytes: Result<Vec<u8>, Refusal>, id: Option<ObjectId> },
     /// The bytes an earlier run read (its text and facts come with the work).
@@ -258,6 +256,7 @@ fn analyse_bytes(
         (Read::Cached { facts, entry, .. }, _) => return (Body::LetGo, facts, Some(entry)),
         (Read::Known, Some((text, facts))) => return (Body::Held(text.to_string()), Box::new(facts.clone()), None),
         (Read::Later { real, indexed }, _) => {
+            let real = real.path();
             // An empty cache (a first run) holds nothing to find: no `stat` for it.
             if let Some(cache) = cache.filter(|cache| let_go && indexed.is_some() && cache.holds_entries())
                 && let Some(hit) = cached_unread(path, &real, indexed, cache)

@@ -200,7 +200,7 @@ impl<'s, 'a> Feed<'s, 'a> {
         let let_go = !self.keep_texts && reread.is_some();
         let (read, from_disk) = match read {
             // Read from disk by an earlier run while the disk is taken as unchanged: that run's facts hold.
-            Read::Later { real, .. } if known.is_some() && checkout.unchanged(&real) => (Read::Known, false),
+            Read::Later { real, .. } if known.is_some() && checkout.unchanged(&real.path()) => (Read::Known, false),
             read @ Read::Later { .. } => (read, true),
             read => (read, false),
         };
@@ -285,7 +285,7 @@ impl<'s, 'a> Feed<'s, 'a> {
             // Unless the read failed (an empty text with an error).
             let read = !matches!(&body, Body::Held(text) if text.is_empty()) || facts.is_whole();
             if let (Some(Reread::Disk(real)), true, true) = (&first.reread, first.from_disk, read) {
-                checkout.saw(real);
+                checkout.saw(&real.path());
             }
             if let (Some(cache), Some(entry)) = (self.cache, entry) {
                 cache.taken(&entry);

@@ -27,7 +27,8 @@ impl DiskMemo {
         if let Some(known) = resolved.get(rel) {
             return known.clone();
         }
-        let answer = fs::resolve(root, rel).map(|real| Resolved::Path(real.into()));
+        let answer =
+            fs::resolve(root, rel).map(|real| Resolved::Path(fs::RealPath::new(&Arc::new(root.to_path_buf()), real)));
         resolved.insert(rel.to_string(), answer.clone());
         answer
     }
@@ -39,9 +40,9 @@ pub type Indexed = Option<Option<super::git::IndexStat>>;
 /// A file found by [`Checkout::resolve`], ready to read.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Resolved {
-    /// Shared: a declared module's path is kept by its declaration and by its file (to read it again), and handed
-    /// to the thread that reads it.
-    Path(Arc<Path>),
+    /// Kept by a declared module's declaration and by its file (to read it again), and handed to the thread that
+    /// reads it.
+    Path(fs::RealPath),
     Blob(gix::ObjectId),
 }
 
@@ -191,9 +192,10 @@ impl Checkout {
     pub fn read_resolved(&self, resolved: &Resolved) -> Result<Vec<u8>, Refusal> {
         let bytes = match (resolved, &self.git) {
             (Resolved::Path(path), _) => {
-                let bytes = fs::read_resolved(path);
+                let path = path.path();
+                let bytes = fs::read_resolved(&path);
                 if bytes.is_ok() {
-                    self.saw(path);
+                    self.saw(&path);
                 }
                 return bytes;
             }
