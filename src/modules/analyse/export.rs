@@ -11,6 +11,7 @@ use super::commonjs::{CommonJs, commonjs_statement};
 use crate::modules::facts::*;
 
 mod fields;
+mod opencode;
 
 /// Identifier hops followed when resolving a binding, so that `const a = b; const b = a` ends.
 const MAX_HOPS: usize = 8;
@@ -260,116 +261,6 @@ impl<'b, 'a> Scope<'b, 'a> {
         };
         (DefaultExportKind::Unanalyzable { why: why.into() }, None)
     }
-
-    /// `tool(...)` or `tool.define(...)` where `tool` is `@opencode-ai/plugin`'s (under any local name, or as
-    /// `oc.tool` of a namespace import). A project's own helper called `tool` is not the opencode form.
-    fn is_opencode_tool(&self, callee: &Expression<'a>) -> bool {
-        let callee = match callee.get_inner_expression() {
-            Expression::StaticMemberExpression(member) if member.property.name == "define" => &member.object,
-            callee => callee,
-        };
-        let from_plugin = |name: &str, want: &str| {
-            matches!(self.bindings.get(name),
-                Some(Binding::Import { source, imported }) if is_opencode_plugin(source) && *imported == want)
-        };
-        match callee.get_inner_expression() {
-            Expression::Identifier(id) => from_plugin(&id.name, "tool"),
-            Expression::StaticMemberExpression(member) if member.property.name == "tool" => {
-                matches!(member.object.get_inner_expression(), Expression::Identifier(ns) if from_plugin(&ns.name, "*"))
-            }
-            _ => false,
-        }
-    }
-
-    /// Named exports that are opencode tools (`export const search = tool({...})`), by exported name.
-    pub fn opencode_exports(&self, program: &'b Program<'a>) -> Vec<String> {
-        let mut names = Vec::new();
-        for statement in &program.body {
-            let Statement::ExportDeclaration(export) = statement else { continue };
-            let Declaration::VariableDeclaration(variables) = &export.declaration else { continue };
-            for declarator in &variables.declarations {
-                if let (BindingPattern::BindingIdentifier(id), Some(Expression::CallExpression(call))) =
-                    (&declarator.id, declarator.init.as_ref().map(Expression::get_inner_expression))
-                    && self.is_opencode_tool(&call.callee)
-                {
-                    names.push(id.name.to_string());
-                }
-            }
-        }
-        names
-    }
-
-    /// `z.object({...})` and the like: a call whose callee chain starts at a binding imported from `zod`,
-    /// unless it is `z.toJSONSchema(...)`, which builds JSON Schema.
-    fn zod_schema(&self, call: &CallExpression<'a>) -> Option<String> {
-        let mut callee = call.callee.get_inner_expression();
-        // `z.toJSONSchema(...)`, or `toJSONSchema(...)` imported from zod by name.
-        let to_json_schema = match callee {
-            Expression::StaticMemberExpression(m) => m.property.name == "toJSONSchema",
-            Expression::Identifier(id) => {
-                matches!(self.bindings.get(id.name.as_str()), Some(Binding::Import { imported, .. }) if *imported == "toJSONSchema")
-            }
-            _ => false,
-        };
-        if to_json_schema {
-            return None;
-        }
-        loop {
-            callee = match callee {
-                Expression::StaticMemberExpression(member) => member.object.get_inner_expression(),
-                Expression::CallExpression(inner) => inner.callee.get_inner_expression(),
-                Expression::Identifier(id) => {
-                    let imported = matches!(self.bindings.get(id.name.as_str()),
-                        Some(Binding::Import { source, .. }) if *source == "zod" || source.starts_with("zod/"));
-                    return imported.then(|| self.snippet(call.span).into_owned());
-                }
-                _ => return None,
-            };
-        }
-    }
-
-    fn object(&self, object: &'b ObjectExpression<'a>) -> (ObjectExport, Option<ExecuteInfo<'a>>) {
-        let mut spread = None;
-        let (mut description, mut parameters, mut execute) = (None, None, None);
-        for property in &object.properties {
-            match property {
-                ObjectPropertyKind::SpreadProperty(s) => {
-                    let why = format!("the object spreads `{}`", self.snippet(s.argument.span()));
-                    spread.get_or_insert_with(|| (span(s.span), why));
-                }
-                // `__proto__: base` (not computed, not shorthand) sets the prototype: its fields are inherited.
-                ObjectPropertyKind::ObjectProperty(p)
-                    if !p.computed && !p.shorthand && p.key.is_specific_static_name("__proto__") =>
-                {
-                    let why = format!("the object inherits from `{}`", self.snippet(p.value.span()));
-                    spread.get_or_insert_with(|| (span(p.span), why));
-                }
-                ObjectPropertyKind::ObjectProperty(p) => {
-                    // `[EXECUTE]: run` names the field through a `const`; another computed key may name any.
-                    // Borrowed (`static_name` copies only a number key): this runs for every property of the object.
-                    let key = p.key.static_name().or_else(|| {
-                        match p.key.as_expression().map(|k| self.resolve(k)) {
-                            // A symbol (`[Symbol.iterator]`, `Symbol.for('x')`) is never a field's name.
-                            Some(Resolved::Expr(key)) if is_symbol(key) => Some(Cow::Borrowed("")),
-                            Some(Resolved::Expr(key)) => string_value(key).map(Cow::Borrowed),
-                            _ => None,
-                        }
-                    });
-                    match key.as_deref() {
-                        Some("description") => description = Some(Written::from(&**p)),
-                        Some("parameters") => parameters = Some(Written::from(&**p)),
-                        Some("execute") => execute = Some(Written::from(&**p)),
-                        Some(_) => {}
-                        None => {
-                            let why = format!("the object has the computed key `[{}]`", self.snippet(p.key.span()));
-                            spread.get_or_insert_with(|| (span(p.span), why));
-                        }
-                    }
-                }
-            }
-        }
-        self.fields(description, parameters, execute, &spread)
-    }
 }
 
 /// The name `{ env: e }` (or `{ env }`) binds the `env` property to.
@@ -395,19 +286,6 @@ fn is_spaced_once(text: &str) -> bool {
         && !text.contains("  ")
 }
 
-/// `Symbol.iterator`, `Symbol('x')`, `Symbol.for('x')`: a symbol, which names no string-keyed field.
-fn is_symbol(key: &Expression) -> bool {
-    let callee = match key {
-        Expression::CallExpression(call) => call.callee.get_inner_expression(),
-        key => key,
-    };
-    match callee {
-        Expression::Identifier(id) => id.name == "Symbol" && matches!(key, Expression::CallExpression(_)),
-        Expression::StaticMemberExpression(member) => member.object.get_inner_expression().is_specific_id("Symbol"),
-        _ => false,
-    }
-}
-
 fn unanalyzable(why: &str) -> DefaultExportKind {
     DefaultExportKind::Unanalyzable { why: why.into() }
 }
@@ -427,11 +305,6 @@ pub(crate) fn is_commonjs_export(target: &AssignmentTarget) -> bool {
         Some("default") => super::commonjs::is_exports_object(object),
         _ => false,
     }
-}
-
-/// `@opencode-ai/plugin` or one of its subpaths (`@opencode-ai/plugin/tool`).
-fn is_opencode_plugin(source: &str) -> bool {
-    source == "@opencode-ai/plugin" || source.starts_with("@opencode-ai/plugin/")
 }
 
 /// A value that is not an object (a literal, an array, a template): never a tool.

@@ -4,6 +4,80 @@
 use super::*;
 
 impl<'b, 'a> Scope<'b, 'a> {
+    /// The tool object an object literal writes: its `description`, `parameters` and `execute` properties, and the
+    /// first spread, prototype or computed key, which may supply fields not read here.
+    pub(super) fn object(&self, object: &'b ObjectExpression<'a>) -> (ObjectExport, Option<ExecuteInfo<'a>>) {
+        let mut spread = None;
+        let (mut description, mut parameters, mut execute) = (None, None, None);
+        for property in &object.properties {
+            match property {
+                ObjectPropertyKind::SpreadProperty(s) => {
+                    let why = format!("the object spreads `{}`", self.snippet(s.argument.span()));
+                    spread.get_or_insert_with(|| (span(s.span), why));
+                }
+                // `__proto__: base` (not computed, not shorthand) sets the prototype: its fields are inherited.
+                ObjectPropertyKind::ObjectProperty(p)
+                    if !p.computed && !p.shorthand && p.key.is_specific_static_name("__proto__") =>
+                {
+                    let why = format!("the object inherits from `{}`", self.snippet(p.value.span()));
+                    spread.get_or_insert_with(|| (span(p.span), why));
+                }
+                ObjectPropertyKind::ObjectProperty(p) => {
+                    // `[EXECUTE]: run` names the field through a `const`; another computed key may name any.
+                    // Borrowed (`static_name` copies only a number key): this runs for every property of the object.
+                    let key = p.key.static_name().or_else(|| {
+                        match p.key.as_expression().map(|k| self.resolve(k)) {
+                            // A symbol (`[Symbol.iterator]`, `Symbol.for('x')`) is never a field's name.
+                            Some(Resolved::Expr(key)) if is_symbol(key) => Some(Cow::Borrowed("")),
+                            Some(Resolved::Expr(key)) => string_value(key).map(Cow::Borrowed),
+                            _ => None,
+                        }
+                    });
+                    match key.as_deref() {
+                        Some("description") => description = Some(Written::from(&**p)),
+                        Some("parameters") => parameters = Some(Written::from(&**p)),
+                        Some("execute") => execute = Some(Written::from(&**p)),
+                        Some(_) => {}
+                        None => {
+                            let why = format!("the object has the computed key `[{}]`", self.snippet(p.key.span()));
+                            spread.get_or_insert_with(|| (span(p.span), why));
+                        }
+                    }
+                }
+            }
+        }
+        self.fields(description, parameters, execute, &spread)
+    }
+
+    /// `z.object({...})` and the like: a call whose callee chain starts at a binding imported from `zod`,
+    /// unless it is `z.toJSONSchema(...)`, which builds JSON Schema.
+    fn zod_schema(&self, call: &CallExpression<'a>) -> Option<String> {
+        let mut callee = call.callee.get_inner_expression();
+        // `z.toJSONSchema(...)`, or `toJSONSchema(...)` imported from zod by name.
+        let to_json_schema = match callee {
+            Expression::StaticMemberExpression(m) => m.property.name == "toJSONSchema",
+            Expression::Identifier(id) => {
+                matches!(self.bindings.get(id.name.as_str()), Some(Binding::Import { imported, .. }) if *imported == "toJSONSchema")
+            }
+            _ => false,
+        };
+        if to_json_schema {
+            return None;
+        }
+        loop {
+            callee = match callee {
+                Expression::StaticMemberExpression(member) => member.object.get_inner_expression(),
+                Expression::CallExpression(inner) => inner.callee.get_inner_expression(),
+                Expression::Identifier(id) => {
+                    let imported = matches!(self.bindings.get(id.name.as_str()),
+                        Some(Binding::Import { source, .. }) if *source == "zod" || source.starts_with("zod/"));
+                    return imported.then(|| self.snippet(call.span).into_owned());
+                }
+                _ => return None,
+            };
+        }
+    }
+
     /// The tool object with these fields (`None`: not written, unless `spread` may supply it).
     pub(super) fn fields(
         &self,
@@ -211,4 +285,17 @@ fn param_names<'a>(params: &FormalParameters<'a>) -> Vec<&'a str> {
         names.push(name(&rest.rest.argument));
     }
     names
+}
+
+/// `Symbol.iterator`, `Symbol('x')`, `Symbol.for('x')`: a symbol, which names no string-keyed field.
+fn is_symbol(key: &Expression) -> bool {
+    let callee = match key {
+        Expression::CallExpression(call) => call.callee.get_inner_expression(),
+        key => key,
+    };
+    match callee {
+        Expression::Identifier(id) => id.name == "Symbol" && matches!(key, Expression::CallExpression(_)),
+        Expression::StaticMemberExpression(member) => member.object.get_inner_expression().is_specific_id("Symbol"),
+        _ => false,
+    }
 }
