@@ -8,6 +8,10 @@
 //! early errors), measured in a release build, with a margin of at least 4.5 (README, "Limits").
 //! A text too short to reach them is not scanned at all ([`may_be_too_deep`]).
 
+mod lexical;
+
+use self::lexical::{find, is_operator_word, is_prefix_word, is_word, line_end, skip_regex, skip_string};
+
 /// Deeper bracket nesting than this is refused.
 const MAX_BRACKETS: usize = 5_000;
 /// A bracket level weighs this much, a counted token 1; a heavier path from the top level is refused.
@@ -330,101 +334,4 @@ fn check_weight(weight: usize, at: usize) -> Result<(), TooDeep> {
         return Err(TooDeep { at, message: "chains operators or statements deeper than beeuni-lint analyses".into() });
     }
     Ok(())
-}
-
-/// Words after which an expression starts (so `/` begins a regular expression and `-` is a sign).
-/// A `match` on byte strings: this runs for every word of every module.
-fn is_operator_word(word: &[u8]) -> bool {
-    matches!(
-        word,
-        b"return"
-            | b"typeof"
-            | b"instanceof"
-            | b"in"
-            | b"of"
-            | b"new"
-            | b"delete"
-            | b"void"
-            | b"throw"
-            | b"case"
-            | b"do"
-            | b"else"
-            | b"yield"
-            | b"await"
-            | b"extends"
-            | b"keyof"
-            | b"readonly"
-            | b"unique"
-            | b"infer"
-            | b"if"
-            | b"while"
-            | b"for"
-            | b"with"
-    )
-}
-
-/// Prefix words, in expressions and types, that the parser handles by recursing into their operand.
-fn is_prefix_word(word: &[u8]) -> bool {
-    matches!(
-        word,
-        b"typeof"
-            | b"void"
-            | b"delete"
-            | b"await"
-            | b"new"
-            | b"yield"
-            | b"keyof"
-            | b"readonly"
-            | b"unique"
-            | b"infer"
-            | b"extends"
-    )
-}
-
-fn is_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'\\' || b >= 0x80
-}
-
-fn line_end(bytes: &[u8], from: usize) -> usize {
-    bytes[from..].iter().position(|&b| b == b'\n' || b == b'\r').map_or(bytes.len(), |p| from + p)
-}
-
-fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    bytes.get(from..)?.windows(needle.len()).position(|w| w == needle).map(|p| from + p)
-}
-
-/// Skips a string body; a newline ends it too, so that a misread quote hides at most one line.
-fn skip_string(bytes: &[u8], mut i: usize, quote: u8) -> usize {
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' if bytes.get(i + 1) == Some(&b'\r') && bytes.get(i + 2) == Some(&b'\n') => i += 3,
-            b'\\' => i += 2,
-            b'\n' | b'\r' => return i,
-            b if b == quote => return i + 1,
-            _ => i += 1,
-        }
-    }
-    bytes.len()
-}
-
-/// Skips a regular expression body (a `/` inside `[...]` does not end it) and stops at a newline likewise.
-fn skip_regex(bytes: &[u8], mut i: usize) -> usize {
-    let mut class = false;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 2,
-            b'\n' | b'\r' => return i,
-            b'[' => {
-                class = true;
-                i += 1;
-            }
-            b']' => {
-                class = false;
-                i += 1;
-            }
-            b'/' if !class => return i + 1,
-            _ => i += 1,
-        }
-    }
-    bytes.len()
 }
