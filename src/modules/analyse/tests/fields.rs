@@ -1,0 +1,137 @@
+//! What a tool object's fields hold: description, parameters and execute, spreads and computed keys.
+
+use super::*;
+
+#[test]
+fn field_values() {
+    let text = r#"
+const schema = { 'type': `object`, properties: { a: {}, 'b-c': {} }, required: ['a', `b-c`, 3] }
+const describe = 'shared'
+async function run(toolCallId, params, signal, onUpdate, ctx) {}
+export default { 'description': describe, parameters: schema, execute: run }
+"#;
+    let facts = run("a.ts", text);
+    let object = object(&facts);
+    assert_eq!(found(&object.description), Description::Text("shared".into()));
+    let parameters = found(&object.parameters);
+    assert_eq!(parameters.type_value.as_deref(), Some("object"));
+    assert_eq!(parameters.properties, Some(vec!["a".into(), "b-c".into()].into()));
+    assert_eq!(parameters.required.iter().map(|r| r.0.as_str()).collect::<Vec<_>>(), ["a", "b-c"]);
+    let params = ["toolCallId", "params", "signal", "onUpdate", "ctx"].map(InlineStr::from).to_vec();
+    assert_eq!(found(&object.execute), Execute::Function { params: params.into() });
+}
+
+#[test]
+fn xcsh_order_execute_params() {
+    let text = "export default { description: 'd', parameters: { type: 'object' },\n\
+                async execute(toolCallId, params, signal, onUpdate, ctx) { return ctx.env.X } }";
+    let facts = run("a.ts", text);
+    let params = ["toolCallId", "params", "signal", "onUpdate", "ctx"].map(InlineStr::from).to_vec();
+    assert_eq!(found(&object(&facts).execute), Execute::Function { params: params.into() });
+    // The second parameter is `params`, so `ctx.env.X` is not read as `context.env`.
+    assert!(facts.context_env.is_empty());
+}
+
+#[test]
+fn description_kinds() {
+    let cases = [
+        ("'x'", Description::Text("x".into())),
+        ("`multi\nline`", Description::Text("multi\nline".into())),
+        ("`a ${b}`", Description::Other),
+        ("d", Description::Other),
+        ("t('x')", Description::Other),
+        ("42", Description::NotString),
+        ("null", Description::NotString),
+        ("undefined", Description::NotString),
+        ("{}", Description::NotString),
+        ("['x']", Description::NotString),
+        ("''", Description::Text("".into())),
+    ];
+    for (value, expected) in cases {
+        let text = format!("export default {{ description: {value} }}");
+        assert_eq!(found(&object(&run("a.ts", &text)).description), expected, "{value}");
+    }
+}
+
+#[test]
+fn parameter_kinds() {
+    let text = "export default { parameters: 'x' }";
+    let parameters = found(&object(&run("a.ts", text)).parameters);
+    assert!(!parameters.is_object_literal && !parameters.has_type);
+    let text = "export default { parameters: { type: kind, properties: { ...base, a: {} }, required: 'a' } }";
+    let parameters = found(&object(&run("a.ts", text)).parameters);
+    assert!(parameters.has_type && parameters.is_object_literal);
+    assert_eq!(parameters.type_value, None);
+    assert_eq!(parameters.properties, None);
+    assert!(parameters.required.is_empty());
+    let text = "export default { parameters: { properties: { [k]: {} } } }";
+    let parameters = found(&object(&run("a.ts", text)).parameters);
+    assert!(!parameters.has_type);
+    assert_eq!(parameters.properties, None);
+    let cases = [
+        ("import s from './s'\nexport default { parameters: s }", "the imported binding `s`"),
+        ("export default { parameters: schemas.order }", "read from `schemas.order` at run time"),
+        ("export default { parameters: { ...base, properties: {} } }", "the parameters object spreads `base`"),
+        ("export default { parameters: build() }", "built at run time by `build(...)`"),
+    ];
+    for (text, expected) in cases {
+        match &object(&run("a.ts", text)).parameters {
+            Field::Unanalyzable { why, .. } => assert_eq!(&**why, expected),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn execute_kinds() {
+    let cases = [
+        (
+            "execute: async (args, { env }) => {}",
+            Execute::Function { params: vec!["args".into(), "{ env }".into()].into() },
+        ),
+        (
+            "execute: function ({ location }: { location: string } = {}, ...rest) {}",
+            Execute::Function { params: vec!["{ location }".into(), "...rest".into()].into() },
+        ),
+        ("execute: 'run'", Execute::NotFunction),
+        ("execute: 42", Execute::NotFunction),
+        ("execute: {}", Execute::NotFunction),
+        ("execute: handler", Execute::Other),
+        ("execute: make()", Execute::Other),
+    ];
+    for (property, expected) in cases {
+        let text = format!("export default {{ {property} }}");
+        assert_eq!(found(&object(&run("a.ts", &text)).execute), expected, "{property}");
+    }
+    let text = "const run = async (args, context) => {}\nexport default { execute: run }";
+    let params = vec!["args".into(), "context".into()];
+    assert_eq!(found(&object(&run("a.ts", text)).execute), Execute::Function { params: params.into() });
+}
+
+#[test]
+fn spread_and_computed_keys() {
+    let text = "const base = {}\nexport default { ...base, description: 'd', ['parameters']: {} }";
+    let facts = run("a.ts", text);
+    let export = object(&facts);
+    assert_eq!(found(&export.description), Description::Text("d".into()));
+    // `['parameters']` spells the key out, after the spread: it is what the object holds.
+    assert!(found(&export.parameters).is_object_literal);
+    let shown = format!("{:?}", export.execute);
+    assert!(shown.contains("Unanalyzable") && shown.contains("the object spreads `base`"), "{shown}");
+    match &export.execute {
+        Field::Unanalyzable { span, .. } => assert_eq!(slice(text, *span), "...base"),
+        other => panic!("{other:?}"),
+    }
+    assert!(facts.execute.is_none());
+    // Keys count in every spelling, a `const` key too; a symbol names no field; another computed key may be any.
+    for key in ["'description'", "['description']", "[`description`]"] {
+        let facts = run("a.ts", &format!("export default {{ {key}: 'd' }}"));
+        assert_eq!(found(&object(&facts).description), Description::Text("d".into()), "{key}");
+    }
+    let facts = run("a.ts", "const k = 'description'\nexport default { [k]: 'd' }");
+    assert_eq!(found(&object(&facts).description), Description::Text("d".into()));
+    let facts = run("a.ts", "export default { [Symbol.iterator]: 'd' }");
+    assert_eq!(object(&facts).description, Field::Missing);
+    let facts = run("a.ts", "export default { [key()]: 'd' }");
+    assert!(matches!(object(&facts).description, Field::Unanalyzable { .. }));
+}
