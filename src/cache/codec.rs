@@ -55,27 +55,37 @@ impl Default for Writer {
     }
 }
 
+// The small writes are inlined, and a number of one byte (most lengths, counts and a span's length) is one push:
+// called through the loop of [`varint`] for every number, they were most of a first run's encoding cost.
 impl Writer {
+    #[inline]
     pub fn byte(&mut self, byte: u8) {
         self.structure.push(byte);
     }
 
+    #[inline]
     pub fn number(&mut self, n: usize) {
-        varint(&mut self.structure, n as u64);
+        match u8::try_from(n) {
+            Ok(byte) if byte < 0x80 => self.structure.push(byte),
+            _ => varint(&mut self.structure, n as u64),
+        }
     }
 
+    #[inline]
     pub fn str(&mut self, text: &str) {
         self.number(text.len());
         self.text.extend_from_slice(text.as_bytes());
     }
 
     /// Its start and length (the length is short, and a span's end is never before its start: [`Span::new`]).
+    #[inline]
     pub fn span(&mut self, span: Span) {
         self.number(span.start);
         self.number(span.end.saturating_sub(span.start));
     }
 
     /// A [`TextSpan`] as a [`Span`] is written (the same bytes).
+    #[inline]
     pub fn text_span(&mut self, span: TextSpan) {
         self.span(span.span());
     }

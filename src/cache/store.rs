@@ -17,7 +17,7 @@ use super::codec::{Codec, Writer};
 use super::{Entry, FILE, ModuleCache, SLOT, checksum, header, prefix, raw_at};
 use std::cell::RefCell;
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, Seek, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -43,17 +43,9 @@ pub(super) struct Out {
     temp: Temp,
     /// How many bytes the file holds (with what the buffer holds).
     len: usize,
-    /// Each entry's slot, in the order written.
-    slots: Vec<Slot>,
-    /// Each entry's key (its length byte, the id, its length byte, the suffix): a table whose slots share a prefix
-    /// is ordered by the whole key.
-    keys: Vec<u8>,
-}
-
-struct Slot {
-    prefix: u64,
-    start: u32,
-    key: u32,
+    /// Each entry's slot, in the order written: its key's [`prefix`] (high half, low half) and where it starts, 12
+    /// bytes, what the file's table holds (the whole keys stay in the file: see [`Out::finish`]).
+    slots: Vec<[u32; 3]>,
 }
 
 /// One large buffer: the entries of 20,000 modules (6.8 MB) in about 50 writes.
@@ -124,8 +116,7 @@ impl Out {
         remove_stale(&cache.dir);
         let (file, temp) = Temp::create(&cache.dir)?;
         let header = header();
-        let mut out =
-            Out { file: BufWriter::with_capacity(BUFFER, file), temp, len: 0, slots: Vec::new(), keys: Vec::new() };
+        let mut out = Out { file: BufWriter::with_capacity(BUFFER, file), temp, len: 0, slots: Vec::new() };
         out.file.write_all(&header)?;
         out.len = header.len();
         out.documents(cache)?;
@@ -148,29 +139,17 @@ impl Out {
         self.append(cache.bytes_of(entry).ok_or(std::io::ErrorKind::InvalidData)?)
     }
 
-    /// Appends a whole entry (its bytes as they lie in a file) and notes its slot and key.
+    /// Appends a whole entry (its bytes as they lie in a file) and notes its slot.
     fn append(&mut self, entry: &[u8]) -> std::io::Result<()> {
         let raw = raw_at(entry, 0).ok_or(std::io::ErrorKind::InvalidData)?;
         // A file past 4 GiB cannot say where its entries start: not written.
         let too_large = || std::io::Error::from(std::io::ErrorKind::FileTooLarge);
         let start = u32::try_from(self.len).map_err(|_| too_large())?;
-        let key = u32::try_from(self.keys.len()).map_err(|_| too_large())?;
         self.file.write_all(entry)?;
         self.len += entry.len();
-        self.slots.push(Slot { prefix: prefix(raw.id), start, key });
-        // The lengths fit a byte: the entry's own bytes held them.
-        self.keys.push(raw.id.len() as u8);
-        self.keys.extend_from_slice(raw.id);
-        self.keys.push(raw.suffix.len() as u8);
-        self.keys.extend_from_slice(raw.suffix);
+        let prefix = prefix(raw.id);
+        self.slots.push([(prefix >> 32) as u32, prefix as u32, start]);
         Ok(())
-    }
-
-    /// The key noted at `at` in `keys`: id bytes, suffix bytes.
-    fn key(keys: &[u8], at: u32) -> (&[u8], &[u8]) {
-        let at = at as usize;
-        let (id, rest) = split(&keys[at..]);
-        (id, split(rest).0)
     }
 
     /// Writes the manifest trees used since the file was opened, the table in key order (each key's first use: a
@@ -178,21 +157,42 @@ impl Out {
     /// place.
     fn finish(mut self, cache: &ModuleCache) -> std::io::Result<()> {
         self.documents(cache)?;
-        let keys = &self.keys;
-        self.slots.sort_unstable_by(|a, b| {
-            a.prefix
-                .cmp(&b.prefix)
-                .then_with(|| Out::key(keys, a.key).cmp(&Out::key(keys, b.key)))
-                .then(a.start.cmp(&b.start))
-        });
-        self.slots.dedup_by(|later, first| {
-            later.prefix == first.prefix && Out::key(keys, later.key) == Out::key(keys, first.key)
-        });
+        // By prefix, then where the entry starts; the few slots that share a prefix (as a rule, one content under
+        // two extensions or two names) are put in the order of their whole keys, read back from the file.
+        self.slots.sort_unstable_by_key(|&[high, low, start]| (u64::from(high) << 32 | u64::from(low), start));
+        // In place: a group of slots is never shorter sorted and deduplicated than it was.
+        let (mut at, mut kept) = (0, 0);
+        while at < self.slots.len() {
+            let [high, low, start] = self.slots[at];
+            let same = self.slots[at..].iter().take_while(|slot| slot[..2] == [high, low]).count();
+            if same == 1 {
+                self.slots[kept] = [high, low, start];
+                kept += 1;
+            } else {
+                self.file.flush()?;
+                let mut keyed = Vec::with_capacity(same);
+                for &[_, _, start] in &self.slots[at..at + same] {
+                    keyed.push((key_at(self.file.get_ref(), start)?, start));
+                }
+                // Where the writer left it (reading may have moved it: see [`read_at`]).
+                self.file.seek(std::io::SeekFrom::Start(self.len as u64))?;
+                // The sort is stable: a key's first use stays first, and is the one kept.
+                keyed.sort_by(|a, b| a.0.cmp(&b.0));
+                keyed.dedup_by(|later, first| later.0 == first.0);
+                for (_, start) in keyed {
+                    self.slots[kept] = [high, low, start];
+                    kept += 1;
+                }
+            }
+            at += same;
+        }
+        self.slots.truncate(kept);
         let table = u32::try_from(self.len).map_err(|_| std::io::Error::from(std::io::ErrorKind::FileTooLarge))?;
-        for slot in &self.slots {
+        for &[high, low, start] in &self.slots {
             let mut bytes = [0; SLOT];
-            bytes[..8].copy_from_slice(&slot.prefix.to_be_bytes());
-            bytes[8..].copy_from_slice(&slot.start.to_le_bytes());
+            bytes[..4].copy_from_slice(&high.to_be_bytes());
+            bytes[4..8].copy_from_slice(&low.to_be_bytes());
+            bytes[8..].copy_from_slice(&start.to_le_bytes());
             self.file.write_all(&bytes)?;
         }
         self.file.write_all(&table.to_le_bytes())?;
@@ -204,10 +204,37 @@ impl Out {
     }
 }
 
-/// A length byte's bytes, and what follows them (the keys noted are whole: see [`Out::append`]).
-fn split(bytes: &[u8]) -> (&[u8], &[u8]) {
-    let len = usize::from(bytes[0]);
-    bytes[1..].split_at(len)
+/// The key of the entry written at `start` in `file` (whole: flushed), id bytes then suffix bytes, as the table
+/// orders keys.
+fn key_at(file: &File, start: u32) -> std::io::Result<(Vec<u8>, Vec<u8>)> {
+    // A key's two lengths are a byte each.
+    let mut bytes = vec![0; 2 * (1 + usize::from(u8::MAX))];
+    let read = read_at(file, &mut bytes, u64::from(start))?;
+    let bytes = &bytes[..read];
+    let part = |at: usize| -> Option<&[u8]> { bytes.get(at + 1..at + 1 + usize::from(*bytes.get(at)?)) };
+    let key = part(0).and_then(|id| Some((id.to_vec(), part(1 + id.len())?.to_vec())));
+    key.ok_or_else(|| std::io::ErrorKind::UnexpectedEof.into())
+}
+
+/// Reads what `file` holds at `at` into `buffer` (as much as it holds, up to the buffer's length). Elsewhere than
+/// on Unix this moves the file's position (the caller puts it back).
+fn read_at(file: &File, buffer: &mut [u8], at: u64) -> std::io::Result<usize> {
+    #[cfg(not(unix))]
+    let mut file = file;
+    #[cfg(not(unix))]
+    std::io::Seek::seek(&mut file, std::io::SeekFrom::Start(at))?;
+    let mut read = 0;
+    while read < buffer.len() {
+        #[cfg(unix)]
+        let n = std::os::unix::fs::FileExt::read_at(file, &mut buffer[read..], at + read as u64)?;
+        #[cfg(not(unix))]
+        let n = std::io::Read::read(&mut file, &mut buffer[read..])?;
+        if n == 0 {
+            break;
+        }
+        read += n;
+    }
+    Ok(read)
 }
 
 thread_local! {
@@ -268,7 +295,7 @@ impl Temp {
         let nonce = std::collections::hash_map::RandomState::new().hash_one(SystemTime::now());
         let path = dir.join(format!("{FILE}.{}-{nonce:016x}.tmp", std::process::id()));
         // Never an existing file (or a link someone left under that name).
-        let file = File::options().write(true).create_new(true).open(&path)?;
+        let file = File::options().read(true).write(true).create_new(true).open(&path)?;
         Ok((file, Temp(path)))
     }
 }
