@@ -16,13 +16,11 @@ use crate::repo::checkout::Checkout;
 use crate::repo::fs;
 use builtins::{BUN_BUILTIN_PACKAGES, NODE_BUILTINS};
 use json::Json;
-use packages::is_package_name;
+use packages::{is_package_name, package_name};
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 use tsconfig::TsConfig;
-
-pub use packages::package_name;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Resolution {

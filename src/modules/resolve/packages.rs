@@ -110,7 +110,7 @@ pub(super) fn is_package_name(name: &str) -> bool {
 }
 
 /// `@scope/name` or `name` of a bare specifier.
-pub fn package_name(specifier: &str) -> &str {
+pub(super) fn package_name(specifier: &str) -> &str {
     let mut slashes = specifier.match_indices('/').map(|(i, _)| i);
     let end = if specifier.starts_with('@') { slashes.nth(1) } else { slashes.next() };
     &specifier[..end.unwrap_or(specifier.len())]
