@@ -50,14 +50,14 @@ impl GitRepo {
     pub fn tracked_named(&self, name: &str) -> Vec<String> {
         let suffix = format!("/{name}");
         let named = |path: &&BStr| *path == name || path.ends_with(suffix.as_bytes());
-        let mut found: Vec<String> = self.index_paths().filter(named).map(to_string).collect();
+        let mut found: Vec<String> = self.index_paths().filter(named).map(path_to_string).collect();
         found.dedup();
         found
     }
 
     /// Every path the index holds (with `/`), sorted, each once.
     pub fn tracked(&self) -> Vec<String> {
-        let mut tracked: Vec<String> = self.index_paths().map(to_string).collect();
+        let mut tracked: Vec<String> = self.index_paths().map(path_to_string).collect();
         tracked.dedup();
         tracked
     }
@@ -116,7 +116,7 @@ fn normalize(rel: &str) -> &str {
 }
 
 /// Index paths are bytes; non-UTF-8 names are rare enough that a lossy, still unique-ish key is acceptable.
-fn to_string(path: &BStr) -> String {
+fn path_to_string(path: &BStr) -> String {
     match std::str::from_utf8(path) {
         Ok(path) => path.to_owned(),
         Err(_) => String::from_utf8_lossy(path).into_owned(),

@@ -5,7 +5,7 @@ use gix::index::entry::Flags;
 use gix::objs::tree::{EntryKind as TreeEntryKind, EntryMode};
 use gix::prelude::FindExt;
 
-use super::{GitRepo, normalize, one_line, to_string};
+use super::{GitRepo, normalize, one_line, path_to_string};
 
 mod stat;
 
@@ -101,7 +101,7 @@ impl GitRepo {
                         let below = entry.path(&self.index).get(prefix.len()..)?;
                         // A sparse folder is listed as `dir/`; all others end in a name.
                         let name = below.split(|byte| *byte == b'/').next().filter(|name| !name.is_empty())?;
-                        Some(to_string(name.into()))
+                        Some(path_to_string(name.into()))
                     })
                     .collect()
             }
@@ -165,7 +165,7 @@ impl GitRepo {
         let mut buf = Vec::new();
         let entries = self.repo().objects.find_tree_iter(&id, &mut buf);
         match entries {
-            Ok(entries) => entries.map_while(Result::ok).map(|entry| to_string(entry.filename)).collect(),
+            Ok(entries) => entries.map_while(Result::ok).map(|entry| path_to_string(entry.filename)).collect(),
             Err(_) => Vec::new(),
         }
     }

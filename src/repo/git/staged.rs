@@ -8,7 +8,7 @@ use gix::index::entry::{Flags, Stage};
 use gix::objs::tree::EntryKind;
 use gix::prelude::FindExt;
 
-use super::{GitRepo, GitSource, to_string};
+use super::{GitRepo, GitSource, path_to_string};
 
 impl GitRepo {
     /// The repo-relative paths (with `/`) that the index adds, modifies (content or mode), deletes or holds in
@@ -27,7 +27,7 @@ impl GitRepo {
             if entry.flags.contains(Flags::INTENT_TO_ADD) {
                 continue;
             }
-            let path = to_string(entry.path(&self.index));
+            let path = path_to_string(entry.path(&self.index));
             if entry.mode.is_sparse() {
                 // A folder outside the sparse cone holds its tree: compare it with HEAD's folder, whole.
                 let dir = path.trim_end_matches('/');
@@ -68,7 +68,7 @@ impl GitRepo {
         let mut folders = Vec::new();
         for entry in entries {
             let entry = entry.map_err(|err| format!("cannot read git tree {tree} at HEAD: {err}"))?;
-            let path = format!("{prefix}{}", to_string(entry.filename));
+            let path = format!("{prefix}{}", path_to_string(entry.filename));
             match EntryKind::from(entry.mode) {
                 EntryKind::Tree => folders.push((entry.oid.to_owned(), format!("{path}/"))),
                 kind => {
