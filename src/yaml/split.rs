@@ -7,7 +7,9 @@
 //! in another part) or does not fit where it was cut, the whole text is parsed instead, so that every finding and
 //! every error is the one a parse of the whole text gives (debug builds compare the two).
 
-use super::tree::{Document, Entry, NodeId, SyntaxError, Value, build, column, find_duplicates, last_child_end, push};
+use super::tree::{
+    Document, Entry, NodeId, SyntaxError, Value, build_document, column, find_duplicates, last_child_end, push,
+};
 use crate::source::Span;
 
 /// Shorter texts are parsed in one piece: a part costs a job on another thread and a join.
@@ -28,7 +30,7 @@ pub fn parse_split<'p>(
     let long = text.len() >= MIN_SPLIT && rayon::current_thread_index().is_none();
     match long.then(pool).flatten() {
         Some(pool) => in_parts(text, &cuts(text, pool.current_num_threads() + 1), pool, top_entry),
-        None => build(text, true, top_entry),
+        None => build_document(text, true, top_entry),
     }
 }
 
@@ -40,7 +42,7 @@ fn in_parts(
     mut top_entry: impl FnMut(&Document, Entry),
 ) -> Result<Document, SyntaxError> {
     if cuts.len() < 2 {
-        return build(text, true, top_entry);
+        return build_document(text, true, top_entry);
     }
     let ends = cuts.iter().skip(1).map(|&(at, _)| at).chain([text.len()]);
     let parts: Vec<(Cut, usize)> = cuts.iter().copied().zip(ends).collect();
@@ -51,7 +53,7 @@ fn in_parts(
         for (slot, &((start, indent), end)) in rest.iter_mut().zip(&parts[1..]) {
             scope.spawn(move |_| *slot = parse_part(&text[start..end], start, indent));
         }
-        build(&text[..parts[0].1], false, |doc, entry| {
+        build_document(&text[..parts[0].1], false, |doc, entry| {
             if let Some(done) = pending.replace(entry) {
                 told += 1;
                 top_entry(doc, done);
@@ -79,7 +81,7 @@ fn in_parts(
             Ok(doc)
         }
         // The entries told of are the whole text's first ones: each is told once.
-        None => build(text, true, |doc, entry| match told {
+        None => build_document(text, true, |doc, entry| match told {
             0 => top_entry(doc, entry),
             _ => told -= 1,
         }),
@@ -155,7 +157,7 @@ fn is_key_line(line: &[u8]) -> bool {
 /// A part after the first, parsed on its own with its spans moved to where it starts in the whole text. `None`
 /// unless its top-level mapping starts at its first key (`indent` spaces into it).
 fn parse_part(part: &str, start: usize, indent: usize) -> Option<Document> {
-    let mut doc = build(part, false, |_, _| {}).ok()?;
+    let mut doc = build_document(part, false, |_, _| {}).ok()?;
     if doc.root.is_none_or(|root| doc.nodes[root].span.start != indent) {
         return None;
     }

@@ -23,12 +23,12 @@ pub fn parse(text: &str) -> Result<Document, SyntaxError> {
 /// [`parse`], calling `top_entry` with the document so far as each entry of a top-level mapping is complete (its
 /// key and value nodes are in the document; the document's root is not set yet).
 pub fn parse_with(text: &str, top_entry: impl FnMut(&Document, Entry)) -> Result<Document, SyntaxError> {
-    build(text, true, top_entry)
+    build_document(text, true, top_entry)
 }
 
 /// [`parse_with`]; without `whole`, `text` is a part of a file ([`crate::yaml::split`]) and its top-level mapping is
 /// not searched for repeated keys (the whole file's is, once the parts are joined).
-pub(in crate::yaml) fn build(
+pub(in crate::yaml) fn build_document(
     text: &str,
     whole: bool,
     mut top_entry: impl FnMut(&Document, Entry),
