@@ -8,7 +8,7 @@
 //! every error is the one a parse of the whole text gives (debug builds compare the two).
 
 use super::tree::{
-    Document, Entry, NodeId, SyntaxError, Value, build_document, column, find_duplicates, last_child_end, push,
+    Document, Entry, NodeId, SyntaxError, Value, block_end, build_document, column, find_duplicates, push,
 };
 use crate::source::Span;
 
@@ -298,7 +298,7 @@ fn close_mapping(doc: &mut Document, text: &str, start: usize, mut entries: Vec<
     find_duplicates(doc, &entries);
     entries.shrink_to_fit();
     let value = Value::Map(entries);
-    let end = last_child_end(doc, &value).map_or(start, |end| end.min(text.len()));
+    let end = block_end(doc, &value, start, text);
     push(doc, value, Span::new(start, end), false)
 }
 

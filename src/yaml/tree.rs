@@ -12,7 +12,7 @@ mod indentation;
 use super::scalar::ScalarKind;
 use crate::source::Span;
 
-pub(super) use build::{build_document, last_child_end, push};
+pub(super) use build::{block_end, build_document, push};
 pub use build::{parse, parse_with};
 pub(super) use duplicates::find_duplicates;
 pub(super) use indentation::column;

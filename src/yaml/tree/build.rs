@@ -113,9 +113,7 @@ pub(in crate::yaml) fn build_document(
                         (Value::Map(entries), start, flow, anchor)
                     }
                 };
-                // Clamped: an empty last value at the end of the text would end one past it.
-                let end =
-                    if flow { span.end } else { last_child_end(&doc, &value).map_or(start, |e| e.min(text.len())) };
+                let end = if flow { span.end } else { block_end(&doc, &value, start, text) };
                 let id = push(&mut doc, value, Span::new(start, end), flow);
                 if anchor != 0 {
                     anchors.insert(anchor, id);
@@ -173,7 +171,13 @@ pub(in crate::yaml) fn push(doc: &mut Document, value: Value, span: Span, flow: 
     doc.nodes.len() - 1
 }
 
-pub(in crate::yaml) fn last_child_end(doc: &Document, value: &Value) -> Option<usize> {
+/// Where a block collection that starts at `start` ends: after its last child, or at `start` when it has none.
+/// Clamped: an empty last value at the end of the text would end one past it.
+pub(in crate::yaml) fn block_end(doc: &Document, value: &Value, start: usize, text: &str) -> usize {
+    last_child_end(doc, value).map_or(start, |end| end.min(text.len()))
+}
+
+fn last_child_end(doc: &Document, value: &Value) -> Option<usize> {
     let last = match value {
         Value::Seq(items) => *items.last()?,
         Value::Map(entries) => entries.last()?.value,
