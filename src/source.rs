@@ -289,13 +289,12 @@ impl Sources {
     }
 
     /// A project-relative path as reports show it: relative to the git work tree root.
-    pub fn shown(&self, path: &str) -> String {
-        if self.prefix.is_empty() { path.to_string() } else { format!("{}/{path}", self.prefix) }
-    }
-
-    /// [`Sources::shown`] of a file's path (the same path, without a copy, at the top of the repository).
-    fn shown_of(&self, path: &PathText) -> PathText {
-        if self.prefix.is_empty() { path.clone() } else { compact_str::format_compact!("{}/{path}", self.prefix) }
+    pub fn shown(&self, path: &str) -> PathText {
+        if self.prefix.is_empty() {
+            PathText::from(path)
+        } else {
+            compact_str::format_compact!("{}/{path}", self.prefix)
+        }
     }
 
     /// A file outside the project's folders (a config above the project root): shown as its `path` says.
@@ -305,7 +304,7 @@ impl Sources {
     }
 
     pub fn add(&mut self, mut file: SourceFile) -> FileId {
-        file.shown = self.shown_of(&file.path);
+        file.shown = self.shown(&file.path);
         self.files.push(file);
         self.files.len() - 1
     }

@@ -243,7 +243,7 @@ fn remember(originals: &mut BTreeMap<String, (String, Vec<u8>)>, root: &std::pat
         Some(file) => report.sources.get(file).text.clone().into_bytes(),
         None => crate::repo::fs::read(root, path).unwrap_or_default(),
     };
-    let shown = report.sources.shown(path);
+    let shown = report.sources.shown(path).into();
     originals.insert(path.to_string(), (shown, bytes));
 }
 

@@ -150,7 +150,7 @@ fn fix<'a>(report: &'a Report, fix: &'a Fix) -> JsonFix<'a> {
                 content: &edit.content,
             })
             .collect(),
-        delete: fix.deletes.iter().map(|path| report.sources.shown(path)).collect(),
+        delete: fix.deletes.iter().map(|path| report.sources.shown(path).into()).collect(),
     }
 }
 

@@ -131,7 +131,8 @@ fn result(
     let fix = d.fix.as_ref();
     result.fixes = fix.filter(|f| !f.edits.is_empty() && f.deletes.is_empty()).map(|f| vec![self::fix(report, f)]);
     result.properties = fix.filter(|f| !f.deletes.is_empty()).map(|f| {
-        let deletes: Vec<Value> = f.deletes.iter().map(|path| Value::from(report.sources.shown(path))).collect();
+        let deletes: Vec<Value> =
+            f.deletes.iter().map(|path| Value::from(report.sources.shown(path).as_str())).collect();
         let properties = BTreeMap::from([
             ("delete".to_string(), Value::from(deletes)),
             ("fixSafety".to_string(), Value::from(safety(f.safety).0)),
