@@ -226,7 +226,7 @@ fn open<'a>(
         None => {
             let prepared = ahead.remove(rel).and_then(|parsing| parsing.recv().ok());
             if let (Some(_), Resolved::Path(path), None) = (&prepared, &real, checkout.overlaid(rel)) {
-                checkout.saw(&path.path());
+                checkout.saw_real(path);
             }
             // The files its `imports:` list names are read and parsed ahead as soon as that entry is parsed, while
             // the rest of this file parses (a root manifest holds its imports at the top, then long lists).

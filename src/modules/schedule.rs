@@ -285,7 +285,7 @@ impl<'s, 'a> Feed<'s, 'a> {
             // Unless the read failed (an empty text with an error).
             let read = !matches!(&body, Body::Held(text) if text.is_empty()) || facts.is_whole();
             if let (Some(Reread::Disk(real)), true, true) = (&first.reread, first.from_disk, read) {
-                checkout.saw(&real.path());
+                checkout.saw_real(real);
             }
             if let (Some(cache), Some(entry)) = (self.cache, entry) {
                 cache.taken(&entry);

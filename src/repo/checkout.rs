@@ -215,6 +215,14 @@ impl Checkout {
         }
     }
 
+    /// [`Checkout::saw`] of a resolved path, built only when there is a memo to record it in (a warm run takes every
+    /// module this way, and building its path cost more than the rest of taking it).
+    pub fn saw_real(&self, real: &fs::RealPath) {
+        if self.memo.is_some() {
+            self.saw(&real.path());
+        }
+    }
+
     /// Was the work-tree file at `real` read from disk while the [`DiskMemo`] lived (so an earlier run of it holds
     /// its bytes)?
     pub fn unchanged(&self, real: &Path) -> bool {
