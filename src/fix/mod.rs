@@ -5,7 +5,7 @@
 //! alone (the file must still parse, with no new duplicate key), applies them together, and lints again: a fix
 //! whose finding is still there is dropped (and the round retried without it). Overlapping fixes wait for the
 //! next round, which sees the file as the earlier ones left it. Nothing is written until the plan is complete,
-//! so `--diff` and a dropped fix never touch a file; [`write`] then writes each changed file atomically.
+//! so `--diff` and a dropped fix never touch a file; [`write()`] then writes each changed file atomically.
 
 pub mod edit;
 pub mod eject;

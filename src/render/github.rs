@@ -82,7 +82,7 @@ fn property(text: &str) -> String {
 }
 
 /// A Markdown summary for `$GITHUB_STEP_SUMMARY`: a heading, the count, and a table of the findings (rule,
-/// severity, location, message), at most [`SUMMARY_ROWS`] rows. The caller appends it to the file that
+/// severity, location, message), at most `SUMMARY_ROWS` (1,000) rows. The caller appends it to the file that
 /// variable names, when it is set.
 pub fn step_summary(report: &Report) -> String {
     let mut out = format!("### beeuni-lint\n\n{}\n", summary_line(&Summary::of(report)));

@@ -1,6 +1,6 @@
 //! `--format human`: a miette graphical report a finding, then the summary line.
 //!
-//! Files are lent to miette through [`FileSource`], which borrows the text and
+//! Files are lent to miette through `FileSource`, which borrows the text and
 //! reads snippets by the file's line index (no copy, no scan from the start of
 //! the file), and which reports UTF-16 columns like every other format.
 

@@ -293,7 +293,7 @@ impl<'t> Join<'t> {
     }
 }
 
-/// A block mapping's node, pushed as [`build`] pushes it when the mapping ends: its repeated keys, its span.
+/// A block mapping's node, pushed as [`build_document`] pushes it when the mapping ends: its repeated keys, its span.
 fn close_mapping(doc: &mut Document, text: &str, start: usize, mut entries: Vec<Entry>) -> NodeId {
     find_duplicates(doc, &entries);
     entries.shrink_to_fit();
