@@ -18,14 +18,14 @@ use super::{Entry, FILE, ModuleCache, SLOT, checksum, header, prefix, raw_at};
 use std::cell::RefCell;
 use std::fs::File;
 use std::io::{BufWriter, Seek, Write};
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 /// The cache file being written (see the module documentation).
 pub(super) enum Writing {
-    /// No new entry yet (a warm run's state to its end): the module hits so far, in the order of use.
-    NotYet(Vec<Range<usize>>),
+    /// No new entry yet (a warm run's state to its end): where the module hits so far start in the file, in the order
+    /// of use (4 bytes a module: a warm run keeps every module's until its end).
+    NotYet(Vec<u32>),
     Open(Box<Out>),
     /// The file could not be made or written: this run writes none (it only costs the next run its warmth).
     Failed,
@@ -60,10 +60,14 @@ impl ModuleCache {
         let mut writing = self.writing.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let written = match (&mut *writing, entry) {
             (Writing::Failed, _) => return,
-            (Writing::NotYet(hits), Entry::Hit(range)) => {
-                hits.push(range);
-                return;
-            }
+            (Writing::NotYet(hits), Entry::Hit(range)) => match u32::try_from(range.start) {
+                // Always: the file's table gives an entry's start in 4 bytes.
+                Ok(start) => {
+                    hits.push(start);
+                    return;
+                }
+                Err(_) => Err(std::io::ErrorKind::InvalidData.into()),
+            },
             (Writing::NotYet(hits), Entry::New(bytes)) => {
                 let hits = std::mem::take(hits);
                 Out::open(self, &hits).and_then(|mut out| out.append(&bytes).map(|()| out))
@@ -111,7 +115,7 @@ impl ModuleCache {
 
 impl Out {
     /// Makes the temporary file, and writes the header, the manifest trees used so far and the module `hits`.
-    fn open(cache: &ModuleCache, hits: &[Range<usize>]) -> std::io::Result<Out> {
+    fn open(cache: &ModuleCache, hits: &[u32]) -> std::io::Result<Out> {
         prepare(&cache.dir)?;
         remove_stale(&cache.dir);
         let (file, temp) = Temp::create(&cache.dir)?;
@@ -120,8 +124,9 @@ impl Out {
         out.file.write_all(&header)?;
         out.len = header.len();
         out.documents(cache)?;
-        for range in hits {
-            out.append(cache.data.get(range.clone()).ok_or(std::io::ErrorKind::InvalidData)?)?;
+        for &start in hits {
+            let range = cache.entry_at(start as usize).ok_or(std::io::ErrorKind::InvalidData)?.range;
+            out.append(&cache.data[range])?;
         }
         Ok(out)
     }
