@@ -31,7 +31,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             Field::Missing => {
                 (export_site(project, module), format!("the tool in `{}` has no `description`", module.path))
             }
-            Field::Found { span, value: Description::Text(text) } if text.trim().is_empty() => {
+            Field::Found { span, value: Description::Text { blank: true } } => {
                 (span.span(), format!("the `description` of the tool in `{}` is empty", module.path))
             }
             Field::Found { span, value: Description::NotString } => {

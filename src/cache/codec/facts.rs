@@ -128,12 +128,10 @@ fn default_export(w: &mut Writer, export: &DefaultExport) {
         DefaultExportKind::Object(object) => {
             w.byte(0);
             field(w, &object.description, |w, description| match description {
-                Description::Text(text) => {
-                    w.byte(0);
-                    w.str(text);
-                }
+                Description::Text { blank: false } => w.byte(0),
                 Description::Other => w.byte(1),
                 Description::NotString => w.byte(2),
+                Description::Text { blank: true } => w.byte(3),
             });
             field(w, &object.parameters, parameters);
             field(w, &object.execute, |w, execute| match execute {
@@ -164,9 +162,10 @@ fn read_default_export(r: &mut Reader) -> Option<DefaultExport> {
     let kind = match r.byte()? {
         0 => {
             let description = read_field(r, |r| match r.byte()? {
-                0 => Some(Description::Text(r.str()?.into())),
+                0 => Some(Description::Text { blank: false }),
                 1 => Some(Description::Other),
                 2 => Some(Description::NotString),
+                3 => Some(Description::Text { blank: true }),
                 _ => None,
             })?;
             let parameters = read_field(r, read_parameters)?;

@@ -70,7 +70,7 @@ fn rich_facts() -> Vec<ModuleFacts> {
     };
     let objects = [
         ObjectExport {
-            description: Field::Found { span: span(1), value: Description::Text(long.into()) },
+            description: Field::Found { span: span(1), value: Description::Text { blank: false } },
             parameters: Field::Found { span: span(2), value: parameters },
             execute: Field::Found { span: span(3), value: Execute::Function { params: vec!["{ x }".into()].into() } },
         },
@@ -80,7 +80,7 @@ fn rich_facts() -> Vec<ModuleFacts> {
             execute: Field::Found { span: span(6), value: Execute::NotFunction },
         },
         ObjectExport {
-            description: Field::Found { span: span(7), value: Description::NotString },
+            description: Field::Found { span: span(7), value: Description::Text { blank: true } },
             parameters: field(8),
             execute: Field::Found { span: span(9), value: Execute::Other },
         },

@@ -107,9 +107,9 @@ impl<'b, 'a> Scope<'b, 'a> {
             return Description::Other;
         }
         match self.resolve(property.value) {
-            Resolved::Expr(Expression::StringLiteral(s)) => Description::Text(s.value.as_str().into()),
+            Resolved::Expr(Expression::StringLiteral(s)) => Description::Text { blank: s.value.trim().is_empty() },
             Resolved::Expr(Expression::TemplateLiteral(t)) if t.expressions.is_empty() => {
-                Description::Text(template_text(t).into())
+                Description::Text { blank: template_text(t).trim().is_empty() }
             }
             Resolved::Expr(e) if is_non_string_literal(e) => Description::NotString,
             Resolved::Function(_) | Resolved::Class => Description::NotString,

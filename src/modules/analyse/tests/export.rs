@@ -29,7 +29,7 @@ fn object_export_forms() {
         let facts = run(path, &text);
         assert!(facts.syntax_errors().is_empty(), "{text}: {:?}", facts.syntax_errors());
         let object = object(&facts);
-        assert_eq!(found(&object.description), Description::Text("d".into()), "{text}");
+        assert_eq!(found(&object.description), Description::Text { blank: false }, "{text}");
         assert_eq!(found(&object.parameters).type_value.as_deref(), Some("object"), "{text}");
         assert!(matches!(found(&object.execute), Execute::Function { .. }), "{text}");
         assert!(facts.execute.is_some(), "{text}");

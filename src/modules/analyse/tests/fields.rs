@@ -12,7 +12,11 @@ export default { 'description': describe, parameters: schema, execute: run }
 "#;
     let facts = run("a.ts", text);
     let object = object(&facts);
-    assert_eq!(found(&object.description), Description::Text("shared".into()));
+    assert_eq!(found(&object.description), Description::Text { blank: false });
+    // The binding's value is what is read: a blank one is blank.
+    let blank = text.replace("'shared'", "' '");
+    let facts = run("a.ts", &blank);
+    assert_eq!(found(&super::object(&facts).description), Description::Text { blank: true });
     let parameters = found(&object.parameters);
     assert_eq!(parameters.type_value.as_deref(), Some("object"));
     assert_eq!(parameters.properties, Some(vec!["a".into(), "b-c".into()].into()));
@@ -35,8 +39,12 @@ fn xcsh_order_execute_params() {
 #[test]
 fn description_kinds() {
     let cases = [
-        ("'x'", Description::Text("x".into())),
-        ("`multi\nline`", Description::Text("multi\nline".into())),
+        ("'x'", Description::Text { blank: false }),
+        ("`multi\nline`", Description::Text { blank: false }),
+        ("' \\t\\n'", Description::Text { blank: true }),
+        ("`\n `", Description::Text { blank: true }),
+        ("'\\u0020'", Description::Text { blank: true }),
+        ("' x '", Description::Text { blank: false }),
         ("`a ${b}`", Description::Other),
         ("d", Description::Other),
         ("t('x')", Description::Other),
@@ -45,7 +53,7 @@ fn description_kinds() {
         ("undefined", Description::NotString),
         ("{}", Description::NotString),
         ("['x']", Description::NotString),
-        ("''", Description::Text("".into())),
+        ("''", Description::Text { blank: true }),
     ];
     for (value, expected) in cases {
         let text = format!("export default {{ description: {value} }}");
@@ -113,7 +121,7 @@ fn spread_and_computed_keys() {
     let text = "const base = {}\nexport default { ...base, description: 'd', ['parameters']: {} }";
     let facts = run("a.ts", text);
     let export = object(&facts);
-    assert_eq!(found(&export.description), Description::Text("d".into()));
+    assert_eq!(found(&export.description), Description::Text { blank: false });
     // `['parameters']` spells the key out, after the spread: it is what the object holds.
     assert!(found(&export.parameters).is_object_literal);
     let shown = format!("{:?}", export.execute);
@@ -126,10 +134,10 @@ fn spread_and_computed_keys() {
     // Keys count in every spelling, a `const` key too; a symbol names no field; another computed key may be any.
     for key in ["'description'", "['description']", "[`description`]"] {
         let facts = run("a.ts", &format!("export default {{ {key}: 'd' }}"));
-        assert_eq!(found(&object(&facts).description), Description::Text("d".into()), "{key}");
+        assert_eq!(found(&object(&facts).description), Description::Text { blank: false }, "{key}");
     }
     let facts = run("a.ts", "const k = 'description'\nexport default { [k]: 'd' }");
-    assert_eq!(found(&object(&facts).description), Description::Text("d".into()));
+    assert_eq!(found(&object(&facts).description), Description::Text { blank: false });
     let facts = run("a.ts", "export default { [Symbol.iterator]: 'd' }");
     assert_eq!(object(&facts).description, Field::Missing);
     let facts = run("a.ts", "export default { [key()]: 'd' }");
