@@ -37,7 +37,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         }
         let message = format!(
             "`execute({})` takes the xcsh/pi order `(toolCallId, params, …)`: Beeuni calls `execute(args, context)`",
-            params.join(", ")
+            params.joined()
         );
         let diagnostic = in_module(project, RULE.id, RULE.severity, module, *span, message);
         out.push(diagnostic.help("write `execute(args, context)` and read the signal from `context.signal`"));

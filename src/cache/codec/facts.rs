@@ -4,7 +4,7 @@
 use super::{BYTE, Codec, Reader, SPAN, STR, Writer};
 use crate::modules::facts::{
     Collected, DefaultExport, DefaultExportKind, Description, ENVIRONMENTS, EnvRead, Execute, ExecuteFacts, Field,
-    Import, ImportKind, InlineStr, ModuleFacts, NotAnalysed, ObjectExport, Parameters, SyntaxError,
+    Import, ImportKind, InlineStr, ModuleFacts, NotAnalysed, ObjectExport, Parameters, Params, SyntaxError,
 };
 
 // The flags byte of a module's facts.
@@ -137,7 +137,9 @@ fn default_export(w: &mut Writer, export: &DefaultExport) {
             field(w, &object.execute, |w, execute| match execute {
                 Execute::Function { params } => {
                     w.byte(0);
-                    w.list(params, |w, param| w.str(param));
+                    w.str(params.joined());
+                    w.number(params.len());
+                    w.number(params.first_len());
                 }
                 Execute::NotFunction => w.byte(1),
                 Execute::Other => w.byte(2),
@@ -171,7 +173,8 @@ fn read_default_export(r: &mut Reader) -> Option<DefaultExport> {
             let parameters = read_field(r, read_parameters)?;
             let execute = read_field(r, |r| match r.byte()? {
                 0 => {
-                    Some(Execute::Function { params: r.list(STR, |r| r.str().map(InlineStr::new))?.into_boxed_slice() })
+                    let joined = r.str()?;
+                    Some(Execute::Function { params: Params::from_parts(joined, r.number()?, r.number()?)? })
                 }
                 1 => Some(Execute::NotFunction),
                 2 => Some(Execute::Other),

@@ -72,7 +72,10 @@ fn rich_facts() -> Vec<ModuleFacts> {
         ObjectExport {
             description: Field::Found { span: span(1), value: Description::Text { blank: false } },
             parameters: Field::Found { span: span(2), value: parameters },
-            execute: Field::Found { span: span(3), value: Execute::Function { params: vec!["{ x }".into()].into() } },
+            execute: Field::Found {
+                span: span(3),
+                value: Execute::Function { params: Params::new(&["{ x }", "context"]) },
+            },
         },
         ObjectExport {
             description: Field::Found { span: span(4), value: Description::Other },

@@ -219,7 +219,7 @@ impl<'b, 'a> Scope<'b, 'a> {
         info.function = Some(span(function));
         info.params = param_names(params);
         info.env_alias = params.items.get(1).and_then(|p| env_binding(&p.pattern));
-        (Execute::Function { params: self.params_as_written(params).into_boxed_slice() }, info)
+        (Execute::Function { params: Params::new(&self.params_as_written(params)) }, info)
     }
 }
 

@@ -72,7 +72,7 @@ fn lookup_order_from_the_docs() {
     assert_eq!(parameters.required.len(), 1);
     assert_eq!(parameters.required[0].0, "id");
     assert_eq!(slice(LOOKUP_ORDER, parameters.required[0].1), "'id'");
-    assert_eq!(found(&object.execute), Execute::Function { params: vec!["args".into(), "context".into()].into() });
+    assert_eq!(found(&object.execute), Execute::Function { params: Params::new(&["args", "context"]) });
     let execute = facts.execute.as_ref().unwrap();
     assert!(slice(LOOKUP_ORDER, execute.span).starts_with("async execute(args, context) {"));
     assert!(execute.fetch_without_signal.is_empty());
@@ -89,7 +89,7 @@ fn weather_now_from_the_docs() {
     let parameters = found(&object.parameters);
     assert_eq!(parameters.properties, Some(vec!["city".into()].into()));
     assert_eq!(parameters.required.iter().map(|r| r.0.as_str()).collect::<Vec<_>>(), ["city"]);
-    assert_eq!(found(&object.execute), Execute::Function { params: vec!["args".into(), "context".into()].into() });
+    assert_eq!(found(&object.execute), Execute::Function { params: Params::new(&["args", "context"]) });
     assert!(facts.execute.unwrap().fetch_without_signal.is_empty());
     assert_eq!(facts.context_env.to_vec(), vec!["WEATHER_API_KEY".to_string()]);
 }
@@ -105,7 +105,7 @@ fn zod_parameters_are_built_at_run_time() {
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(found(&object.execute), Execute::Function { params: vec!["args".into()].into() });
+    assert_eq!(found(&object.execute), Execute::Function { params: Params::new(&["args"]) });
     assert_eq!(facts.imports.len(), 1);
     assert_eq!(facts.imports[0].specifier, "zod");
     assert_eq!(facts.imports[0].kind, ImportKind::Static);

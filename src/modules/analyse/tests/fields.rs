@@ -22,7 +22,7 @@ export default { 'description': describe, parameters: schema, execute: run }
     assert_eq!(parameters.properties, Some(vec!["a".into(), "b-c".into()].into()));
     assert_eq!(parameters.required.iter().map(|r| r.0.as_str()).collect::<Vec<_>>(), ["a", "b-c"]);
     let params = ["toolCallId", "params", "signal", "onUpdate", "ctx"].map(InlineStr::from).to_vec();
-    assert_eq!(found(&object.execute), Execute::Function { params: params.into() });
+    assert_eq!(found(&object.execute), Execute::Function { params: Params::new(&params) });
 }
 
 #[test]
@@ -31,7 +31,7 @@ fn xcsh_order_execute_params() {
                 async execute(toolCallId, params, signal, onUpdate, ctx) { return ctx.env.X } }";
     let facts = run("a.ts", text);
     let params = ["toolCallId", "params", "signal", "onUpdate", "ctx"].map(InlineStr::from).to_vec();
-    assert_eq!(found(&object(&facts).execute), Execute::Function { params: params.into() });
+    assert_eq!(found(&object(&facts).execute), Execute::Function { params: Params::new(&params) });
     // The second parameter is `params`, so `ctx.env.X` is not read as `context.env`.
     assert!(facts.context_env.is_empty());
 }
@@ -93,13 +93,10 @@ fn parameter_kinds() {
 #[test]
 fn execute_kinds() {
     let cases = [
-        (
-            "execute: async (args, { env }) => {}",
-            Execute::Function { params: vec!["args".into(), "{ env }".into()].into() },
-        ),
+        ("execute: async (args, { env }) => {}", Execute::Function { params: Params::new(&["args", "{ env }"]) }),
         (
             "execute: function ({ location }: { location: string } = {}, ...rest) {}",
-            Execute::Function { params: vec!["{ location }".into(), "...rest".into()].into() },
+            Execute::Function { params: Params::new(&["{ location }", "...rest"]) },
         ),
         ("execute: 'run'", Execute::NotFunction),
         ("execute: 42", Execute::NotFunction),
@@ -112,8 +109,8 @@ fn execute_kinds() {
         assert_eq!(found(&object(&run("a.ts", &text)).execute), expected, "{property}");
     }
     let text = "const run = async (args, context) => {}\nexport default { execute: run }";
-    let params = vec!["args".into(), "context".into()];
-    assert_eq!(found(&object(&run("a.ts", text)).execute), Execute::Function { params: params.into() });
+    let params = ["args", "context"];
+    assert_eq!(found(&object(&run("a.ts", text)).execute), Execute::Function { params: Params::new(&params) });
 }
 
 #[test]
