@@ -114,12 +114,23 @@ pub enum CacheChoice {
 }
 
 impl CacheChoice {
-    fn open(&self, root: &std::path::Path) -> Option<cache::ModuleCache> {
+    /// The cache of the project `found`: none when the project's folder is not the run's own to trust (see
+    /// [`cache::place`]; a note on standard error says why).
+    fn open(&self, found: &discover::Discovered) -> Option<cache::ModuleCache> {
         match self {
-            CacheChoice::ProjectRoot => Some(cache::ModuleCache::open(root.join(cache::DIR))),
+            CacheChoice::ProjectRoot => {
+                let git = found.git.as_ref().map(|git| (git, found.git_prefix.as_str()));
+                match cache::place::project_folder(&found.root, git) {
+                    Ok(dir) => Some(cache::ModuleCache::open(dir)),
+                    Err(note) => {
+                        cache::place::note(note);
+                        None
+                    }
+                }
+            }
             CacheChoice::Dir(dir) => Some(cache::ModuleCache::open(dir.clone())),
             CacheChoice::Off => None,
-            CacheChoice::ReadOnly(choice) => choice.open(root).map(cache::ModuleCache::read_only),
+            CacheChoice::ReadOnly(choice) => choice.open(found).map(cache::ModuleCache::read_only),
         }
     }
 }
@@ -170,7 +181,7 @@ pub fn load_over(
     let found = discover::discover(&options.path, options.staged)?;
     let top = found.git.as_ref().map_or_else(|| found.root.clone(), |git| git.root().to_path_buf());
     let config = config::Config::load(&found.root, &top, options.config.as_deref())?;
-    let cache = options.cache.open(&found.root);
+    let cache = options.cache.open(&found);
     // The analysis threads size their allocator arenas by it (those git discovery started, from now on).
     modules::arena::expect_decoding(cache.as_ref().map_or(0, cache::ModuleCache::decodable_bytes));
     let mut work = repo::checkout::Checkout::work_tree(found.root.clone(), found.git.map(Arc::new), found.git_prefix);

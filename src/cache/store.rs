@@ -279,14 +279,16 @@ pub(super) fn entry(id: &[u8], suffix: &[u8], len: usize, facts: impl FnOnce(&mu
     Some(out.into_boxed_slice())
 }
 
-/// Makes the cache folder, with a `.gitignore` that keeps it out of version control.
+/// Makes the cache folder, with a `.gitignore` that keeps it out of version control. One already there, whatever
+/// it is, is left as it is: made only where nothing is (`O_EXCL`), a link there is never followed (a dangling one
+/// would have the file made wherever it points).
 fn prepare(dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    let ignore = dir.join(".gitignore");
-    if !ignore.exists() {
-        std::fs::write(&ignore, "# written by beeuni-lint: its cache is not for version control\n*\n")?;
+    match File::options().write(true).create_new(true).open(dir.join(".gitignore")) {
+        Ok(mut ignore) => ignore.write_all(b"# written by beeuni-lint: its cache is not for version control\n*\n"),
+        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(error) => Err(error),
     }
-    Ok(())
 }
 
 /// The temporary file, removed when it goes unless it was put in place (its path then empty).

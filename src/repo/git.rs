@@ -84,6 +84,30 @@ impl GitRepo {
         self.is_tracked(dir) || self.index.prefixed_entries(format!("{dir}/").as_str().into()).is_some()
     }
 
+    /// The spelling under which the index holds `rel_dir` or an entry under it, the ASCII letters of the folder's
+    /// own name matched in either case (its parent's exactly): on a case-insensitive file system (macOS, Windows)
+    /// the folder a repository commits as `.Cache` is the one `.cache` opens. `None` when it holds none.
+    pub fn tracked_spelling(&self, rel_dir: &str) -> Option<String> {
+        let dir = normalize(rel_dir);
+        let name_at = dir.rfind('/').map_or(0, |slash| slash + 1);
+        let (parent, name) = dir.split_at(name_at);
+        // Every spelling lies between the name in upper case and in lower case (bytes order `A`..`Z` before
+        // `a`..`z`), and the index is sorted by path: a binary search, then the few entries of that stretch.
+        let low = format!("{parent}{}", name.to_ascii_uppercase());
+        let high = format!("{parent}{}", name.to_ascii_lowercase());
+        let entries = self.index.entries();
+        let start = entries.partition_point(|entry| entry.path(&self.index) < low.as_bytes());
+        let path = entries[start..]
+            .iter()
+            .map(|entry| entry.path(&self.index))
+            .take_while(|path| path.get(..high.len()).unwrap_or(path) <= high.as_bytes())
+            .find(|path| {
+                path.get(..high.len()).is_some_and(|head| head.eq_ignore_ascii_case(high.as_bytes()))
+                    && path.get(high.len()).is_none_or(|&after| after == b'/')
+            })?;
+        Some(path_to_string(&path[..high.len()]))
+    }
+
     /// Would git ignore this repo-relative path (per .gitignore files in the work tree, .git/info/exclude and
     /// core.excludesFile)? `is_dir` says whether it is a folder. Must also be true when a parent folder is ignored.
     ///
@@ -287,6 +311,28 @@ mod tests {
         assert!(!repo.tracks_under("node_modules/zod-extra"));
         assert!(!repo.tracks_under("node_modules/zod.js"));
         assert!(!repo.tracks_under("other"));
+    }
+
+    #[test]
+    fn a_folder_is_found_tracked_in_any_case_of_its_name() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        init(dir);
+        for file in [".A/x", ".bEEf/x", ".beefs/y", ".beef.txt", "app/.BEEF/x", "app/.beef-other", "BEEF/z", "c/.beef"]
+        {
+            write(dir, file, "");
+        }
+        commit_all(dir);
+        let repo = open(dir);
+        assert_eq!(repo.tracked_spelling(".beef").as_deref(), Some(".bEEf"));
+        assert_eq!(repo.tracked_spelling(".BEEF").as_deref(), Some(".bEEf"));
+        assert_eq!(repo.tracked_spelling("app/.beef").as_deref(), Some("app/.BEEF"));
+        assert_eq!(repo.tracked_spelling("c/.beef").as_deref(), Some("c/.beef"), "an entry at the path itself");
+        assert_eq!(repo.tracked_spelling("beef").as_deref(), Some("BEEF"));
+        assert_eq!(repo.tracked_spelling("APP/.beef"), None, "the parent is matched exactly");
+        assert_eq!(repo.tracked_spelling(".bee"), None);
+        assert_eq!(repo.tracked_spelling("app/.beef-"), None);
+        assert_eq!(repo.tracked_spelling(".none"), None);
     }
 
     #[test]

@@ -1,4 +1,5 @@
-use super::super::{Entry, FILE, ModuleCache, PAGE};
+use super::super::bytes::PAGE;
+use super::super::{Entry, FILE, ModuleCache};
 use crate::modules::facts::{Collected, Import, ImportKind, ModuleFacts};
 use crate::source::Span;
 use gix::ObjectId;
