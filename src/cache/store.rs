@@ -13,6 +13,7 @@
 //! is copied at the end, and no entry's bytes are held to it. A run that finds every entry it uses writes nothing:
 //! its hits wait as ranges, and are copied from the old file only once a new entry opens the new one.
 
+use super::bytes::open_regular;
 use super::codec::{Codec, Writer};
 use super::{Entry, FILE, ModuleCache, SLOT, checksum, header, prefix, raw_at};
 use std::cell::RefCell;
@@ -303,6 +304,10 @@ impl Temp {
         let path = dir.join(format!("{FILE}.{}-{nonce:016x}.tmp", std::process::id()));
         // Never an existing file (or a link someone left under that name).
         let file = File::options().read(true).write(true).create_new(true).open(&path)?;
+        // Held until the file is put in place or removed: it tells this run's file, however long the run goes
+        // between two writes, from one a killed run left ([`remove_stale`]). A file system without locks only
+        // leaves the file's age to tell.
+        let _ = file.try_lock();
         Ok((file, Temp(path)))
     }
 }
@@ -320,8 +325,8 @@ impl Drop for Temp {
 const STALE: Duration = Duration::from_secs(60 * 60);
 
 /// Removes the temporary files of runs that were killed before they removed them (they would pile up, one a run):
-/// only files named as this tool names them (with older versions' spool files), not written to for [`STALE`],
-/// never a link or what it points to.
+/// only regular files named as this tool names them (with older versions' spool files), not written to for
+/// [`STALE`] and whose lock no run holds ([`Temp::create`]), never a link or what it points to.
 fn remove_stale(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     let now = SystemTime::now();
@@ -332,7 +337,14 @@ fn remove_stale(dir: &Path) {
         // `DirEntry::metadata` does not follow a link.
         let Ok(metadata) = entry.metadata() else { continue };
         let age = metadata.modified().ok().and_then(|modified| now.duration_since(modified).ok());
-        if metadata.file_type().is_file() && age.is_some_and(|age| age >= STALE) {
+        if !metadata.file_type().is_file() || age.is_none_or(|age| age < STALE) {
+            continue;
+        }
+        let Some(file) = open_regular(&entry.path()) else { continue };
+        // A run still writing it holds its lock; where locks are not to be had, its age alone tells.
+        let dead = !matches!(file.try_lock(), Err(std::fs::TryLockError::WouldBlock));
+        drop(file);
+        if dead {
             let _ = std::fs::remove_file(entry.path());
         }
     }

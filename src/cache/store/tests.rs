@@ -1,5 +1,6 @@
 use super::super::bytes::PAGE;
 use super::super::{Entry, FILE, ModuleCache};
+use super::Temp;
 use crate::modules::facts::{Collected, Import, ImportKind, ModuleFacts};
 use crate::source::Span;
 use gix::ObjectId;
@@ -184,6 +185,31 @@ fn writing_the_file_removes_the_temporary_files_killed_runs_left_and_nothing_els
     assert!(left.contains(&format!("{FILE}.99.tmp")), "{left:?}");
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
     assert!(open(dir.path()).module(&id(1), "a.ts", usize::MAX).is_some());
+}
+
+#[test]
+fn a_temporary_file_a_run_still_writes_is_not_removed_however_old() {
+    let dir = tempfile::tempdir().unwrap();
+    let (slow, dead) = (format!("{FILE}.4444-00ff00ff00ff00ff.tmp"), format!("{FILE}.4545-00ff00ff00ff00ff.tmp"));
+    let make = |name: &str| {
+        let file = std::fs::File::create(dir.path().join(name)).unwrap();
+        file.set_modified(SystemTime::now() - Duration::from_secs(2 * 60 * 60)).unwrap();
+        file
+    };
+    // The lock its run took when it made the file (a lock of another open file, as another process's would be).
+    let writing = make(&slow);
+    writing.try_lock().unwrap();
+    drop(make(&dead));
+    let cache = open(dir.path());
+    cache.keep(new(1));
+    cache.store();
+    let left = files(dir.path());
+    assert!(left.contains(&slow) && !left.contains(&dead), "{left:?}");
+    drop(writing);
+    // A run's own temporary file is locked from its making.
+    let (_file, temp) = Temp::create(dir.path()).unwrap();
+    let other = std::fs::File::open(&temp.0).unwrap();
+    assert!(matches!(other.try_lock(), Err(std::fs::TryLockError::WouldBlock)));
 }
 
 #[test]
