@@ -86,7 +86,7 @@ pub enum Entry {
 
 pub struct ModuleCache {
     dir: PathBuf,
-    /// The file as read: header, entry count, the table of entries (key prefix and offset), then the entries.
+    /// The file as read: header, the entries, the table of entries (key prefix and offset), then the footer.
     data: Bytes,
     /// Where the table starts in `data` and how many entries it lists (0 when the file is absent or foreign).
     table: usize,

@@ -8,10 +8,10 @@
 //!
 //! A first run (the cache on, no file yet) makes an entry for every module. Each is encoded whole (key, checksum,
 //! facts) on the thread that analysed the module ([`encoded`]) and appended, as the module is taken, to a temporary
-//! file in the cache folder through one large buffer: only its table slot and key (about 40 bytes) wait for the
-//! end, where the table and the footer that finds it are appended and the file is renamed over the old one. Nothing
-//! is copied at the end, and no entry's bytes are held to it. A run that finds every entry it uses writes nothing:
-//! its hits wait as ranges, and are copied from the old file only once a new entry opens the new one.
+//! file in the cache folder through one large buffer: only its table slot (12 bytes) waits for the end, where the
+//! table and the footer that finds it are appended and the file is renamed over the old one. Nothing is copied at
+//! the end, and no entry's bytes are held to it. A run that finds every entry it uses writes nothing: its hits wait
+//! as where they start (4 bytes each), and are copied from the old file only once a new entry opens the new one.
 
 use super::bytes::open_regular;
 use super::codec::{Codec, Writer};

@@ -112,13 +112,13 @@ impl GitRepo {
         names
     }
 
-    /// A blob's bytes. Err names the missing object (e.g. in a partial or shallow clone).
     /// The length of the blob `id`, from its header alone (`None` when it is missing or not a blob).
     pub fn blob_len(&self, id: ObjectId) -> Option<usize> {
         let header = self.repo().find_header(id).ok()?;
         (header.kind() == gix::object::Kind::Blob).then(|| usize::try_from(header.size()).ok())?
     }
 
+    /// A blob's bytes. Err names the missing object (e.g. in a partial or shallow clone).
     pub fn read_blob(&self, id: ObjectId) -> Result<Vec<u8>, String> {
         match self.repo().try_find_object(id) {
             Ok(Some(object)) if object.kind == gix::object::Kind::Blob => Ok(object.detach().data),
