@@ -179,7 +179,9 @@ fn read(checkout: &Checkout, path: &str, resolved: &Resolved, indexed: Indexed, 
             Read::Later { real: real.clone(), indexed: indexed.unwrap_or_else(|| checkout.index_stat(path)) }
         }
         (Resolved::Blob(id), _) => {
-            // The blob's length from its header, which bounds the facts' spans, without reading it.
+            // The blob's length from its header, which bounds the facts' spans, without reading it; not asked when
+            // the cache holds nothing to find (a first run with --staged or --base).
+            let cache = cache.filter(|cache| cache.holds_entries());
             let cached = cache.and_then(|cache| cache.module(id, path, checkout.blob_len(*id)?));
             if let Some((facts, entry)) = cached {
                 return Read::Cached { id: *id, facts: Box::new(facts), entry };
