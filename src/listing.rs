@@ -60,7 +60,7 @@ pub fn listing(project: &Project) -> Listing {
         });
     }
     for decl in project.tools.iter().filter(|d| !d.is_beeuni_name()) {
-        let ToolValue::Module { path: Ok(path), .. } = &decl.value else {
+        let ToolValue::Module { path: Ok(path) } = &decl.value else {
             continue;
         };
         let refused = name_problem(&decl.name).is_some() || project.harness.tier(&decl.name) == Some(HarnessTier::One);

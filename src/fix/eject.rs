@@ -36,7 +36,7 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
     };
     let project = load_for_edit(path)?;
     let decl = project.tools.iter().find(|d| d.name == name);
-    if let Some(ToolValue::Module { path: Ok(other), .. }) = decl.map(|d| &d.value)
+    if let Some(ToolValue::Module { path: Ok(other) }) = decl.map(|d| &d.value)
         && *other != module
         && !force
     {

@@ -26,7 +26,7 @@ pub enum ToolValue {
     /// `beeuni:<target>`
     Beeuni(Name),
     /// Any other string: a module path when `path` is `Ok` (normalised), else why it is not one.
-    Module { raw: Name, path: Result<Name, String> },
+    Module { path: Result<Name, String> },
     /// Not a string: what it is instead.
     NotString(&'static str),
 }
@@ -52,7 +52,7 @@ impl ToolDecl {
     /// The module path, when the value is a valid one.
     pub fn module_path(&self) -> Option<&str> {
         match &self.value {
-            ToolValue::Module { path: Ok(path), .. } => Some(path.as_str()),
+            ToolValue::Module { path: Ok(path) } => Some(path.as_str()),
             _ => None,
         }
     }
@@ -62,7 +62,7 @@ impl ToolDecl {
         self.is_beeuni_name()
             && match &self.value {
                 ToolValue::Beeuni(target) => *target == self.name,
-                ToolValue::Module { path, .. } => path.is_ok(),
+                ToolValue::Module { path } => path.is_ok(),
                 ToolValue::NotString(_) => false,
             }
     }
@@ -172,12 +172,12 @@ fn declaration(
     let value = match doc.str(value) {
         Some(text) => match text.strip_prefix("beeuni:") {
             Some(target) => ToolValue::Beeuni(Name::from(target)),
-            None => ToolValue::Module { raw: Name::from(text), path: check_module_path(text) },
+            None => ToolValue::Module { path: check_module_path(text) },
         },
         None => ToolValue::NotString(doc.describe(value)),
     };
     let (module, indexed) = match (&value, checkout) {
-        (ToolValue::Module { path: Ok(path), .. }, Some(checkout)) => {
+        (ToolValue::Module { path: Ok(path) }, Some(checkout)) => {
             let (resolved, indexed) = checkout.resolve_module_indexed(path);
             (Some(resolved), indexed)
         }

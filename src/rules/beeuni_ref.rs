@@ -30,7 +30,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for decl in project.tools.iter().filter(|d| d.is_beeuni_name()) {
         let wrong = match &decl.value {
             ToolValue::Beeuni(target) => *target != decl.name,
-            ToolValue::Module { path, .. } => path.is_err(),
+            ToolValue::Module { path } => path.is_err(),
             ToolValue::NotString(_) => false,
         };
         if !wrong {

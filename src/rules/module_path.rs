@@ -28,7 +28,7 @@ pub static RULE: Rule = Rule::new("module-path", Severity::Error, include_str!("
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for decl in project.tools.iter().filter(|d| !d.is_beeuni_name()) {
-        let ToolValue::Module { path: Err(reason), .. } = &decl.value else {
+        let ToolValue::Module { path: Err(reason) } = &decl.value else {
             continue;
         };
         let message = "must be a repo-relative path to a .ts, .js, .mts, .mjs, .cts or .cjs module";

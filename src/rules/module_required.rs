@@ -32,10 +32,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let Some(properties) = &value.properties else { continue };
-        for (name, span) in &value.required {
-            if properties.contains(name) {
-                continue;
-            }
+        for (name, span) in &value.required_undefined {
             let message = format!("`required` names `{name}`, which `properties` does not define");
             let help = did_you_mean(name, properties.iter().map(InlineStr::as_str))
                 .unwrap_or_else(|| format!("describe `{name}` under `properties`, or remove it from `required`"));

@@ -244,7 +244,7 @@ fn parameters(w: &mut Writer, parameters: &Parameters) {
     if let Some(span) = parameters.properties_span {
         w.text_span(span);
     }
-    w.list(&parameters.required, |w, (name, span)| {
+    w.list(&parameters.required_undefined, |w, (name, span)| {
         w.str(name);
         w.text_span(*span);
     });
@@ -265,7 +265,8 @@ fn read_parameters(r: &mut Reader) -> Option<Parameters> {
         false => None,
     };
     let properties_span = if flags & PROPERTIES_SPAN != 0 { Some(r.text_span()?) } else { None };
-    let required = r.list(STR + SPAN, |r| Some((InlineStr::new(r.str()?), r.text_span()?)))?.into_boxed_slice();
+    let required_undefined =
+        r.list(STR + SPAN, |r| Some((InlineStr::new(r.str()?), r.text_span()?)))?.into_boxed_slice();
     let zod = if flags & ZOD != 0 { Some(r.str()?.into()) } else { None };
     Some(Parameters {
         type_value,
@@ -273,7 +274,7 @@ fn read_parameters(r: &mut Reader) -> Option<Parameters> {
         is_object_literal: flags & OBJECT_LITERAL != 0,
         properties,
         properties_span,
-        required,
+        required_undefined,
         zod,
     })
 }

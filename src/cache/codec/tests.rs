@@ -65,7 +65,7 @@ fn rich_facts() -> Vec<ModuleFacts> {
         is_object_literal: true,
         properties: Some(vec!["a".into(), long.into()].into()),
         properties_span: Some(span(40)),
-        required: vec![("a".into(), span(41))].into(),
+        required_undefined: vec![("a".into(), span(41))].into(),
         zod: Some("z.object({})".into()),
     };
     let objects = [
@@ -137,7 +137,7 @@ fn no_parameters() -> Parameters {
         is_object_literal: false,
         properties: None,
         properties_span: None,
-        required: Box::default(),
+        required_undefined: Box::default(),
         zod: None,
     }
 }

@@ -151,6 +151,7 @@ impl<'b, 'a> Scope<'b, 'a> {
     fn schema(&self, at: TextSpan, object: &'b ObjectExpression<'a>) -> Field<Parameters> {
         let mut value = parameters(true);
         let mut spread = None;
+        let mut required = Vec::new();
         for property in &object.properties {
             let p = match property {
                 ObjectPropertyKind::SpreadProperty(s) => {
@@ -175,21 +176,24 @@ impl<'b, 'a> Scope<'b, 'a> {
                     };
                 }
                 Some("required") => {
+                    required.clear();
                     if let Resolved::Expr(Expression::ArrayExpression(array)) = self.resolve(&p.value) {
-                        // At most one per element (kept to the end of the run: a list collected from a filter grows).
-                        let mut required = Vec::with_capacity(array.elements.len());
                         required.extend(
                             array
                                 .elements
                                 .iter()
                                 .filter_map(|e| e.as_expression())
-                                .filter_map(|e| Some((InlineStr::from(string_value(e)?), span(e.span())))),
+                                .filter_map(|e| Some((string_value(e)?, span(e.span())))),
                         );
-                        value.required = required.into_boxed_slice();
                     }
                 }
                 _ => {}
             }
+        }
+        // Once both are read (`required` may come first).
+        if let Some(properties) = &value.properties {
+            required.retain(|(name, _)| !properties.iter().any(|p| p == name));
+            value.required_undefined = required.into_iter().map(|(name, at)| (InlineStr::from(name), at)).collect();
         }
         match spread {
             // Without its own `type`, the spread may supply one: nothing can be said about the schema.
@@ -246,7 +250,7 @@ fn parameters(is_object_literal: bool) -> Parameters {
         is_object_literal,
         properties: None,
         properties_span: None,
-        required: Box::default(),
+        required_undefined: Box::default(),
         zod: None,
     }
 }

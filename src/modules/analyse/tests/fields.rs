@@ -5,7 +5,7 @@ use super::*;
 #[test]
 fn field_values() {
     let text = r#"
-const schema = { 'type': `object`, properties: { a: {}, 'b-c': {} }, required: ['a', `b-c`, 3] }
+const schema = { 'type': `object`, properties: { a: {}, 'b-c': {} }, required: ['a', 'z', `b-c`, 3, `y`] }
 const describe = 'shared'
 async function run(toolCallId, params, signal, onUpdate, ctx) {}
 export default { 'description': describe, parameters: schema, execute: run }
@@ -20,7 +20,9 @@ export default { 'description': describe, parameters: schema, execute: run }
     let parameters = found(&object.parameters);
     assert_eq!(parameters.type_value.as_deref(), Some("object"));
     assert_eq!(parameters.properties, Some(vec!["a".into(), "b-c".into()].into()));
-    assert_eq!(parameters.required.iter().map(|r| r.0.as_str()).collect::<Vec<_>>(), ["a", "b-c"]);
+    let undefined: Vec<(&str, &str)> =
+        parameters.required_undefined.iter().map(|(name, at)| (name.as_str(), slice(text, *at))).collect();
+    assert_eq!(undefined, [("z", "'z'"), ("y", "`y`")]);
     let params = ["toolCallId", "params", "signal", "onUpdate", "ctx"].map(InlineStr::from).to_vec();
     assert_eq!(found(&object.execute), Execute::Function { params: Params::new(&params) });
 }
@@ -71,7 +73,7 @@ fn parameter_kinds() {
     assert!(parameters.has_type && parameters.is_object_literal);
     assert_eq!(parameters.type_value, None);
     assert_eq!(parameters.properties, None);
-    assert!(parameters.required.is_empty());
+    assert!(parameters.required_undefined.is_empty(), "`properties` is not read");
     let text = "export default { parameters: { properties: { [k]: {} } } }";
     let parameters = found(&object(&run("a.ts", text)).parameters);
     assert!(!parameters.has_type);
