@@ -222,3 +222,21 @@ fn a_file_that_cannot_be_put_in_place_leaves_no_temporary_file() {
     cache.store();
     assert!(temporary(dir.path()).is_empty(), "{:?}", files(dir.path()));
 }
+
+#[test]
+fn the_table_s_sort_orders_by_prefix_and_keeps_the_order_of_equal_prefixes() {
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut slots: Vec<[u32; 3]> = (0..5000u32)
+        .map(|start| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            // Few distinct prefixes in the high half, so that many are equal.
+            [(state >> 60) as u32, (state as u32) & 0x0101_0f0f, start]
+        })
+        .collect();
+    let mut expected = slots.clone();
+    expected.sort_by_key(|&[high, low, _]| (high, low));
+    super::radix_sort(&mut slots);
+    assert_eq!(slots, expected);
+}
