@@ -304,7 +304,8 @@ fn analyse_bytes(
     });
     match String::from_utf8(bytes) {
         Ok(text) => {
-            if let (Some(cache), Some(id)) = (cache, &id)
+            // An empty cache (a first run) holds nothing to find.
+            if let (Some(cache), Some(id)) = (cache.filter(|cache| cache.holds_entries()), &id)
                 && let Some((facts, entry)) = cache.module(id, path, text.len())
             {
                 return (body(text, &facts), Box::new(facts), Some(entry));

@@ -240,3 +240,43 @@ fn the_table_s_sort_orders_by_prefix_and_keeps_the_order_of_equal_prefixes() {
     super::radix_sort(&mut slots);
     assert_eq!(slots, expected);
 }
+
+#[test]
+fn the_entries_of_a_batch_share_one_buffer_and_are_written_as_entries_of_their_own_are() {
+    let written = |batched: bool| {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = open(dir.path());
+        let batch = batched.then(|| super::Batch::begin(2));
+        let entries: Vec<Entry> = (0..300).map(new).collect();
+        let buffers = |entries: &[Entry]| {
+            let mut buffers: Vec<*const std::sync::OnceLock<Vec<u8>>> = entries
+                .iter()
+                .map(|entry| match entry {
+                    Entry::New(encoded) => std::sync::Arc::as_ptr(&encoded.buffer),
+                    Entry::Hit(_) => std::ptr::null(),
+                })
+                .collect();
+            buffers.dedup();
+            buffers.len()
+        };
+        assert_eq!(buffers(&entries), if batched { 1 } else { 300 });
+        drop(batch);
+        entries.into_iter().for_each(|entry| cache.keep(entry));
+        cache.store();
+        std::fs::read(dir.path().join(FILE)).unwrap()
+    };
+    assert_eq!(written(true), written(false));
+}
+
+#[test]
+fn an_entry_of_a_batch_not_yet_ended_is_not_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = open(dir.path());
+    let batch = super::Batch::begin(1);
+    cache.keep(new(1));
+    drop(batch);
+    cache.keep(new(2));
+    cache.store();
+    assert!(temporary(dir.path()).is_empty());
+    assert!(!dir.path().join(FILE).exists(), "the run writes no file it cannot write whole");
+}
