@@ -84,17 +84,15 @@ impl GitRepo {
         self.is_tracked(dir) || self.index.prefixed_entries(format!("{dir}/").as_str().into()).is_some()
     }
 
-    /// The spelling under which the index holds `rel_dir` or an entry under it, the ASCII letters of the folder's
-    /// own name matched in either case (its parent's exactly): on a case-insensitive file system (macOS, Windows)
-    /// the folder a repository commits as `.Cache` is the one `.cache` opens. `None` when it holds none.
+    /// The spelling under which the index holds `rel_dir` or an entry under it, its ASCII letters matched in either
+    /// case, the parent folders' as well as the folder's own: on a case-insensitive file system (macOS, Windows)
+    /// `App/.Cache/x` is checked out in the folder `app/.cache` opens, `app/x` beside it. `None` when it holds none.
     pub fn tracked_spelling(&self, rel_dir: &str) -> Option<String> {
         let dir = normalize(rel_dir);
-        let name_at = dir.rfind('/').map_or(0, |slash| slash + 1);
-        let (parent, name) = dir.split_at(name_at);
-        // Every spelling lies between the name in upper case and in lower case (bytes order `A`..`Z` before
-        // `a`..`z`), and the index is sorted by path: a binary search, then the few entries of that stretch.
-        let low = format!("{parent}{}", name.to_ascii_uppercase());
-        let high = format!("{parent}{}", name.to_ascii_lowercase());
+        // Every spelling lies between the path in upper case and in lower case (at each byte, `A`..`Z` order before
+        // `a`..`z`), and the index is sorted by path: a binary search, then the entries of that stretch.
+        let low = dir.to_ascii_uppercase();
+        let high = dir.to_ascii_lowercase();
         let entries = self.index.entries();
         let start = entries.partition_point(|entry| entry.path(&self.index) < low.as_bytes());
         let path = entries[start..]
@@ -314,7 +312,7 @@ mod tests {
     }
 
     #[test]
-    fn a_folder_is_found_tracked_in_any_case_of_its_name() {
+    fn a_folder_is_found_tracked_in_any_case_of_its_path() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path();
         init(dir);
@@ -323,13 +321,24 @@ mod tests {
             write(dir, file, "");
         }
         commit_all(dir);
+        // Index entries only: on a case-insensitive file system these would share folders in the work tree.
+        for file in ["Web/.beef/modules.bin", "web/beeuni.yaml", "PKG/Sub/.Beef/x", "webs/beeuni.yaml"] {
+            let empty = format!("100644,{},{file}", gix::ObjectId::empty_blob(gix::hash::Kind::Sha1));
+            git(dir, &["update-index", "--add", "--cacheinfo", &empty]);
+        }
         let repo = open(dir);
         assert_eq!(repo.tracked_spelling(".beef").as_deref(), Some(".bEEf"));
         assert_eq!(repo.tracked_spelling(".BEEF").as_deref(), Some(".bEEf"));
         assert_eq!(repo.tracked_spelling("app/.beef").as_deref(), Some("app/.BEEF"));
         assert_eq!(repo.tracked_spelling("c/.beef").as_deref(), Some("c/.beef"), "an entry at the path itself");
         assert_eq!(repo.tracked_spelling("beef").as_deref(), Some("BEEF"));
-        assert_eq!(repo.tracked_spelling("APP/.beef"), None, "the parent is matched exactly");
+        assert_eq!(repo.tracked_spelling("APP/.beef").as_deref(), Some("app/.BEEF"), "the parent in any case too");
+        assert_eq!(repo.tracked_spelling("web/.beef").as_deref(), Some("Web/.beef"), "beside `web/beeuni.yaml`");
+        assert_eq!(repo.tracked_spelling("web/.Beef").as_deref(), Some("Web/.beef"));
+        assert_eq!(repo.tracked_spelling("pkg/sub/.beef").as_deref(), Some("PKG/Sub/.Beef"));
+        assert_eq!(repo.tracked_spelling("web/.bee"), None);
+        assert_eq!(repo.tracked_spelling("we/.beef"), None);
+        assert_eq!(repo.tracked_spelling("webs/.beef"), None);
         assert_eq!(repo.tracked_spelling(".bee"), None);
         assert_eq!(repo.tracked_spelling("app/.beef-"), None);
         assert_eq!(repo.tracked_spelling(".none"), None);
