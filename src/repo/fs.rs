@@ -219,7 +219,9 @@ fn resolve_entry_once(
 struct Listing {
     real: PathBuf,
     inside: bool,
-    /// `real` below the root, with a `/` after it unless empty (when `inside` and in UTF-8).
+    /// `real` below the root, with the platform's separator after it unless empty (when `inside` and in UTF-8):
+    /// with a name after it, the text [`RealPath::new`] keeps of the file's path (`\` between parts on Windows),
+    /// so that a file listed and a file looked up compare equal.
     below: Option<String>,
     names: Option<super::folders::Names>,
 }
@@ -229,7 +231,7 @@ impl Listing {
         let real = canonical_folder(&root.join(folder))?;
         let names = super::folders::list(&real);
         let below = real.strip_prefix(root).ok().and_then(Path::to_str).map(str::to_string);
-        let below = below.map(|below| if below.is_empty() { below } else { below + "/" });
+        let below = below.map(|below| if below.is_empty() { below } else { below + std::path::MAIN_SEPARATOR_STR });
         Some(Listing { inside: real.starts_with(root), below, real, names })
     }
 }

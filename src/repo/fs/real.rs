@@ -18,7 +18,8 @@ pub enum RealPath {
 
 impl RealPath {
     /// `real` as found by a checkout at `root`: one path has one form, so that the same file compares equal however
-    /// it was reached.
+    /// it was reached. Below the root that is the text `strip_prefix` leaves, the platform's separator between parts,
+    /// as a folder's listing builds it too.
     pub fn new(root: &Arc<PathBuf>, real: PathBuf) -> RealPath {
         match real.strip_prefix(root.as_path()).ok().and_then(Path::to_str) {
             Some(below) if !below.is_empty() => RealPath::Below(root.clone(), below.into()),
@@ -68,5 +69,26 @@ mod tests {
             assert!(matches!(path, RealPath::Below(..)), "{real}");
             assert_eq!(path.path().as_os_str(), Path::new(real).as_os_str(), "{real}");
         }
+    }
+
+    /// A file below nested folders has one form, listed or looked up (the manifest loader tells files apart by it):
+    /// the same separators between all of its parts, the platform's.
+    #[test]
+    fn a_nested_file_is_one_real_path_listed_or_looked_up() {
+        use super::super::{Listings, resolve_listed};
+        let repo = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(repo.path()).unwrap();
+        std::fs::create_dir_all(root.join("tools/sub/deep")).unwrap();
+        std::fs::write(root.join("tools/sub/deep/a.ts"), "export {}").unwrap();
+        let rel = "tools/sub/deep/a.ts";
+        let listed = resolve_listed(&root, rel, &Listings::default(), || true).unwrap();
+        let looked_up = resolve_listed(&root, rel, &Listings::default(), || false).unwrap();
+        let built = RealPath::new(&Arc::new(root.clone()), root.join("tools").join("sub").join("deep").join("a.ts"));
+        let sep = std::path::MAIN_SEPARATOR;
+        let below = format!("tools{sep}sub{sep}deep{sep}a.ts");
+        assert_eq!(listed, RealPath::Below(Arc::new(root.clone()), below.as_str().into()));
+        assert_eq!(looked_up, listed);
+        assert_eq!(built, listed);
+        assert_eq!(listed.path(), root.join("tools").join("sub").join("deep").join("a.ts"));
     }
 }
