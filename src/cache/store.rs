@@ -403,7 +403,9 @@ fn prepare(dir: &Path) -> std::io::Result<()> {
     }
 }
 
-/// The temporary file, removed when it goes unless it was put in place (its path then empty).
+/// The temporary file, removed when it goes unless it was put in place (its path then empty). A run that ends
+/// without dropping it (killed, or a panic in a release build, whose profile aborts) leaves the file; its end releases
+/// its lock, and a later run that writes the cache removes it once it has gone unwritten for [`STALE`] (an hour).
 struct Temp(PathBuf);
 
 impl Temp {

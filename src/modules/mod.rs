@@ -225,7 +225,9 @@ pub(crate) fn pool() -> Option<&'static rayon::ThreadPool> {
     .as_ref()
 }
 
-/// Runs `f` on one thread with the analysis stack: `None` when no such thread could be started or it panicked.
+/// Runs `f` on one thread with the analysis stack: `None` when no such thread could be started, or when it panicked
+/// in a build where panics unwind (tests, debug builds): the release profile has `panic = "abort"`, which ends the
+/// process where the panic happens.
 pub(crate) fn on_one_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Option<T> {
     std::thread::scope(|scope| {
         let handle = std::thread::Builder::new().stack_size(ANALYSIS_STACK).spawn_scoped(scope, f).ok()?;

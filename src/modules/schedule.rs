@@ -32,7 +32,9 @@ fn path_of<'p>(modules: &'p [Module], named: &'p VecDeque<Named>, at: usize) -> 
     }
 }
 
-/// The analyses of a batch, by module index (a panic is carried back to this thread and resumed there).
+/// The analyses of a batch, by module index, or the panic that ended them where panics unwind (tests, debug builds),
+/// carried back to this thread and resumed there; the release profile (`panic = "abort"`) ends the process where the
+/// panic happens.
 type Outcome = std::thread::Result<Vec<(usize, Analysed)>>;
 
 /// What the stage holds for a module between its naming and its place in the module list.
@@ -225,6 +227,7 @@ impl<'s, 'a> Feed<'s, 'a> {
         let next = Vec::with_capacity(batch_size(self.count() + 64));
         let (batch, sender, cache) = (std::mem::replace(&mut self.waiting, next), self.sender.clone(), self.cache);
         scope.spawn(move |_| {
+            // Caught only where panics unwind: with the release profile's `panic = "abort"` there is none to catch.
             let analysed = std::panic::catch_unwind(AssertUnwindSafe(|| analyse_batch(batch, cache)));
             // The feed holds the receiver until every analysis has ended.
             let _ = sender.send(analysed);

@@ -68,7 +68,8 @@ impl GitRepo {
                     });
                     paths::PathTable::new(&index)
                 });
-                // The job ran to its end when the scope did (a panic there would have been resumed here).
+                // The job ran to its end when the scope did (where panics unwind, one there would have been resumed
+                // here; the release profile aborts where it happens).
                 let Some((read_repo, excludes)) = read else {
                     return Err(format!("cannot read the git ignore rules of {}", root.display()));
                 };
