@@ -33,8 +33,6 @@ mod bytes;
 pub mod place;
 mod store;
 
-pub use store::Batch;
-
 /// The folder's name at the project root.
 pub const DIR: &str = ".beeuni-lint-cache";
 const FILE: &str = "modules.bin";
@@ -81,9 +79,9 @@ pub enum Entry {
     /// Found in the loaded file: the range of the whole entry there (written back as it is, key and all).
     Hit(Range<usize>),
     /// Analysed in this run: the whole entry as it is written to the file (key, checksum, encoded facts), made on
-    /// the thread that analysed the module, in the buffer of its batch ([`Batch`]). A manifest tree's is held until
-    /// the file is opened; a module's only until the module is taken, when it is written ([`ModuleCache::keep`]).
-    New(store::Encoded),
+    /// the thread that analysed the module. A manifest tree's is held until the file is opened; a module's only
+    /// until the module is taken, when it is written ([`ModuleCache::keep`]).
+    New(Box<[u8]>),
 }
 
 pub struct ModuleCache {
@@ -145,8 +143,8 @@ impl ModuleCache {
 
     /// Stores a manifest file's YAML tree under its `key` (written with the modules' entries).
     pub fn put_document(&self, key: Key, document: &Document) {
-        if let Some(encoded) = store::encoded(key.id.as_bytes(), key.suffix.as_bytes(), document) {
-            self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(Entry::New(encoded));
+        if let Some(bytes) = store::encoded(key.id.as_bytes(), key.suffix.as_bytes(), document) {
+            self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(Entry::New(bytes));
         }
     }
 
@@ -385,9 +383,8 @@ mod tests {
     fn an_entry_that_does_not_decode_is_a_miss() {
         let dir = tempfile::tempdir().unwrap();
         let cache = ModuleCache::open(dir.path().to_path_buf());
-        let mut undecodable = Vec::new();
-        store::entry(&mut undecodable, id(1).as_bytes(), b"ts", 7, |out| out.extend_from_slice(&[0xff; 7])).unwrap();
-        store(&cache, vec![Entry::New(store::Encoded::alone(undecodable).unwrap())]);
+        let undecodable = store::entry(id(1).as_bytes(), b"ts", 7, |out| out.extend_from_slice(&[0xff; 7])).unwrap();
+        store(&cache, vec![Entry::New(undecodable)]);
         assert!(ModuleCache::open(dir.path().to_path_buf()).get::<ModuleFacts>(&key(1, "a.ts"), TEXT).is_none());
     }
 

@@ -7,12 +7,11 @@
 //! the modules stage (7 MB at 20,000 modules, a sixth of the warm run's peak).
 //!
 //! A first run (the cache on, no file yet) makes an entry for every module. Each is encoded whole (key, checksum,
-//! facts) on the thread that analysed the module ([`encoded`]), in a buffer its batch of modules shares ([`Batch`]),
-//! and appended, as the module is taken, to a temporary file in the cache folder through one large buffer: only its
-//! table slot (12 bytes) waits for the end, where the table and the footer that finds it are appended and the file
-//! is renamed over the old one. Nothing is copied at the end, and no entry's bytes are held to it. A run that finds
-//! every entry it uses writes nothing: its hits wait as where they start (4 bytes each), and are copied from the old
-//! file only once a new entry opens the new one.
+//! facts) on the thread that analysed the module ([`encoded`]) and appended, as the module is taken, to a temporary
+//! file in the cache folder through one large buffer: only its table slot (12 bytes) waits for the end, where the
+//! table and the footer that finds it are appended and the file is renamed over the old one. Nothing is copied at
+//! the end, and no entry's bytes are held to it. A run that finds every entry it uses writes nothing: its hits wait
+//! as where they start (4 bytes each), and are copied from the old file only once a new entry opens the new one.
 
 use super::bytes::open_regular;
 use super::codec::{Codec, Writer};
@@ -20,9 +19,7 @@ use super::{Entry, FILE, ModuleCache, SLOT, checksum, header, prefix, raw_at};
 use std::cell::RefCell;
 use std::fs::File;
 use std::io::{BufWriter, Seek, Write};
-use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime};
 
 /// The cache file being written (see the module documentation).
@@ -72,9 +69,9 @@ impl ModuleCache {
                 }
                 Err(_) => Err(std::io::ErrorKind::InvalidData.into()),
             },
-            (Writing::NotYet(hits), entry @ Entry::New(_)) => {
+            (Writing::NotYet(hits), Entry::New(bytes)) => {
                 let hits = std::mem::take(hits);
-                Out::open(self, &hits).and_then(|mut out| out.keep(self, &entry).map(|()| out))
+                Out::open(self, &hits).and_then(|mut out| out.append(&bytes).map(|()| out))
             }
             (Writing::Open(out), entry) => match out.keep(self, &entry) {
                 Ok(()) => return,
@@ -112,7 +109,7 @@ impl ModuleCache {
     fn bytes_of<'e>(&'e self, entry: &'e Entry) -> Option<&'e [u8]> {
         match entry {
             Entry::Hit(range) => self.data.get(range.clone()),
-            Entry::New(encoded) => encoded.bytes(),
+            Entry::New(bytes) => Some(bytes),
         }
     }
 }
@@ -274,121 +271,38 @@ fn read_at(file: &File, buffer: &mut [u8], at: u64) -> std::io::Result<usize> {
 thread_local! {
     /// Each analysis thread's writer, reused from module to module (its parts keep their room).
     static WRITER: RefCell<Writer> = RefCell::new(Writer::default());
-    /// The buffer of the batch this thread is encoding, when one is open (see [`Batch`]).
-    static BATCH: RefCell<Option<(Shared, Vec<u8>)>> = const { RefCell::new(None) };
 }
 
-/// The bytes of the entries encoded together, set once the last of them is.
-type Shared = Arc<OnceLock<Vec<u8>>>;
-
-/// An entry encoded in this run, whole as it lies in the file (see [`entry`]): a range of the buffer its batch shares.
-pub struct Encoded {
-    buffer: Shared,
-    start: u32,
-    end: u32,
-}
-
-impl Encoded {
-    /// An entry's bytes in a buffer of their own.
-    pub(super) fn alone(bytes: Vec<u8>) -> Option<Encoded> {
-        let end = u32::try_from(bytes.len()).ok()?;
-        Some(Encoded { buffer: Arc::new(OnceLock::from(bytes)), start: 0, end })
-    }
-
-    /// `None` before its batch has ended (never, once it is handed over).
-    pub(super) fn bytes(&self) -> Option<&[u8]> {
-        self.buffer.get()?.get(self.start as usize..self.end as usize)
-    }
-}
-
-/// While it lives, the entries this thread encodes ([`ModuleCache::new_entry`]) are laid end to end in one buffer,
-/// which they share. A first run encodes an entry for every module: one allocation each, made on an analysis thread
-/// and freed on the main thread once written, took that thread's arena lock against the thread allocating in it
-/// (20,000 modules: several hundred more `futex` calls than a cold run). A batch's modules are taken one after the
-/// other, so its buffer is freed once, after the last.
-pub struct Batch {
-    /// Opened by this guard (rather than by one further up this thread's stack, which ends it).
-    opened: bool,
-}
-
-impl Batch {
-    /// Opens a batch on this thread for about `modules` entries.
-    pub fn begin(modules: usize) -> Batch {
-        BATCH.with_borrow_mut(|batch| {
-            let opened = batch.is_none();
-            if opened {
-                *batch = Some((Shared::default(), Vec::with_capacity(modules * TYPICAL_ENTRY)));
-            }
-            Batch { opened }
-        })
-    }
-}
-
-/// A bench module's entry is about 340 bytes: room for most batches from the start.
-const TYPICAL_ENTRY: usize = 384;
-
-impl Drop for Batch {
-    fn drop(&mut self) {
-        if let Some((shared, mut bytes)) = self.opened.then(|| BATCH.take()).flatten() {
-            // The room left over is given back in place (a shrinking `realloc` splits the block).
-            bytes.shrink_to_fit();
-            let _ = shared.set(bytes);
-        }
-    }
-}
-
-/// `value`'s entry under the key `id` and `suffix` (see [`entry`]), in the buffer of the batch open on this thread,
-/// else in one of its own; `None` when its key or facts are too long for the lengths the file gives them (not worth
-/// an entry).
-pub(super) fn encoded<T: Codec>(id: &[u8], suffix: &[u8], value: &T) -> Option<Encoded> {
+/// `value`'s entry under the key `id` and `suffix`, whole as it lies in the file (see [`entry`]); `None` when its
+/// key or facts are too long for the lengths the file gives them (not worth an entry).
+pub(super) fn encoded<T: Codec>(id: &[u8], suffix: &[u8], value: &T) -> Option<Box<[u8]>> {
     WRITER.with_borrow_mut(|w| {
         w.clear();
         value.write(w);
-        let encode = |out: &mut Vec<u8>| entry(out, id, suffix, w.encoded_len(), |out| w.finish_into(out));
-        BATCH.with_borrow_mut(|batch| match batch {
-            Some((shared, bytes)) => {
-                let range = encode(bytes)?;
-                let (start, end) = (u32::try_from(range.start).ok()?, u32::try_from(range.end).ok()?);
-                Some(Encoded { buffer: shared.clone(), start, end })
-            }
-            None => {
-                let mut bytes = Vec::new();
-                encode(&mut bytes)?;
-                Encoded::alone(bytes)
-            }
-        })
+        entry(id, suffix, w.encoded_len(), |out| w.finish_into(out))
     })
 }
 
-/// Appends an entry as it lies in the file to `out`: the key with its lengths, the facts' length, the checksum of
-/// key and facts, then the `len` bytes of facts that `facts` appends; its range in `out` (`None`, and nothing
-/// appended, when the key or facts are too long for their lengths, or `facts` appended another length).
-pub(super) fn entry(
-    out: &mut Vec<u8>,
-    id: &[u8],
-    suffix: &[u8],
-    len: usize,
-    facts: impl FnOnce(&mut Vec<u8>),
-) -> Option<Range<usize>> {
+/// An entry as it lies in the file: the key with its lengths, the facts' length, the checksum of key and facts,
+/// then the `len` bytes of facts that `facts` appends; allocated once at its exact size.
+pub(super) fn entry(id: &[u8], suffix: &[u8], len: usize, facts: impl FnOnce(&mut Vec<u8>)) -> Option<Box<[u8]>> {
     let (id_len, suffix_len, facts_len) =
         (u8::try_from(id.len()).ok()?, u8::try_from(suffix.len()).ok()?, u32::try_from(len).ok()?);
-    let start = out.len();
-    let head = start + 1 + id.len() + 1 + suffix.len() + 4 + 8;
-    out.reserve(head - start + len);
+    let head = 1 + id.len() + 1 + suffix.len() + 4 + 8;
+    let mut out = Vec::with_capacity(head + len);
     out.push(id_len);
     out.extend_from_slice(id);
     out.push(suffix_len);
     out.extend_from_slice(suffix);
     out.extend_from_slice(&facts_len.to_le_bytes());
     out.extend_from_slice(&[0; 8]);
-    facts(out);
+    facts(&mut out);
     if out.len() != head + len {
-        out.truncate(start);
         return None;
     }
     let sum = checksum(&[id, suffix, &out[head..]]);
     out[head - 8..head].copy_from_slice(&sum.to_le_bytes());
-    Some(start..out.len())
+    Some(out.into_boxed_slice())
 }
 
 /// Makes the cache folder, with a `.gitignore` that keeps it out of version control. One already there, whatever

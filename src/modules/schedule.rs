@@ -366,10 +366,7 @@ impl<'s, 'a> Feed<'s, 'a> {
 
 fn analyse_batch<'a>(batch: Vec<(usize, Work<'a>)>, cache: Option<&'a ModuleCache>) -> Vec<(usize, Analysed)> {
     let analyse = |(path, read, known, let_go): Work<'a>| analyse_bytes(&path, read, known, cache, let_go);
-    // The batch's new cache entries share one buffer, ended before the batch is handed back.
-    let encoding = cache.map(|_| crate::cache::Batch::begin(batch.len()));
     let analysed: Vec<(usize, Analysed)> = batch.into_iter().map(|(index, work)| (index, analyse(work))).collect();
-    drop(encoding);
     if let Some(cache) = cache {
         cache.decoded(analysed.iter().filter_map(|(_, (_, _, entry))| entry.as_ref()));
     }
