@@ -129,6 +129,12 @@ impl ModuleCache {
         self.count > 0
     }
 
+    /// How many entries the file holds: the modules and manifest files the run that wrote it used, about as many
+    /// as a run of the same project names (0 on a first run).
+    pub fn entries(&self) -> usize {
+        self.count
+    }
+
     /// The same cache, read but never written.
     pub fn read_only(self) -> Self {
         ModuleCache { read_only: true, ..self }

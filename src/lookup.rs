@@ -33,6 +33,12 @@ impl PositionTable {
         table
     }
 
+    /// An empty table with room for `len` items before [`PositionTable::push`] rebuilds it (a list whose length is
+    /// known ahead: each rebuild places every item again).
+    pub fn with_room(len: usize) -> Self {
+        PositionTable { slots: vec![0u32; (len.min(u32::MAX as usize / 4) * 2).next_power_of_two().max(2)] }
+    }
+
     /// Adds item `position` of a list that grows, every item before it in already: the table is rebuilt twice as
     /// large when it would be more than half full (a list of paths as they are named, 4 to 16 bytes an item where a
     /// map of the keys themselves holds 33).
@@ -94,6 +100,21 @@ mod tests {
         }
         let empty = PositionTable::new(0, key);
         assert_eq!(empty.find(b"tool_1", key), None);
+    }
+
+    #[test]
+    fn a_table_made_with_room_finds_what_is_pushed_beyond_its_room() {
+        let items: Vec<String> = (0..300).map(|n| format!("tool_{}", n % 200)).collect();
+        let key = |at: usize| items[at].as_bytes();
+        let mut table = PositionTable::with_room(100);
+        assert_eq!(table.find(b"tool_1", key), None);
+        for at in 0..items.len() {
+            table.push(at, key);
+        }
+        for (at, item) in items.iter().enumerate() {
+            assert_eq!(table.find(item.as_bytes(), key), Some(at % 200), "{item}");
+        }
+        assert_eq!(table.find(b"tool_200", key), None);
     }
 
     #[test]

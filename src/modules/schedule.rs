@@ -79,6 +79,8 @@ pub struct Feed<'s, 'a> {
     named: VecDeque<Named>,
     /// How many modules [`Feed::finish`] has taken (the index of `named`'s first).
     taken: usize,
+    /// How many modules the run is expected to name: the cache's entries (the files the last run used), else 0.
+    expected: usize,
     sender: Sender<Outcome>,
     results: Receiver<Outcome>,
 }
@@ -105,16 +107,21 @@ impl<'s, 'a> Feed<'s, 'a> {
         scope: Option<&'s rayon::Scope<'a>>,
     ) -> Self {
         let (sender, results) = channel();
+        // A warm run names about as many modules as the cache holds entries: the lists are sized for them at once
+        // (grown by a quarter at a time, `named` was copied 14 times at 2,000 modules, and `index_of` rebuilt 11
+        // times).
+        let expected = cache.map_or(0, ModuleCache::entries);
         Feed {
             parsed,
             cache,
             keep_texts,
             scope,
             waiting: Vec::new(),
-            index_of: PositionTable::new(0, |_| &[]),
+            index_of: PositionTable::with_room(expected),
             modules: Vec::new(),
-            named: VecDeque::new(),
+            named: VecDeque::with_capacity(expected),
             taken: 0,
+            expected,
             sender,
             results,
         }
@@ -335,9 +342,9 @@ impl<'s, 'a> Feed<'s, 'a> {
                 self.named.shrink_to_fit();
             }
             if self.modules.len() == self.modules.capacity() {
-                // Sized exactly for the modules named so far: a list grown by doubling holds up to twice what it
-                // needs at the run's peak.
-                let more = self.count() - self.modules.len();
+                // Sized exactly for the modules named so far (or expected): a list grown by doubling holds up to
+                // twice what it needs at the run's peak.
+                let more = self.count().max(self.expected) - self.modules.len();
                 self.modules.reserve_exact(more);
                 edges.ends.reserve_exact(more);
                 sources.reserve_exact(more);
