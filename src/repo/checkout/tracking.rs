@@ -9,7 +9,6 @@ use crate::repo::git::{self, EntryKind, GitSource};
 const MAX_LINK_HOPS: usize = 16;
 
 impl Checkout {
-    /// Is the file in the git index? (`true` outside git: nothing to say.)
     /// Is the file in the git index, as git sees a path through symlinks inside the repository: each symlink
     /// on the way tracked (git tracks a link as a link) and the file it reaches tracked? (`true` outside git.)
     pub fn is_tracked(&self, rel: &str) -> bool {
