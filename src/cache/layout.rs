@@ -1,0 +1,84 @@
+//! The cache file's layout: the header (the tool's version), each entry (key, length, checksum, facts), the table
+//! slot that finds an entry, and the footer that finds the table (see [`super`]).
+
+use super::{FORMAT, MAGIC};
+use rustc_hash::FxHasher;
+use std::hash::Hasher;
+use std::ops::Range;
+
+/// The entry that starts at `start` in `data` (a file, or one entry's bytes).
+pub(super) fn raw_at(data: &[u8], start: usize) -> Option<Raw<'_>> {
+    let mut cursor = Cursor { data, at: start };
+    let id_len = cursor.take(1)?[0] as usize;
+    let id = cursor.take(id_len)?;
+    let suffix_len = cursor.take(1)?[0] as usize;
+    let suffix = cursor.take(suffix_len)?;
+    let len = cursor.u32()? as usize;
+    let sum = u64::from_le_bytes(cursor.take(8)?.try_into().ok()?);
+    let facts = cursor.take(len)?;
+    Some(Raw { id, suffix, sum, facts, range: start..cursor.at })
+}
+
+/// An entry as it lies in the file.
+pub(super) struct Raw<'a> {
+    pub(super) id: &'a [u8],
+    pub(super) suffix: &'a [u8],
+    pub(super) sum: u64,
+    pub(super) facts: &'a [u8],
+    pub(super) range: Range<usize>,
+}
+
+pub(super) fn header() -> Vec<u8> {
+    let mut header = MAGIC.to_vec();
+    header.extend_from_slice(format!("{} {FORMAT}\n", env!("CARGO_PKG_VERSION")).as_bytes());
+    header
+}
+
+pub(super) fn checksum(parts: &[&[u8]]) -> u64 {
+    let mut hasher = FxHasher::default();
+    for part in parts {
+        hasher.write(part);
+        hasher.write_usize(part.len());
+    }
+    hasher.finish()
+}
+
+/// Where the entry table of a cache file starts and how many entries it lists, from its footer (the table's start
+/// and length, 4 bytes each, little-endian); `None` when the file is from another version or its footer does not
+/// fit it.
+pub(super) fn layout(data: &[u8]) -> Option<(usize, usize)> {
+    let header = header();
+    data.strip_prefix(header.as_slice())?;
+    let footer = data.len().checked_sub(8).filter(|&footer| footer >= header.len())?;
+    let mut cursor = Cursor { data, at: footer };
+    let (table, count) = (cursor.u32()? as usize, cursor.u32()? as usize);
+    (table >= header.len() && table.checked_add(count.checked_mul(SLOT)?)? == footer).then_some((table, count))
+}
+
+/// A slot of the table: the entry's [`prefix`] (8 bytes, big-endian) and where the entry starts (4, little-endian).
+pub(super) const SLOT: usize = 12;
+
+/// The first 8 bytes of an id as a number that orders as the bytes do (zero-padded: an id is at least 20 bytes).
+pub(super) fn prefix(id: &[u8]) -> u64 {
+    let mut bytes = [0; 8];
+    let n = id.len().min(8);
+    bytes[..n].copy_from_slice(&id[..n]);
+    u64::from_be_bytes(bytes)
+}
+
+struct Cursor<'a> {
+    data: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let bytes = self.data.get(self.at..self.at.checked_add(n)?)?;
+        self.at += n;
+        Some(bytes)
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+}

@@ -1,0 +1,174 @@
+use super::*;
+use crate::modules::facts::{Collected, EnvRead, SyntaxError};
+use crate::source::Span;
+
+fn facts() -> ModuleFacts {
+    ModuleFacts::from(Collected {
+        syntax_errors: vec![SyntaxError { span: Span::new(1, 2), message: "m".into() }],
+        env_reads: vec![EnvRead { name: "KEY".into(), span: Span::new(3, 9).into(), via: "Bun.env" }],
+        ..Collected::default()
+    })
+}
+
+/// The length of the text `facts` are of (their spans end by 9).
+const TEXT: usize = 9;
+
+fn id(byte: u8) -> ObjectId {
+    ObjectId::from_bytes_or_panic(&[byte; 20])
+}
+
+fn key(byte: u8, path: &str) -> Key {
+    Key::new(id(byte), path)
+}
+
+fn new(byte: u8, path: &str) -> Entry {
+    ModuleCache::new_entry(id(byte), path, &facts()).unwrap()
+}
+
+/// A run's use of `entries`, in order, and its end.
+fn store(cache: &ModuleCache, entries: Vec<Entry>) {
+    entries.into_iter().for_each(|entry| cache.keep(entry));
+    cache.store();
+}
+
+#[test]
+fn entries_come_back_as_stored_under_content_and_extension() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = ModuleCache::open(dir.path().to_path_buf());
+    assert!(cache.get::<ModuleFacts>(&key(1, "tools/a.ts"), TEXT).is_none());
+    store(&cache, vec![new(1, "tools/a.ts")]);
+    let cache = ModuleCache::open(dir.path().to_path_buf());
+    assert_eq!(cache.get::<ModuleFacts>(&key(1, "other/b.ts"), TEXT).map(|(f, _)| f), Some(facts()));
+    assert!(cache.get::<ModuleFacts>(&key(1, "tools/a.mts"), TEXT).is_none());
+    assert!(cache.get::<ModuleFacts>(&key(2, "tools/a.ts"), TEXT).is_none());
+    assert_eq!(key(1, "x/a.d.ts").suffix.as_ref(), "d.ts");
+}
+
+#[test]
+fn a_run_keeps_the_entries_it_used_and_rewrites_nothing_when_all_were_hits() {
+    let dir = tempfile::tempdir().unwrap();
+    store(&ModuleCache::open(dir.path().to_path_buf()), vec![new(1, "a.ts"), new(2, "b.d.ts")]);
+    let cache = ModuleCache::open(dir.path().to_path_buf());
+    let (facts_1, hit) = cache.module(&id(1), "x/a.ts", TEXT).unwrap();
+    assert_eq!(facts_1, facts());
+    assert!(cache.module(&id(2), "b.ts", TEXT).is_none(), "the suffix is part of the key");
+    store(&cache, vec![hit, new(3, "c.ts")]);
+    let path = dir.path().join(FILE);
+    let cache = ModuleCache::open(dir.path().to_path_buf());
+    assert!(cache.module(&id(1), "a.ts", TEXT).is_some() && cache.module(&id(3), "c.ts", TEXT).is_some());
+    assert!(cache.module(&id(2), "b.d.ts", TEXT).is_none(), "an entry the run did not use is dropped");
+    let hits = vec![cache.module(&id(3), "c.ts", TEXT).unwrap().1];
+    std::fs::write(&path, b"").unwrap();
+    store(&cache, hits);
+    assert!(std::fs::read(&path).unwrap().is_empty(), "nothing new: the file is not written");
+}
+
+#[test]
+fn keys_that_share_the_table_prefix_are_told_apart_by_the_whole_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let near = |last: u8| {
+        let mut bytes = [7; 20];
+        bytes[19] = last;
+        ObjectId::from_bytes_or_panic(&bytes)
+    };
+    let entries = [(2, "a.ts"), (2, "a.d.ts"), (4, "a.ts"), (9, "b.mts")];
+    let stored =
+        entries.iter().map(|&(last, path)| ModuleCache::new_entry(near(last), path, &facts()).unwrap()).collect();
+    store(&ModuleCache::open(dir.path().to_path_buf()), stored);
+    let cache = ModuleCache::open(dir.path().to_path_buf());
+    for (last, path) in entries {
+        assert!(cache.module(&near(last), path, TEXT).is_some(), "{last} {path}");
+    }
+    for (last, path) in [(1, "a.ts"), (3, "a.ts"), (2, "a.mts"), (4, "a.d.ts"), (10, "b.mts")] {
+        assert!(cache.module(&near(last), path, TEXT).is_none(), "{last} {path}");
+    }
+}
+
+#[test]
+fn an_entry_that_does_not_decode_is_a_miss() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = ModuleCache::open(dir.path().to_path_buf());
+    let undecodable = store::entry(id(1).as_bytes(), b"ts", 7, |out| out.extend_from_slice(&[0xff; 7])).unwrap();
+    store(&cache, vec![Entry::New(undecodable)]);
+    assert!(ModuleCache::open(dir.path().to_path_buf()).get::<ModuleFacts>(&key(1, "a.ts"), TEXT).is_none());
+}
+
+#[test]
+fn facts_with_a_span_past_the_text_they_are_of_are_a_miss() {
+    let dir = tempfile::tempdir().unwrap();
+    store(&ModuleCache::open(dir.path().to_path_buf()), vec![new(1, "a.ts")]);
+    let cache = ModuleCache::open(dir.path().to_path_buf());
+    assert!(cache.module(&id(1), "a.ts", TEXT - 1).is_none(), "a span ends at {TEXT}");
+    assert!(cache.module(&id(1), "a.ts", TEXT).is_some());
+}
+
+#[test]
+fn a_damaged_entry_is_a_miss_and_the_others_still_hit() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = ModuleCache::open(dir.path().to_path_buf());
+    let entries = (1..=3).map(|n| new(n, "a.ts")).collect();
+    store(&cache, entries);
+    let path = dir.path().join(FILE);
+    let mut bytes = std::fs::read(&path).unwrap();
+    // The last entry's last byte: the table and its footer follow the entries.
+    let (table, _) = layout(&bytes).unwrap();
+    bytes[table - 1] ^= 0x55;
+    std::fs::write(&path, &bytes).unwrap();
+    let cache = ModuleCache::open(dir.path().to_path_buf());
+    assert_eq!(cache.get::<ModuleFacts>(&key(1, "a.ts"), TEXT).map(|(f, _)| f), Some(facts()));
+    assert_eq!(cache.get::<ModuleFacts>(&key(2, "a.ts"), TEXT).map(|(f, _)| f), Some(facts()));
+    assert!(cache.get::<ModuleFacts>(&key(3, "a.ts"), TEXT).is_none());
+}
+
+#[test]
+fn a_file_of_another_version_or_cut_short_is_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    store(&ModuleCache::open(dir.path().to_path_buf()), vec![new(1, "a.ts")]);
+    let path = dir.path().join(FILE);
+    let bytes = std::fs::read(&path).unwrap();
+    let foreign = String::from_utf8_lossy(&bytes).replacen(env!("CARGO_PKG_VERSION"), "0.0.0-other", 1);
+    std::fs::write(&path, foreign.as_bytes()).unwrap();
+    assert!(ModuleCache::open(dir.path().to_path_buf()).get::<ModuleFacts>(&key(1, "a.ts"), TEXT).is_none());
+    std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+    assert!(ModuleCache::open(dir.path().to_path_buf()).get::<ModuleFacts>(&key(1, "a.ts"), TEXT).is_none());
+}
+
+#[test]
+fn a_manifest_tree_is_kept_apart_from_a_module_of_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = ModuleCache::open(dir.path().to_path_buf());
+    let bytes = b"tools:\n  a: tools/a.ts # c\n";
+    let tree = Key::manifest(None, bytes, "beeuni.yaml").unwrap();
+    assert!(cache.document(&tree, bytes.len()).is_none());
+    cache.put_document(tree.clone(), &crate::yaml::parse(std::str::from_utf8(bytes).unwrap()).unwrap());
+    store(&cache, vec![new(1, "a.ts")]);
+    let cache = ModuleCache::open(dir.path().to_path_buf());
+    let document = cache.document(&tree, bytes.len()).unwrap();
+    assert_eq!((document.nodes.len(), document.comments[0].text.as_str()), (5, " c"));
+    assert!(cache.get::<ModuleFacts>(&Key::new(tree.id, "beeuni.yaml"), TEXT).is_none());
+}
+
+#[test]
+fn the_suffix_is_the_file_name_from_its_first_dot() {
+    let cases = [
+        ("tools/a.ts", "ts"),
+        ("x/a.d.ts", "d.ts"),
+        ("a.mjs", "mjs"),
+        ("dir.v2/file", ""),
+        ("lib/.hidden.ts", "hidden.ts"),
+        ("name.", ""),
+        ("ü/ä.ö.ts", "ö.ts"),
+    ];
+    for (path, expected) in cases {
+        assert_eq!(suffix(path), expected, "{path}");
+    }
+}
+
+#[test]
+fn an_unwritable_folder_is_no_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    let cache = ModuleCache::open(file.join("cache"));
+    store(&cache, vec![new(1, "a.ts")]);
+}
