@@ -186,8 +186,13 @@ impl Project {
     }
 
     pub fn is_declared(&self, name: &str) -> bool {
+        self.first_declared(name).is_some()
+    }
+
+    /// The position in `tools` of the first declaration of `name`.
+    pub fn first_declared(&self, name: &str) -> Option<usize> {
         let name_of = |at: usize| self.tools.get(at).map_or(&[][..], |decl| decl.name.as_bytes());
-        self.declared.find(name.as_bytes(), name_of).is_some()
+        self.declared.find(name.as_bytes(), name_of)
     }
 
     /// A harness tool (either tier, or from config), a Beeuni tool, or a declared tool.
@@ -263,6 +268,12 @@ impl Project {
 
     pub fn file(&self, id: FileId) -> &SourceFile {
         self.sources.get(id)
+    }
+
+    /// A module's path (project-relative): its file's, held once for both (every module is kept to the end of the
+    /// run).
+    pub fn module_path(&self, module: &Module) -> &str {
+        &self.sources.get(module.file).path
     }
 }
 

@@ -55,16 +55,18 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
     let (file, edits) = match decl {
         Some(decl) => {
             let source = project.file(decl.file);
-            let value = requote(source.slice(decl.value_span), &module);
+            let value = requote(source.slice(decl.value_span()), &module);
             // An empty value sits on its `:`: the path goes after it.
-            let value = match decl.value_span.is_empty() {
-                true => {
-                    Edit { file: decl.file, span: Span::empty(decl.value_span.start + 1), content: format!(" {value}") }
-                }
-                false => Edit { file: decl.file, span: decl.value_span, content: value },
+            let value = match decl.value_span().is_empty() {
+                true => Edit {
+                    file: decl.file,
+                    span: Span::empty(decl.value_span().start + 1),
+                    content: format!(" {value}"),
+                },
+                false => Edit { file: decl.file, span: decl.value_span(), content: value },
             };
             let mut edits = vec![value];
-            edits.push(match trailing_comment(&project, decl.file, decl.value_span.end) {
+            edits.push(match trailing_comment(&project, decl.file, decl.value_span().end) {
                 Some(old) => Edit { file: decl.file, span: old, content: comment.clone() },
                 None => Edit {
                     file: decl.file,
@@ -101,7 +103,7 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
 
 /// The end of the declaration's line (before its line break): where a new trailing comment goes.
 fn eol_of(text: &str, decl: &crate::manifest::tools::ToolDecl) -> usize {
-    let from = decl.value_span.end;
+    let from = decl.value_span().end;
     let end = text[from..].find('\n').map_or(text.len(), |i| from + i);
     if end > from && text.as_bytes()[end - 1] == b'\r' { end - 1 } else { end }
 }

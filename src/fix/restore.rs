@@ -38,17 +38,17 @@ pub fn restore(path: &Path, name: &str) -> Result<String, String> {
     let source = project.file(decl.file);
     let mut edits = vec![Edit {
         file: decl.file,
-        span: decl.value_span,
-        content: requote(source.slice(decl.value_span), &format!("beeuni:{name}")),
+        span: decl.value_span(),
+        content: requote(source.slice(decl.value_span()), &format!("beeuni:{name}")),
     }];
-    let comment = trailing_comment(&project, decl.file, decl.value_span.end);
+    let comment = trailing_comment(&project, decl.file, decl.value_span().end);
     let ejected = comment.is_some_and(|c| ejected_from(&source.text[c.start + 1..c.end]) == Some(name));
     if let (true, Some(comment)) = (ejected, comment) {
         // The comment and the blanks before it go: the line reads as it did before the eject.
         let start = source.text[..comment.start].trim_end_matches([' ', '\t']).len();
         edits.push(Edit {
             file: decl.file,
-            span: Span::new(start.max(decl.value_span.end), comment.end),
+            span: Span::new(start.max(decl.value_span().end), comment.end),
             content: String::new(),
         });
     }
@@ -79,12 +79,12 @@ fn deletion(project: &Project, name: &str, module: &str, ejected: bool) -> Resul
     if let Some(other) = project.tools.iter().find(|d| d.name != name && d.module_path() == Some(module)) {
         return Err(format!("`{}` still uses it", other.name));
     }
-    let imported = project
-        .modules
-        .iter()
-        .find(|m| m.path != module && m.resolutions().any(|r| matches!(r, Some(Resolution::File(p)) if p == module)));
+    let imported = project.modules.iter().find(|m| {
+        project.module_path(m) != module
+            && m.resolutions().any(|r| matches!(r, Some(Resolution::File(p)) if p == module))
+    });
     if let Some(importer) = imported {
-        return Err(format!("`{}` imports it", importer.path));
+        return Err(format!("`{}` imports it", project.module_path(importer)));
     }
     match module_state(project, module) {
         Target::Clean if project.checkout.in_git() => Ok(()),

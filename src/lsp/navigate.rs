@@ -26,8 +26,8 @@ enum Target<'a> {
 fn target_at(project: &Project, file: FileId, offset: usize) -> Option<Target<'_>> {
     let within = |span: Span| span.start <= offset && offset <= span.end;
     for decl in project.tools.iter().filter(|d| d.file == file) {
-        if within(decl.name_span) || within(decl.value_span) {
-            return Some(Target::Tool { name: &decl.name, span: decl.entry, in_agent_list: false });
+        if within(decl.name_span()) || within(decl.value_span()) {
+            return Some(Target::Tool { name: &decl.name, span: decl.entry(), in_agent_list: false });
         }
     }
     for agent in project.agents.iter().filter(|a| a.file == file) {
@@ -115,7 +115,7 @@ pub fn definition(workspace: &Workspace, params: GotoDefinitionParams) -> Option
         Target::Tool { name, in_agent_list: true, .. } => {
             let decl = project.tools.iter().find(|d| d.name == name)?;
             let source = project.file(decl.file);
-            Location { uri: workspace.uri_of(project, source)?, range: convert::range(source, decl.entry) }
+            Location { uri: workspace.uri_of(project, source)?, range: convert::range(source, decl.entry()) }
         }
         Target::Tool { name, in_agent_list: false, .. } => {
             let decl = project.tools.iter().find(|d| d.name == name && d.file == file)?;

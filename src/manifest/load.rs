@@ -96,8 +96,10 @@ impl<'a> Parsed<'a> {
 
     /// Also the facts of these analysed modules (their text is in `sources`).
     pub fn with_modules(mut self, modules: &'a [Module], sources: &'a Sources) -> Self {
-        self.modules =
-            modules.iter().map(|m| (m.path.as_str(), (sources.get(m.file).text.as_str(), &*m.facts))).collect();
+        self.modules = modules
+            .iter()
+            .map(|m| (sources.get(m.file).path.as_str(), (sources.get(m.file).text.as_str(), &*m.facts)))
+            .collect();
         self
     }
 

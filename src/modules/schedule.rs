@@ -24,11 +24,14 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 /// earlier run had for it, and whether its text may be let go.
 type Work<'a> = (PathText, Read, Option<(&'a str, &'a ModuleFacts)>, bool);
 
-/// The path of module `at`: taken (in `modules`), or named and not yet taken (`named` holds those after them).
-fn path_of<'p>(modules: &'p [Module], named: &'p VecDeque<Named>, at: usize) -> &'p [u8] {
-    match at.checked_sub(modules.len()) {
-        None => modules[at].path.as_bytes(),
-        Some(later) => named[later].path.as_bytes(),
+/// The path of module `at`: taken (in `modules`, its path that of its file in `sources`), or named and not yet taken
+/// (`named` holds those after them). Declarations and xcsh tools are named before [`Feed::finish`] takes the first
+/// module: without `sources`, there are none taken.
+fn path_of<'p>(modules: &[Module], sources: Option<&'p Sources>, named: &'p VecDeque<Named>, at: usize) -> &'p [u8] {
+    match (at.checked_sub(modules.len()), sources) {
+        (None, Some(sources)) => sources.get(modules[at].file).path.as_bytes(),
+        (None, None) => &[],
+        (Some(later), _) => named[later].path.as_bytes(),
     }
 }
 
@@ -144,7 +147,7 @@ impl<'s, 'a> Feed<'s, 'a> {
         else {
             return;
         };
-        if let Some(at) = self.find(path) {
+        if let Some(at) = self.find(None, path) {
             self.named_mut(at).declared_by.push(index);
             return;
         }
@@ -152,19 +155,19 @@ impl<'s, 'a> Feed<'s, 'a> {
             Ok(resolved) => self.read(checkout, path, resolved, indexed),
             Err(refusal) => Read::Done { bytes: Err(refusal.clone()), id: None },
         };
-        self.schedule(checkout, PathText::from(path), DeclaredBy::one(index), false, read);
+        self.schedule(checkout, None, PathText::from(path), DeclaredBy::one(index), false, read);
     }
 
     /// An xcsh custom tool found in a tool folder (RULES.md §6).
     pub fn xcsh(&mut self, checkout: &Checkout, path: String, resolved: Result<Resolved, Refusal>) {
-        if let Some(at) = self.find(&path) {
+        if let Some(at) = self.find(None, &path) {
             self.named_mut(at).xcsh = true;
             return;
         }
         let path = PathText::from(path);
         let read =
             resolved.map_or_else(|e| Read::Done { bytes: Err(e), id: None }, |r| self.read(checkout, &path, &r, None));
-        self.schedule(checkout, path, DeclaredBy::default(), true, read);
+        self.schedule(checkout, None, path, DeclaredBy::default(), true, read);
     }
 
     /// Module `at`, named and not yet taken: declarations and xcsh tools are all named before [`Feed::finish`]
@@ -183,17 +186,25 @@ impl<'s, 'a> Feed<'s, 'a> {
         read(checkout, path, resolved, indexed, self.cache.filter(|_| !self.keep_texts))
     }
 
-    /// The module named at this path, if one is.
-    fn find(&self, path: &str) -> Option<usize> {
-        self.index_of.find(path.as_bytes(), |at| path_of(&self.modules, &self.named, at))
+    /// The module named at this path, if one is (`sources`: the files of the modules taken, see [`path_of`]).
+    fn find(&self, sources: Option<&Sources>, path: &str) -> Option<usize> {
+        self.index_of.find(path.as_bytes(), |at| path_of(&self.modules, sources, &self.named, at))
     }
 
     /// Names module `self.count()` and hands it to the analysis threads.
-    fn schedule(&mut self, checkout: &Checkout, path: PathText, declared_by: DeclaredBy, xcsh: bool, read: Read) {
+    fn schedule(
+        &mut self,
+        checkout: &Checkout,
+        sources: Option<&Sources>,
+        path: PathText,
+        declared_by: DeclaredBy,
+        xcsh: bool,
+        read: Read,
+    ) {
         let at = self.count();
         self.push(checkout, path, declared_by, xcsh, read);
         let (modules, named) = (&self.modules, &self.named);
-        self.index_of.push(at, |at| path_of(modules, named, at));
+        self.index_of.push(at, |at| path_of(modules, sources, named, at));
     }
 
     /// Names module `self.count()` (not yet in `index_of`) and hands it to the analysis threads.
@@ -304,13 +315,14 @@ impl<'s, 'a> Feed<'s, 'a> {
             }
             // The module stays first of `named` while its imports are resolved: `index_of` finds its path there.
             let folder = resolver.folder(&first.path);
+            let taken = Some(&*sources);
             let resolved = lists.list(facts.imports.iter().map(|import| {
                 let resolution = resolver.resolve_in(folder, &import.specifier, import.kind == ImportKind::Require);
                 let erased = import.type_only && !matches!(*resolution, Resolution::Harness(_));
                 if let (false, Resolution::File(target)) = (erased, &*resolution)
                     && is_code(target)
                 {
-                    let at = match self.find(target) {
+                    let at = match self.find(taken, target) {
                         Some(at) => at,
                         None => {
                             let (resolved, indexed) = checkout.resolve_module_indexed(target);
@@ -320,6 +332,7 @@ impl<'s, 'a> Feed<'s, 'a> {
                             );
                             self.schedule(
                                 checkout,
+                                taken,
                                 PathText::from(target.as_str()),
                                 DeclaredBy::default(),
                                 false,
@@ -350,19 +363,21 @@ impl<'s, 'a> Feed<'s, 'a> {
                 sources.reserve_exact(more);
             }
             let file = match (body, reread) {
-                (Body::LetGo, Some(reread)) => SourceFile::later(path.clone(), reread),
-                (Body::Held(text), _) => SourceFile::new(path.clone(), text),
-                (Body::LetGo, None) => SourceFile::new(path.clone(), String::new()),
+                (Body::LetGo, Some(reread)) => SourceFile::later(path, reread),
+                (Body::Held(text), _) => SourceFile::new(path, text),
+                (Body::LetGo, None) => SourceFile::new(path, String::new()),
             };
             let file = sources.add(file);
             edges.end_module();
-            self.modules.push(Module { path, file, declared_by, loaded_by: Vec::new(), xcsh, facts, resolved });
+            self.modules.push(Module { file, declared_by, loaded_by: Vec::new(), xcsh, facts, resolved });
         }
         // Every module is taken: the stage's bookkeeping goes before the loaders are marked and the model is
         // completed, not when the feed ends.
         (self.named, self.index_of) = (VecDeque::new(), PositionTable::new(0, |_| &[]));
         drop((resolver, lists));
         let mut modules = std::mem::take(&mut self.modules);
+        // Grown by doubling, held while the loaders are marked (the stage's peak).
+        edges.targets.shrink_to_fit();
         mark_loaders(&mut modules, &edges);
         if let Some(cache) = self.cache {
             cache.store();

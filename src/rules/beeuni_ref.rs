@@ -40,11 +40,11 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let message = format!(
             "must be `beeuni:{name}` (the Beeuni tool) or a repo-relative path to a .ts or .js module (e.g. `tools/{name}.ts`) that replaces it."
         );
-        let content = requote(project.file(decl.file).slice(decl.value_span), &format!("beeuni:{name}"));
-        let fix = Fix::new(Safety::Safe, vec![Edit { file: decl.file, span: decl.value_span, content }]);
+        let content = requote(project.file(decl.file).slice(decl.value_span()), &format!("beeuni:{name}"));
+        let fix = Fix::new(Safety::Safe, vec![Edit { file: decl.file, span: decl.value_span(), content }]);
         let help = format!("write `{name}: beeuni:{name}` to keep the Beeuni tool");
         out.push(
-            Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry), message).help(help).fix(fix),
+            Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry()), message).help(help).fix(fix),
         );
     }
 }

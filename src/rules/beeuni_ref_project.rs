@@ -41,6 +41,6 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             Some(beeuni) => format!("did you mean `{beeuni}: beeuni:{beeuni}`?"),
             None => format!("point it at its module, e.g. `{name}: tools/{name}.ts`"),
         };
-        out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry), message).help(help));
+        out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry()), message).help(help));
     }
 }

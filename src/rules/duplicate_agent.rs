@@ -19,13 +19,17 @@
 //! Keep one declaration.
 
 use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::manifest::agents::AgentDecl;
 use crate::project::Project;
 use crate::rules::Rule;
 
 pub static RULE: Rule = Rule::new("duplicate-agent", Severity::Error, include_str!("duplicate_agent.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    for (first, repeat) in super::declared_elsewhere(&project.agents, |d| d.name.as_str(), |d| d.file) {
+    let name = |at: usize| project.agents[at].name.as_bytes();
+    let by_name = crate::lookup::PositionTable::new(project.agents.len(), name);
+    let first = |agent: &AgentDecl| by_name.find(agent.name.as_bytes(), name);
+    for (first, repeat) in super::declared_elsewhere(&project.agents, first, |d| d.file) {
         let message = format!(
             "agent `{}` is already declared in `{}`: an agent may be declared in one file only",
             repeat.name,

@@ -28,15 +28,15 @@ use crate::rules::Rule;
 pub static RULE: Rule = Rule::new("duplicate-tool", Severity::Error, include_str!("duplicate_tool.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    for (first, repeat) in super::declared_elsewhere(&project.tools, |d| d.name.as_str(), |d| d.file) {
+    for (first, repeat) in super::declared_elsewhere(&project.tools, |d| project.first_declared(&d.name), |d| d.file) {
         let message = format!(
             "tool `{}` is already declared in `{}`: a name may be declared in one file only",
             repeat.name,
             project.file(first.file).shown
         );
         out.push(
-            Diagnostic::new(RULE.id, RULE.severity, Label::new(repeat.file, repeat.entry), message)
-                .related(Label::with_message(first.file, first.entry, "first declared here"))
+            Diagnostic::new(RULE.id, RULE.severity, Label::new(repeat.file, repeat.entry()), message)
+                .related(Label::with_message(first.file, first.entry(), "first declared here"))
                 .help("remove one of the two declarations"),
         );
     }

@@ -42,7 +42,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             let mut on_line = project
                 .tools
                 .iter()
-                .filter(|d| d.file == manifest.file && source.line_index(d.name_span.start) == line);
+                .filter(|d| d.file == manifest.file && source.line_index(d.name_span().start) == line);
             // A flow mapping holds several entries on one line: the comment is right when one of them is `<x>`.
             let Some(decl) = on_line.clone().next() else { continue };
             if on_line.any(|d| d.name == named) {
@@ -50,7 +50,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             }
             let message = format!("this line declares `{}` but says it was ejected from `beeuni:{named}`", decl.name);
             let help = format!("move the comment to the `{named}` line, or remove it");
-            let at = Label::new(decl.file, decl.entry);
+            let at = Label::new(decl.file, decl.entry());
             out.push(
                 Diagnostic::new(RULE.id, RULE.severity, at, message)
                     .related(Label::with_message(manifest.file, comment.span, "the eject comment"))

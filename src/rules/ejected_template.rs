@@ -34,11 +34,12 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         };
         let message = format!(
             "`{}` is still the starter `eject --template` wrote: every agent calling `{}` would run it",
-            module.path, decl.name
+            project.module_path(module),
+            decl.name
         );
         out.push(
             Diagnostic::new(RULE.id, RULE.severity, Label::new(module.file, *span), message)
-                .related(Label::with_message(decl.file, decl.entry, "declared here"))
+                .related(Label::with_message(decl.file, decl.entry(), "declared here"))
                 .help("fill in the module, then delete the marker comment"),
         );
     }

@@ -55,7 +55,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             continue;
         };
         if !checkout.is_tracked(path) {
-            out.push(untracked(project, path, Label::new(decl.file, decl.entry), "module"));
+            out.push(untracked(project, path, Label::new(decl.file, decl.entry()), "module"));
         }
     }
     for module in project.xcsh.modules.iter().filter(|m| !m.declared) {
@@ -88,7 +88,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let decl = &project.tools[index];
         let Some(path) = decl.module_path() else { continue };
         if instead.unstaged {
-            out.push(untracked(project, path, Label::new(decl.file, decl.entry), "module"));
+            out.push(untracked(project, path, Label::new(decl.file, decl.entry()), "module"));
         }
     }
     for problem in project.graph.problems.iter().filter(|p| p.kind == ProblemKind::Unstaged) {

@@ -32,7 +32,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         if project.harness.tier(&decl.name) == Some(HarnessTier::One) {
             let message = format!("`{}` is a harness tool; a project tool cannot take its name", decl.name);
             let help = format!("rename the tool, e.g. `project_{}`", decl.name);
-            out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry), message).help(help));
+            out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry()), message).help(help));
         }
     }
 }

@@ -43,7 +43,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let mut diagnostic =
             Diagnostic::new(RULE.id, severity, Label::new(*file, project.file(*file).line_span(0)), message).help(help);
         if let Some(decl) = declared {
-            diagnostic = diagnostic.related(Label::with_message(decl.file, decl.entry, "declared here"));
+            diagnostic = diagnostic.related(Label::with_message(decl.file, decl.entry(), "declared here"));
         }
         out.push(diagnostic);
     }

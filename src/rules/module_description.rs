@@ -28,15 +28,17 @@ pub static RULE: Rule =
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (module, object) in object_modules(project) {
         let (span, message) = match &object.description {
-            Field::Missing => {
-                (export_site(project, module), format!("the tool in `{}` has no `description`", module.path))
-            }
+            Field::Missing => (
+                export_site(project, module),
+                format!("the tool in `{}` has no `description`", project.module_path(module)),
+            ),
             Field::Found { span, value: Description::Text { blank: true } } => {
-                (span.span(), format!("the `description` of the tool in `{}` is empty", module.path))
+                (span.span(), format!("the `description` of the tool in `{}` is empty", project.module_path(module)))
             }
-            Field::Found { span, value: Description::NotString } => {
-                (span.span(), format!("the `description` of the tool in `{}` is not a string", module.path))
-            }
+            Field::Found { span, value: Description::NotString } => (
+                span.span(),
+                format!("the `description` of the tool in `{}` is not a string", project.module_path(module)),
+            ),
             _ => continue,
         };
         let diagnostic = in_module(project, RULE.id, RULE.severity, module, span, message);

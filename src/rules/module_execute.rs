@@ -26,10 +26,14 @@ pub static RULE: Rule = Rule::new("module-execute", Severity::Error, include_str
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (module, object) in object_modules(project) {
         let (span, message) = match &object.execute {
-            Field::Missing => (export_site(project, module), format!("the tool in `{}` has no `execute`", module.path)),
-            Field::Found { span, value: Execute::NotFunction } => {
-                (span.span(), format!("the `execute` of the tool in `{}` is not a function", module.path))
-            }
+            Field::Missing => (
+                export_site(project, module),
+                format!("the tool in `{}` has no `execute`", project.module_path(module)),
+            ),
+            Field::Found { span, value: Execute::NotFunction } => (
+                span.span(),
+                format!("the `execute` of the tool in `{}` is not a function", project.module_path(module)),
+            ),
             _ => continue,
         };
         let diagnostic = in_module(project, RULE.id, RULE.severity, module, span, message);

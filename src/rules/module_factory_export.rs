@@ -43,7 +43,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             (
                 format!(
                     "`{}` exports a pi/xcsh extension (a function that calls `registerTool`): Beeuni expects a plain object `{{ description, parameters, execute }}`",
-                    module.path
+                    project.module_path(module)
                 ),
                 "an extension registers tools with the harness, and Beeuni loads only a plain tool object: give each registered tool a module of its own, `export default { description, parameters, execute(args, context) }` (without `name`), and declare it under `tools:`",
             )
@@ -51,7 +51,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             (
                 format!(
                     "`{}` exports a function: this is the xcsh/pi factory form; Beeuni expects a plain object `{{ description, parameters, execute }}`",
-                    module.path
+                    project.module_path(module)
                 ),
                 "export the object the factory returns, without `name`, with `execute(args, context)`: `export default { description, parameters, execute }`; an xcsh custom tool belongs in `.xcsh/tools/`",
             )

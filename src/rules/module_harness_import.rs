@@ -36,7 +36,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             }
             let message = format!(
                 "`{}` imports the harness package `{name}`: A module never imports a harness package.",
-                module.path
+                project.module_path(module)
             );
             let diagnostic = in_module(project, RULE.id, RULE.severity, module, import.span, message);
             out.push(

@@ -40,7 +40,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             }
             let message = format!(
                 "`{}` imports types from the harness package `{name}`: it ties the module to one harness",
-                module.path
+                project.module_path(module)
             );
             let diagnostic = in_module(project, RULE.id, RULE.severity, module, import.span, message);
             out.push(diagnostic.help("declare the types the module needs locally"));

@@ -37,7 +37,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             let Some(Resolution::MissingFile(reason)) = resolution else {
                 continue;
             };
-            let message = format!("`{}` imports `{}`: {reason}", module.path, import.specifier);
+            let message = format!("`{}` imports `{}`: {reason}", project.module_path(module), import.specifier);
             let diagnostic = at_import(project, RULE.id, RULE.severity, module, import, message);
             out.push(diagnostic.help("a failed import skips the module at load: correct the path or add the file"));
         }

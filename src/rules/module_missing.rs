@@ -52,6 +52,6 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 .unwrap_or_else(|| format!("create `{path}`, correct the path, or remove the entry")),
             _ => "point the entry at a module file inside the repository".into(),
         };
-        out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry), message).help(help));
+        out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry()), message).help(help));
     }
 }

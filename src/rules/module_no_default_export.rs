@@ -33,7 +33,7 @@ pub static RULE: Rule =
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in tool_modules(project).filter(|m| m.facts.is_whole()) {
-        let path = &module.path;
+        let path = &project.module_path(module);
         let (message, help) = match &module.facts.default_export {
             Some(DefaultExport { kind: DefaultExportKind::Literal { text }, .. }) => (
                 format!(

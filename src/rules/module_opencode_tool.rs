@@ -37,7 +37,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         }
         let message = format!(
             "`{}` exports `tool({{ description, args, execute }})`, the opencode plugin form: Beeuni loads a plain object",
-            module.path
+            project.module_path(module)
         );
         let diagnostic = in_module(project, RULE.id, RULE.severity, module, export_site(project, module), message);
         out.push(diagnostic.help(

@@ -30,7 +30,7 @@ pub static RULE: Rule =
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (module, object) in object_modules(project) {
-        let path = &module.path;
+        let path = &project.module_path(module);
         let (span, message) = match &object.parameters {
             Field::Missing => {
                 (export_site(project, module).into(), format!("the tool in `{path}` has no `parameters`"))

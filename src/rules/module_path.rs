@@ -32,7 +32,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let message = "must be a repo-relative path to a .ts, .js, .mts, .mjs, .cts or .cjs module";
-        let at = Label::new(decl.file, decl.entry);
+        let at = Label::new(decl.file, decl.entry());
         out.push(Diagnostic::new(RULE.id, RULE.severity, at, message).help(reason.clone()));
     }
 }

@@ -36,7 +36,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             if !secrets.contains(name) && !looks_secret(name) {
                 continue;
             }
-            let message = format!("`{}` reads the secret `{name}` from `{}`", module.path, read.via);
+            let message = format!("`{}` reads the secret `{name}` from `{}`", project.module_path(module), read.via);
             let diagnostic = in_module(project, RULE.id, RULE.severity, module, read.span, message);
             out.push(diagnostic.help(format!(
                 "read `context.env.{name}`: a secret changed after the box started is in `context.env`, not `process.env`"

@@ -36,7 +36,7 @@ pub static RULE: Rule = Rule::new("module-syntax", Severity::Error, include_str!
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in &project.modules {
         if let Some(error) = module.facts.syntax_errors().first() {
-            let message = format!("`{}` does not parse: {}", module.path, error.message);
+            let message = format!("`{}` does not parse: {}", project.module_path(module), error.message);
             let diagnostic = in_module(project, RULE.id, RULE.severity, module, error.span, message);
             out.push(diagnostic.help("the module is skipped at load until it parses"));
         }

@@ -33,7 +33,7 @@ pub static RULE: Rule =
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in &project.modules {
         let Some(not) = module.facts.not_analysed() else { continue };
-        let message = format!("`{}` {}: none of its checks were made", module.path, not.why);
+        let message = format!("`{}` {}: none of its checks were made", project.module_path(module), not.why);
         let diagnostic = in_module(project, RULE.id, RULE.severity, module, not.span, message);
         out.push(diagnostic.help("the runtime may still load it; beeuni-lint stops here to stay within its limits"));
     }
@@ -42,8 +42,10 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let mut report = |span, what: &str, why: &str| {
-            let message =
-                format!("{what} of `{}` cannot be read without running it ({why}): it was not checked", module.path);
+            let message = format!(
+                "{what} of `{}` cannot be read without running it ({why}): it was not checked",
+                project.module_path(module)
+            );
             let diagnostic = in_module(project, RULE.id, RULE.severity, module, span, message);
             out.push(
                 diagnostic.help("beeuni-lint never runs a module; write the value as a literal to have it checked"),

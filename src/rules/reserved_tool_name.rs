@@ -34,7 +34,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 decl.name
             );
             let help = "give the tool a more specific name";
-            out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry), message).help(help));
+            out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry()), message).help(help));
         }
     }
 }

@@ -62,7 +62,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                     );
                     out.push(
                         Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, key), message)
-                            .related(Label::with_message(tool.file, tool.entry, "the tool is declared here"))
+                            .related(Label::with_message(tool.file, tool.entry(), "the tool is declared here"))
                             .help(help),
                     );
                 }

@@ -44,7 +44,7 @@ pub fn at_import(
 /// each declared module that loads it (the last one says how many more there are).
 pub fn origins(project: &Project, module: &Module) -> Vec<Label> {
     if let Some(decl) = module.declared_by.first().map(|&i| &project.tools[i]) {
-        return vec![Label::with_message(decl.file, decl.entry, "declared here")];
+        return vec![Label::with_message(decl.file, decl.entry(), "declared here")];
     }
     let shown = module.loaded_by.len().min(MAX_LOADERS);
     let more = module.loaded_by.len() - shown;
@@ -52,12 +52,12 @@ pub fn origins(project: &Project, module: &Module) -> Vec<Label> {
         .iter()
         .enumerate()
         .map(|(index, &(root, via))| {
-            let root = &project.modules[root];
+            let (root, via) = (&project.modules[root as usize], via.span());
             let message = match more {
-                0 => format!("imported by `{}`", root.path),
-                _ if index + 1 < shown => format!("imported by `{}`", root.path),
-                1 => format!("imported by `{}` and 1 other tool module", root.path),
-                _ => format!("imported by `{}` and {more} other tool modules", root.path),
+                0 => format!("imported by `{}`", project.module_path(root)),
+                _ if index + 1 < shown => format!("imported by `{}`", project.module_path(root)),
+                1 => format!("imported by `{}` and 1 other tool module", project.module_path(root)),
+                _ => format!("imported by `{}` and {more} other tool modules", project.module_path(root)),
             };
             Label::with_message(root.file, via, message)
         })
@@ -75,7 +75,7 @@ pub fn tool_modules(project: &Project) -> impl Iterator<Item = &Module> {
 /// user's machine, where `bun install` provides what `package.json` declares.
 pub fn beeuni_loaded(project: &Project) -> impl Iterator<Item = &Module> {
     project.modules.iter().filter(|module| {
-        module.is_declared() || module.loaded_by.iter().any(|&(root, _)| project.modules[root].is_declared())
+        module.is_declared() || module.loaded_by.iter().any(|&(root, _)| project.modules[root as usize].is_declared())
     })
 }
 

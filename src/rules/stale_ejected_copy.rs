@@ -42,7 +42,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let message = format!("`{copy}` is a leftover copy: `{}` points back at `beeuni:{}`", decl.name, decl.name);
         let help = format!("restoring a tool means setting the line back and deleting the file: delete `{copy}`");
         let mut diagnostic =
-            Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry), message).help(help);
+            Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry()), message).help(help);
         if project.is_unmodified(copy) {
             diagnostic = diagnostic.fix(Fix::delete(Safety::Unsafe, copy.clone()));
         }

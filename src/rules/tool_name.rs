@@ -31,7 +31,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             } else {
                 format!("tool name `{}` is not snake_case of at most 64 characters: {problem}", decl.name)
             };
-            let diagnostic = Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry), message);
+            let diagnostic = Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry()), message);
             out.push(diagnostic.help(suggestion(&decl.name)));
         }
     }

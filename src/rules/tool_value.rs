@@ -37,6 +37,6 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         } else {
             format!("write the path of its module, e.g. `{name}: tools/{name}.ts`")
         };
-        out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry), message).help(help));
+        out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry()), message).help(help));
     }
 }

@@ -51,7 +51,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             let names = missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
             let message = format!(
                 "`{}` replaces `{tool}`, but its `parameters.properties` lack {names}: the web UI's `{tool}` view reads them",
-                module.path
+                project.module_path(module)
             );
             let at = value.properties_span.unwrap_or(*span);
             let diagnostic = in_module(project, RULE.id, RULE.severity, module, at, message);

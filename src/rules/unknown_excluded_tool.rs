@@ -31,12 +31,14 @@ pub static RULE: Rule =
     Rule::new("unknown-excluded-tool", Severity::Error, include_str!("unknown_excluded_tool.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    let known = project.known_tool_names();
+    // Made for a finding only: it holds every declaration's name (20,000 at the 20k bench, 0.3 MB at the run's peak).
+    let known = std::cell::OnceCell::new();
     for agent in &project.agents {
         for (tool, excluded) in agent.named() {
             if !excluded || !project.is_unknown_in(agent, &tool.name) {
                 continue;
             }
+            let known = known.get_or_init(|| project.known_tool_names());
             let near = near_matches(&tool.name, known.iter().copied());
             let message = match near.as_slice() {
                 [] => format!(
@@ -55,7 +57,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 Diagnostic::new(RULE.id, RULE.severity, at(agent, tool), message),
                 agent,
                 tool,
-                &known,
+                known,
             ));
         }
     }

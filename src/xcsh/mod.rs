@@ -127,7 +127,7 @@ pub fn collect(found: Found, modules: &[Module], sources: &Sources) -> Xcsh {
     // Most projects have no xcsh tool: the modules are not indexed for none (20,000 hashed and put in a map).
     let index_of: rustc_hash::FxHashMap<&str, usize> = match found.files.is_empty() {
         true => Default::default(),
-        false => modules.iter().enumerate().map(|(i, m)| (m.path.as_str(), i)).collect(),
+        false => modules.iter().enumerate().map(|(i, m)| (sources.get(m.file).path.as_str(), i)).collect(),
     };
     let mut tools = Vec::new();
     for (path, _, folder) in &found.files {
@@ -140,7 +140,8 @@ pub fn collect(found: Found, modules: &[Module], sources: &Sources) -> Xcsh {
         .iter()
         .map(|&(index, _)| {
             let module = &modules[index];
-            module.facts.is_whole().then(|| (module.path.as_str(), sources.get(module.file).text.as_str()))
+            let file = sources.get(module.file);
+            module.facts.is_whole().then(|| (file.path.as_str(), file.text.as_str()))
         })
         .collect();
     let contracts = read_contracts(&texts);
@@ -151,7 +152,7 @@ pub fn collect(found: Found, modules: &[Module], sources: &Sources) -> Xcsh {
             let module = &modules[index];
             XcshModule {
                 index,
-                path: module.path.to_string(),
+                path: sources.get(module.file).path.to_string(),
                 file: module.file,
                 folder,
                 facts,
