@@ -75,13 +75,20 @@ fn suffix(path: &str) -> &str {
     }
 }
 
-/// A cache entry as this run used it.
+/// A module's cache entry as this run used it.
 pub enum Entry {
     /// Found in the loaded file: the range of the whole entry there (written back as it is, key and all).
     Hit(Range<usize>),
-    /// Analysed in this run: the whole entry as it is written to the file (key, checksum, encoded facts), made on
-    /// the thread that analysed the module. A manifest tree's is held until the file is opened; a module's only
-    /// until the module is taken, when it is written ([`ModuleCache::keep`]).
+    /// Analysed in this run, under the blob id `ObjectId`: the entry is encoded when the module is taken, straight
+    /// into the file's buffer ([`ModuleCache::keep`]).
+    New(ObjectId),
+}
+
+/// A manifest tree's cache entry as this run used it.
+enum Tree {
+    /// Found in the loaded file: the range of the whole entry there.
+    Hit(Range<usize>),
+    /// Parsed in this run: the whole entry as it is written to the file, held until the file is opened.
     New(Box<[u8]>),
 }
 
@@ -94,7 +101,7 @@ pub struct ModuleCache {
     count: usize,
     /// The manifest entries this run used and not yet written (the module entries come to [`ModuleCache::keep`] as
     /// the modules are taken).
-    documents: Mutex<Vec<Entry>>,
+    documents: Mutex<Vec<Tree>>,
     /// Never written (see [`ModuleCache::read_only`]).
     read_only: bool,
     /// How far the modules taken in order have let go of the file's pages (see [`ModuleCache::taken`]).
@@ -144,14 +151,14 @@ impl ModuleCache {
     /// The YAML tree stored for a manifest file's `key` (its text `text_len` bytes long), remembered as used.
     pub fn document(&self, key: &Key, text_len: usize) -> Option<Document> {
         let (document, range) = self.get(key, text_len)?;
-        self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(Entry::Hit(range));
+        self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(Tree::Hit(range));
         Some(document)
     }
 
     /// Stores a manifest file's YAML tree under its `key` (written with the modules' entries).
     pub fn put_document(&self, key: Key, document: &Document) {
         if let Some(bytes) = store::encoded(key.id.as_bytes(), key.suffix.as_bytes(), document) {
-            self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(Entry::New(bytes));
+            self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(Tree::New(bytes));
         }
     }
 
@@ -214,10 +221,10 @@ impl ModuleCache {
         raw_at(&self.data, start)
     }
 
-    /// The entry of facts analysed in this run, for the module at `path` whose content is the blob `id` (`None`
-    /// when its name's suffix is too long for an entry).
-    pub fn new_entry(id: ObjectId, path: &str, facts: &ModuleFacts) -> Option<Entry> {
-        store::encoded(id.as_bytes(), suffix(path).as_bytes(), facts).map(Entry::New)
+    /// The entry of facts analysed in this run, for a module whose content is the blob `id` (encoded when the
+    /// module is taken: [`ModuleCache::keep`]).
+    pub fn new_entry(id: ObjectId) -> Entry {
+        Entry::New(id)
     }
 }
 

@@ -7,18 +7,21 @@
 //! the modules stage (7 MB at 20,000 modules, a sixth of the warm run's peak).
 //!
 //! A first run (the cache on, no file yet) makes an entry for every module. Each is encoded whole (key, checksum,
-//! facts) on the thread that analysed the module ([`encoded`]) and appended, as the module is taken, to a temporary
-//! file in the cache folder through one large buffer: only its table slot (12 bytes) waits for the end, where the
-//! table and the footer that finds it are appended and the file is renamed over the old one. Nothing is copied at
-//! the end, and no entry's bytes are held to it. A run that finds every entry it uses writes nothing: its hits wait
+//! facts) as the module is taken, on the thread that takes it, straight into one large buffer ([`Out::encode`]),
+//! written out to a temporary file in the cache folder as it fills: only its table slot (12 bytes) waits for the
+//! end, where the table and the footer that finds it are appended and the file is renamed over the old one. No
+//! entry has an allocation of its own: made on an analysis thread and freed on the taking one, each took the lock
+//! of the arena it came from against the thread allocating in it (glibc), and left that arena's free lists to be
+//! sorted again. Nothing is copied at the end, and no entry's bytes are held to it. A run that finds every entry it uses writes nothing: its hits wait
 //! as where they start (4 bytes each), and are copied from the old file only once a new entry opens the new one.
 
 use super::bytes::open_regular;
 use super::codec::{Codec, Writer};
-use super::{Entry, FILE, ModuleCache, SLOT, checksum, header, prefix, raw_at};
+use super::{Entry, FILE, ModuleCache, SLOT, Tree, checksum, header, prefix, raw_at, suffix};
+use crate::modules::facts::ModuleFacts;
 use std::cell::RefCell;
 use std::fs::File;
-use std::io::{BufWriter, Seek, Write};
+use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -40,7 +43,11 @@ impl Default for Writing {
 
 /// The temporary file being filled, and the table of what it holds so far.
 pub(super) struct Out {
-    file: BufWriter<File>,
+    file: File,
+    /// The entries not yet written to the file, encoded straight into it (no allocation an entry).
+    buffer: Vec<u8>,
+    /// The modules' facts are encoded with it, reused from module to module (its parts keep their room).
+    writer: Writer,
     temp: Temp,
     /// How many bytes the file holds (with what the buffer holds).
     len: usize,
@@ -53,8 +60,9 @@ pub(super) struct Out {
 const BUFFER: usize = 128 * 1024;
 
 impl ModuleCache {
-    /// An entry this run used, in the order of use: a new one is written out now, a hit when the file is.
-    pub fn keep(&self, entry: Entry) {
+    /// An entry this run used, in the order of use (`path` and `facts` are the module's): a new one is encoded and
+    /// written out now, a hit when the file is.
+    pub fn keep(&self, entry: Entry, path: &str, facts: &ModuleFacts) {
         if self.read_only {
             return;
         }
@@ -69,11 +77,16 @@ impl ModuleCache {
                 }
                 Err(_) => Err(std::io::ErrorKind::InvalidData.into()),
             },
-            (Writing::NotYet(hits), Entry::New(bytes)) => {
+            (Writing::NotYet(hits), Entry::New(id)) => {
                 let hits = std::mem::take(hits);
-                Out::open(self, &hits).and_then(|mut out| out.append(&bytes).map(|()| out))
+                Out::open(self, &hits).and_then(|mut out| out.encode(id.as_bytes(), suffix(path), facts).map(|()| out))
             }
-            (Writing::Open(out), entry) => match out.keep(self, &entry) {
+            (Writing::Open(out), Entry::Hit(range)) => match self.data.get(range).map(|bytes| out.append(bytes)) {
+                Some(Ok(())) => return,
+                Some(Err(error)) => Err(error),
+                None => Err(std::io::ErrorKind::InvalidData.into()),
+            },
+            (Writing::Open(out), Entry::New(id)) => match out.encode(id.as_bytes(), suffix(path), facts) {
                 Ok(()) => return,
                 Err(error) => Err(error),
             },
@@ -92,7 +105,7 @@ impl ModuleCache {
         let out = match writing {
             Writing::NotYet(hits) => {
                 let documents = self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                if hits.is_empty() || documents.iter().all(|entry| matches!(entry, Entry::Hit(_))) {
+                if hits.is_empty() || documents.iter().all(|tree| matches!(tree, Tree::Hit(_))) {
                     return;
                 }
                 drop(documents);
@@ -105,11 +118,11 @@ impl ModuleCache {
         let _ = out.and_then(|out| out.finish(self));
     }
 
-    /// The bytes of an entry this run used.
-    fn bytes_of<'e>(&'e self, entry: &'e Entry) -> Option<&'e [u8]> {
-        match entry {
-            Entry::Hit(range) => self.data.get(range.clone()),
-            Entry::New(bytes) => Some(bytes),
+    /// The bytes of a manifest tree's entry this run used.
+    fn bytes_of<'e>(&'e self, tree: &'e Tree) -> Option<&'e [u8]> {
+        match tree {
+            Tree::Hit(range) => self.data.get(range.clone()),
+            Tree::New(bytes) => Some(bytes),
         }
     }
 }
@@ -121,8 +134,10 @@ impl Out {
         remove_stale(&cache.dir);
         let (file, temp) = Temp::create(&cache.dir)?;
         let header = header();
-        let mut out = Out { file: BufWriter::with_capacity(BUFFER, file), temp, len: 0, slots: Vec::new() };
-        out.file.write_all(&header)?;
+        // An entry may take the buffer past its size before it is written out.
+        let buffer = Vec::with_capacity(BUFFER + BUFFER / 4);
+        let mut out = Out { file, buffer, writer: Writer::default(), temp, len: 0, slots: Vec::new() };
+        out.buffer.extend_from_slice(&header);
         out.len = header.len();
         out.documents(cache)?;
         for &start in hits {
@@ -136,25 +151,53 @@ impl Out {
     /// as they came (the manifest's files are parsed in parallel), so that two runs write the same bytes.
     fn documents(&mut self, cache: &ModuleCache) -> std::io::Result<()> {
         let documents = std::mem::take(&mut *cache.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
-        let mut bytes: Vec<&[u8]> = documents.iter().filter_map(|entry| cache.bytes_of(entry)).collect();
+        let mut bytes: Vec<&[u8]> = documents.iter().filter_map(|tree| cache.bytes_of(tree)).collect();
         bytes.sort_by_cached_key(|bytes| raw_at(bytes, 0).map(|raw| (raw.id, raw.suffix)));
         bytes.into_iter().try_for_each(|bytes| self.append(bytes))
     }
 
-    fn keep(&mut self, cache: &ModuleCache, entry: &Entry) -> std::io::Result<()> {
-        self.append(cache.bytes_of(entry).ok_or(std::io::ErrorKind::InvalidData)?)
+    /// Encodes `value`'s entry under the key `id` and `suffix` into the buffer, and notes its slot (an entry too
+    /// large for the lengths the file gives them is not written: not worth an entry).
+    fn encode<T: Codec>(&mut self, id: &[u8], suffix: &str, value: &T) -> std::io::Result<()> {
+        let start = self.start()?;
+        let at = self.buffer.len();
+        self.writer.clear();
+        value.write(&mut self.writer);
+        if entry_into(&mut self.buffer, id, suffix.as_bytes(), &self.writer).is_some() {
+            self.len += self.buffer.len() - at;
+            self.note(id, start);
+        }
+        self.spill()
     }
 
     /// Appends a whole entry (its bytes as they lie in a file) and notes its slot.
     fn append(&mut self, entry: &[u8]) -> std::io::Result<()> {
         let raw = raw_at(entry, 0).ok_or(std::io::ErrorKind::InvalidData)?;
-        // A file past 4 GiB cannot say where its entries start: not written.
-        let too_large = || std::io::Error::from(std::io::ErrorKind::FileTooLarge);
-        let start = u32::try_from(self.len).map_err(|_| too_large())?;
-        self.file.write_all(entry)?;
+        let start = self.start()?;
+        self.buffer.extend_from_slice(entry);
         self.len += entry.len();
-        let prefix = prefix(raw.id);
+        self.note(raw.id, start);
+        self.spill()
+    }
+
+    /// Where the next entry starts: a file past 4 GiB cannot say where its entries start, and is not written.
+    fn start(&self) -> std::io::Result<u32> {
+        u32::try_from(self.len).map_err(|_| std::io::ErrorKind::FileTooLarge.into())
+    }
+
+    fn note(&mut self, id: &[u8], start: u32) {
+        let prefix = prefix(id);
         self.slots.push([(prefix >> 32) as u32, prefix as u32, start]);
+    }
+
+    /// Writes the buffer out once it is full.
+    fn spill(&mut self) -> std::io::Result<()> {
+        if self.buffer.len() >= BUFFER { self.flush() } else { Ok(()) }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.write_all(&self.buffer)?;
+        self.buffer.clear();
         Ok(())
     }
 
@@ -175,10 +218,10 @@ impl Out {
                 self.slots[kept] = [high, low, start];
                 kept += 1;
             } else {
-                self.file.flush()?;
+                self.flush()?;
                 let mut keyed = Vec::with_capacity(same);
                 for &[_, _, start] in &self.slots[at..at + same] {
-                    keyed.push((key_at(self.file.get_ref(), start)?, start));
+                    keyed.push((key_at(&self.file, start)?, start));
                 }
                 // Where the writer left it (reading may have moved it: see [`read_at`]).
                 self.file.seek(std::io::SeekFrom::Start(self.len as u64))?;
@@ -199,11 +242,11 @@ impl Out {
             bytes[..4].copy_from_slice(&high.to_be_bytes());
             bytes[4..8].copy_from_slice(&low.to_be_bytes());
             bytes[8..].copy_from_slice(&start.to_le_bytes());
-            self.file.write_all(&bytes)?;
+            self.buffer.extend_from_slice(&bytes);
         }
-        self.file.write_all(&table.to_le_bytes())?;
-        self.file.write_all(&(self.slots.len() as u32).to_le_bytes())?;
-        self.file.flush()?;
+        self.buffer.extend_from_slice(&table.to_le_bytes());
+        self.buffer.extend_from_slice(&(self.slots.len() as u32).to_le_bytes());
+        self.flush()?;
         std::fs::rename(&self.temp.0, cache.dir.join(FILE))?;
         self.temp.0 = PathBuf::new();
         Ok(())
@@ -269,40 +312,45 @@ fn read_at(file: &File, buffer: &mut [u8], at: u64) -> std::io::Result<usize> {
 }
 
 thread_local! {
-    /// Each analysis thread's writer, reused from module to module (its parts keep their room).
+    /// Each thread's writer of manifest trees, reused from tree to tree (its parts keep their room).
     static WRITER: RefCell<Writer> = RefCell::new(Writer::default());
 }
 
-/// `value`'s entry under the key `id` and `suffix`, whole as it lies in the file (see [`entry`]); `None` when its
-/// key or facts are too long for the lengths the file gives them (not worth an entry).
+/// `value`'s entry under the key `id` and `suffix`, whole as it lies in the file (see [`entry_into`]), allocated
+/// once at its exact size; `None` when its key or facts are too long for the lengths the file gives them.
 pub(super) fn encoded<T: Codec>(id: &[u8], suffix: &[u8], value: &T) -> Option<Box<[u8]>> {
     WRITER.with_borrow_mut(|w| {
         w.clear();
         value.write(w);
-        entry(id, suffix, w.encoded_len(), |out| w.finish_into(out))
+        let mut out = Vec::with_capacity(head_len(id, suffix) + w.encoded_len());
+        entry_into(&mut out, id, suffix, w)?;
+        Some(out.into_boxed_slice())
     })
 }
 
-/// An entry as it lies in the file: the key with its lengths, the facts' length, the checksum of key and facts,
-/// then the `len` bytes of facts that `facts` appends; allocated once at its exact size.
-pub(super) fn entry(id: &[u8], suffix: &[u8], len: usize, facts: impl FnOnce(&mut Vec<u8>)) -> Option<Box<[u8]>> {
+/// How many bytes an entry takes before its facts.
+fn head_len(id: &[u8], suffix: &[u8]) -> usize {
+    1 + id.len() + 1 + suffix.len() + 4 + 8
+}
+
+/// Appends an entry as it lies in the file to `out`: the key with its lengths, the facts' length, the checksum of
+/// key and facts, then the facts `w` holds. `None`, with nothing appended, when the key or the facts are too long
+/// for the lengths the file gives them (not worth an entry).
+pub(super) fn entry_into(out: &mut Vec<u8>, id: &[u8], suffix: &[u8], w: &Writer) -> Option<()> {
     let (id_len, suffix_len, facts_len) =
-        (u8::try_from(id.len()).ok()?, u8::try_from(suffix.len()).ok()?, u32::try_from(len).ok()?);
-    let head = 1 + id.len() + 1 + suffix.len() + 4 + 8;
-    let mut out = Vec::with_capacity(head + len);
+        (u8::try_from(id.len()).ok()?, u8::try_from(suffix.len()).ok()?, u32::try_from(w.encoded_len()).ok()?);
+    let at = out.len();
+    let head = at + head_len(id, suffix);
     out.push(id_len);
     out.extend_from_slice(id);
     out.push(suffix_len);
     out.extend_from_slice(suffix);
     out.extend_from_slice(&facts_len.to_le_bytes());
     out.extend_from_slice(&[0; 8]);
-    facts(&mut out);
-    if out.len() != head + len {
-        return None;
-    }
+    w.finish_into(out);
     let sum = checksum(&[id, suffix, &out[head..]]);
     out[head - 8..head].copy_from_slice(&sum.to_le_bytes());
-    Some(out.into_boxed_slice())
+    Some(())
 }
 
 /// Makes the cache folder, with a `.gitignore` that keeps it out of version control. One already there, whatever

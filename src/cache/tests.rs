@@ -21,13 +21,14 @@ fn key(byte: u8, path: &str) -> Key {
     Key::new(id(byte), path)
 }
 
-fn new(byte: u8, path: &str) -> Entry {
-    ModuleCache::new_entry(id(byte), path, &facts()).unwrap()
+fn new(byte: u8, path: &str) -> (Entry, &str) {
+    (ModuleCache::new_entry(id(byte)), path)
 }
 
-/// A run's use of `entries`, in order, and its end.
-fn store(cache: &ModuleCache, entries: Vec<Entry>) {
-    entries.into_iter().for_each(|entry| cache.keep(entry));
+/// A run's use of `entries` (each with its module's path; every module's facts are [`facts`]), in order, and its
+/// end.
+fn store(cache: &ModuleCache, entries: Vec<(Entry, &str)>) {
+    entries.into_iter().for_each(|(entry, path)| cache.keep(entry, path, &facts()));
     cache.store();
 }
 
@@ -52,12 +53,12 @@ fn a_run_keeps_the_entries_it_used_and_rewrites_nothing_when_all_were_hits() {
     let (facts_1, hit) = cache.module(&id(1), "x/a.ts", TEXT).unwrap();
     assert_eq!(facts_1, facts());
     assert!(cache.module(&id(2), "b.ts", TEXT).is_none(), "the suffix is part of the key");
-    store(&cache, vec![hit, new(3, "c.ts")]);
+    store(&cache, vec![(hit, "x/a.ts"), new(3, "c.ts")]);
     let path = dir.path().join(FILE);
     let cache = ModuleCache::open(dir.path().to_path_buf());
     assert!(cache.module(&id(1), "a.ts", TEXT).is_some() && cache.module(&id(3), "c.ts", TEXT).is_some());
     assert!(cache.module(&id(2), "b.d.ts", TEXT).is_none(), "an entry the run did not use is dropped");
-    let hits = vec![cache.module(&id(3), "c.ts", TEXT).unwrap().1];
+    let hits = vec![(cache.module(&id(3), "c.ts", TEXT).unwrap().1, "c.ts")];
     std::fs::write(&path, b"").unwrap();
     store(&cache, hits);
     assert!(std::fs::read(&path).unwrap().is_empty(), "nothing new: the file is not written");
@@ -72,8 +73,7 @@ fn keys_that_share_the_table_prefix_are_told_apart_by_the_whole_key() {
         ObjectId::from_bytes_or_panic(&bytes)
     };
     let entries = [(2, "a.ts"), (2, "a.d.ts"), (4, "a.ts"), (9, "b.mts")];
-    let stored =
-        entries.iter().map(|&(last, path)| ModuleCache::new_entry(near(last), path, &facts()).unwrap()).collect();
+    let stored = entries.iter().map(|&(last, path)| (ModuleCache::new_entry(near(last)), path)).collect();
     store(&ModuleCache::open(dir.path().to_path_buf()), stored);
     let cache = ModuleCache::open(dir.path().to_path_buf());
     for (last, path) in entries {
@@ -88,9 +88,29 @@ fn keys_that_share_the_table_prefix_are_told_apart_by_the_whole_key() {
 fn an_entry_that_does_not_decode_is_a_miss() {
     let dir = tempfile::tempdir().unwrap();
     let cache = ModuleCache::open(dir.path().to_path_buf());
-    let undecodable = store::entry(id(1).as_bytes(), b"ts", 7, |out| out.extend_from_slice(&[0xff; 7])).unwrap();
-    store(&cache, vec![Entry::New(undecodable)]);
-    assert!(ModuleCache::open(dir.path().to_path_buf()).get::<ModuleFacts>(&key(1, "a.ts"), TEXT).is_none());
+    // Written as a manifest tree's entry is (the file holds no kind of entry): an unknown flags byte.
+    let mut w = codec::Writer::default();
+    (0..7).for_each(|_| w.byte(0xff));
+    let mut undecodable = Vec::new();
+    store::entry_into(&mut undecodable, id(1).as_bytes(), b"ts", &w).unwrap();
+    cache.documents.lock().unwrap().push(Tree::New(undecodable.into()));
+    store(&cache, vec![new(2, "a.ts")]);
+    let cache = ModuleCache::open(dir.path().to_path_buf());
+    assert!(cache.get::<ModuleFacts>(&key(1, "a.ts"), TEXT).is_none());
+    assert!(cache.get::<ModuleFacts>(&key(2, "a.ts"), TEXT).is_some());
+}
+
+#[test]
+fn a_module_whose_suffix_is_too_long_for_an_entry_is_not_stored_and_the_others_are() {
+    let dir = tempfile::tempdir().unwrap();
+    // The file gives a suffix's length in a byte.
+    let (long, longest) = (format!("a.{}", "x".repeat(256)), format!("a.{}", "x".repeat(255)));
+    store(&ModuleCache::open(dir.path().to_path_buf()), vec![new(1, &long), new(2, "a.ts"), new(3, &longest)]);
+    let cache = ModuleCache::open(dir.path().to_path_buf());
+    assert!(cache.module(&id(1), &long, TEXT).is_none());
+    assert_eq!(cache.module(&id(2), "a.ts", TEXT).map(|(f, _)| f), Some(facts()));
+    assert_eq!(cache.module(&id(3), &longest, TEXT).map(|(f, _)| f), Some(facts()), "255 bytes fit");
+    assert_eq!(cache.count, 2);
 }
 
 #[test]

@@ -325,7 +325,7 @@ fn analyse_bytes(
             }
             MODULES_PARSED.fetch_add(1, Ordering::Relaxed);
             let facts = ALLOCATOR.with(|allocator| analyse::analyse(path, &text, &mut allocator.borrow_mut()));
-            let entry = id.and_then(|id| ModuleCache::new_entry(id, path, &facts));
+            let entry = id.map(ModuleCache::new_entry);
             (body(text, &facts), Box::new(facts), entry)
         }
         Err(e) => {

@@ -310,8 +310,8 @@ impl<'s, 'a> Feed<'s, 'a> {
             }
             if let (Some(cache), Some(entry)) = (self.cache, entry) {
                 cache.taken(&entry);
-                // A new entry is written out now, not held to the end of the run.
-                cache.keep(entry);
+                // A new entry is encoded and written out now, not held to the end of the run.
+                cache.keep(entry, &first.path, &facts);
             }
             // The module stays first of `named` while its imports are resolved: `index_of` finds its path there.
             let folder = resolver.folder(&first.path);

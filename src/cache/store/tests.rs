@@ -26,7 +26,12 @@ fn id(n: usize) -> ObjectId {
 }
 
 fn new(n: usize) -> Entry {
-    ModuleCache::new_entry(id(n), "a.ts", &facts(n)).unwrap()
+    ModuleCache::new_entry(id(n))
+}
+
+/// The run's use of module `n` (a file `a.ts` whose facts are `facts(n)`), by `entry`.
+fn keep(cache: &ModuleCache, n: usize, entry: Entry) {
+    cache.keep(entry, "a.ts", &facts(n));
 }
 
 fn open(dir: &Path) -> ModuleCache {
@@ -49,7 +54,7 @@ fn entries_are_laid_out_in_the_order_of_use_and_read_alike_after_their_pages_are
     let dir = tempfile::tempdir().unwrap();
     let order: Vec<usize> = (0..300).map(|n| n * 7 % 300).collect();
     let cache = open(dir.path());
-    order.iter().for_each(|&n| cache.keep(new(n)));
+    order.iter().for_each(|&n| keep(&cache, n, new(n)));
     cache.store();
     let cache = open(dir.path());
     assert!(cache.data.len() > 8 * PAGE, "a file of several pages");
@@ -64,9 +69,9 @@ fn entries_are_laid_out_in_the_order_of_use_and_read_alike_after_their_pages_are
         assert_eq!(cache.module(&id(n), "a.ts", usize::MAX).map(|(facts, _)| facts), Some(facts(n)), "{n}");
     }
     // A new entry rewrites the file: the hits are copied from the pages let go, in the same order.
-    let mut used = hits;
-    used.insert(10, ModuleCache::new_entry(id(1000), "b.ts", &facts(1000)).unwrap());
-    used.into_iter().for_each(|entry| cache.keep(entry));
+    let mut used: Vec<(usize, Entry)> = order.iter().copied().zip(hits).collect();
+    used.insert(10, (1000, ModuleCache::new_entry(id(1000))));
+    used.into_iter().for_each(|(n, entry)| cache.keep(entry, if n == 1000 { "b.ts" } else { "a.ts" }, &facts(n)));
     cache.store();
     let cache = open(dir.path());
     for n in order.iter().copied().chain([1000]) {
@@ -82,7 +87,7 @@ fn a_first_run_writes_its_entries_as_kept_into_the_file_it_renames_and_a_warm_ru
     // A module used twice (the same content under two names) is found once.
     let order: Vec<usize> = [3, 1, 4, 1, 5].into_iter().chain(10..700).collect();
     for &n in &order {
-        cache.keep(new(n));
+        keep(&cache, n, new(n));
     }
     let written = temporary(dir.path());
     assert_eq!(written.len(), 1, "the entries go to one temporary file as they are kept: {written:?}");
@@ -97,13 +102,13 @@ fn a_first_run_writes_its_entries_as_kept_into_the_file_it_renames_and_a_warm_ru
     // Every entry hit: nothing is written, not even a temporary file.
     let before = std::fs::read(dir.path().join(FILE)).unwrap();
     let hits: Vec<Entry> = order.iter().map(|&n| cache.module(&id(n), "a.ts", usize::MAX).unwrap().1).collect();
-    hits.into_iter().for_each(|hit| cache.keep(hit));
+    order.iter().zip(hits).for_each(|(&n, hit)| keep(&cache, n, hit));
     assert!(temporary(dir.path()).is_empty());
     cache.store();
     assert_eq!(std::fs::read(dir.path().join(FILE)).unwrap(), before);
     // Read-only: nothing is written.
     let cache = open(dir.path()).read_only();
-    cache.keep(new(9));
+    keep(&cache, 9, new(9));
     cache.store();
     assert_eq!(files(dir.path()), [".gitignore", FILE]);
     assert!(open(dir.path()).module(&id(9), "a.ts", usize::MAX).is_none());
@@ -118,7 +123,7 @@ fn two_runs_of_the_same_entries_write_the_same_bytes_whatever_order_their_manife
             let document = crate::yaml::parse(text).unwrap();
             cache.put_document(super::super::Key::manifest(None, text.as_bytes(), "beeuni.yaml").unwrap(), &document);
         }
-        [7, 2, 9, 2].into_iter().for_each(|n| cache.keep(new(n)));
+        [7, 2, 9, 2].into_iter().for_each(|n| keep(&cache, n, new(n)));
         cache.store();
         std::fs::read(dir.path().join(FILE)).unwrap()
     };
@@ -130,11 +135,11 @@ fn two_runs_of_the_same_entries_write_the_same_bytes_whatever_order_their_manife
 fn two_runs_of_one_pid_write_apart_and_neither_clobbers_the_other() {
     let dir = tempfile::tempdir().unwrap();
     let (first, second) = (open(dir.path()), open(dir.path()));
-    first.keep(new(1));
-    second.keep(new(2));
+    keep(&first, 1, new(1));
+    keep(&second, 2, new(2));
     assert_eq!(temporary(dir.path()).len(), 2, "one temporary file each, though the pid is the same");
-    first.keep(new(3));
-    second.keep(new(4));
+    keep(&first, 3, new(3));
+    keep(&second, 4, new(4));
     first.store();
     let cache = open(dir.path());
     assert!(cache.module(&id(1), "a.ts", usize::MAX).is_some() && cache.module(&id(3), "a.ts", usize::MAX).is_some());
@@ -172,7 +177,7 @@ fn writing_the_file_removes_the_temporary_files_killed_runs_left_and_nothing_els
     #[cfg(unix)]
     std::os::unix::fs::symlink(&target, dir.path().join(format!("{FILE}.99.tmp"))).unwrap();
     let cache = open(dir.path());
-    cache.keep(new(1));
+    keep(&cache, 1, new(1));
     cache.store();
     let left = files(dir.path());
     for name in &stale {
@@ -201,7 +206,7 @@ fn a_temporary_file_a_run_still_writes_is_not_removed_however_old() {
     writing.try_lock().unwrap();
     drop(make(&dead));
     let cache = open(dir.path());
-    cache.keep(new(1));
+    keep(&cache, 1, new(1));
     cache.store();
     let left = files(dir.path());
     assert!(left.contains(&slow) && !left.contains(&dead), "{left:?}");
@@ -218,7 +223,7 @@ fn a_file_that_cannot_be_put_in_place_leaves_no_temporary_file() {
     std::fs::create_dir(dir.path().join(FILE)).unwrap();
     std::fs::write(dir.path().join(FILE).join("x"), "").unwrap();
     let cache = open(dir.path());
-    cache.keep(new(1));
+    keep(&cache, 1, new(1));
     cache.store();
     assert!(temporary(dir.path()).is_empty(), "{:?}", files(dir.path()));
 }
