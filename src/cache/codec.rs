@@ -55,37 +55,44 @@ impl Default for Writer {
     }
 }
 
-// The small writes are inlined, and a number of one byte (most lengths, counts and a span's length) is one push:
-// called through the loop of [`varint`] for every number, they were most of a first run's encoding cost.
+// The small writes are inlined always (the whole release build kept `str` apart, a call per string of every
+// module's facts), and a number of one or two bytes (most lengths and counts, a span's length, an offset in a
+// module up to 16 KiB) is written without a loop: called through the loop of [`varint`] for every number, they
+// were most of a first run's encoding cost.
 impl Writer {
-    #[inline]
+    #[inline(always)]
     pub fn byte(&mut self, byte: u8) {
         self.structure.push(byte);
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn number(&mut self, n: usize) {
-        match u8::try_from(n) {
-            Ok(byte) if byte < 0x80 => self.structure.push(byte),
-            _ => varint(&mut self.structure, n as u64),
+        if n < 0x80 {
+            self.structure.push(n as u8);
+        } else if n < 0x4000 {
+            // Two pushes: a slice of two would be copied by a call.
+            self.structure.push(n as u8 | 0x80);
+            self.structure.push((n >> 7) as u8);
+        } else {
+            varint(&mut self.structure, n as u64);
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn str(&mut self, text: &str) {
         self.number(text.len());
         self.text.extend_from_slice(text.as_bytes());
     }
 
     /// Its start and length (the length is short, and a span's end is never before its start: [`Span::new`]).
-    #[inline]
+    #[inline(always)]
     pub fn span(&mut self, span: Span) {
         self.number(span.start);
         self.number(span.end.saturating_sub(span.start));
     }
 
     /// A [`TextSpan`] as a [`Span`] is written (the same bytes).
-    #[inline]
+    #[inline(always)]
     pub fn text_span(&mut self, span: TextSpan) {
         self.span(span.span());
     }
