@@ -43,9 +43,13 @@ pub struct Module {
     pub declared_by: DeclaredBy,
     /// For a helper (a file the declared modules import relatively, transitively): each declared module that
     /// loads it, as an index into the modules, with the import statement in that module through which it does.
-    /// Empty for a declared module. In 32 bits each (12 bytes a loader where 24 were): a helper of a large project
-    /// is loaded by thousands of modules (1,000 each at the 20k bench).
-    pub loaded_by: Vec<(u32, facts::TextSpan)>,
+    /// None for a declared module (most modules: 8 bytes here where an empty list took 24). In 32 bits each (12
+    /// bytes a loader where 24 were): a helper of a large project is loaded by thousands of modules (1,000 each at
+    /// the 20k bench). See [`Module::loaded_by`].
+    // Boxed for its size in every module (8 bytes, the list's own 24 on the heap for a helper only): the lint's
+    // "`Vec` is on the heap already" holds for the items, not for the list.
+    #[allow(clippy::box_collection)]
+    loaders: Option<Box<Vec<(u32, facts::TextSpan)>>>,
     /// An xcsh custom tool (RULES.md §6): a root of the closure that the xcsh loader finds in a tool folder.
     pub xcsh: bool,
     /// Boxed: moved from the analysis threads to the module list without copying, and a module stays small.
@@ -56,6 +60,12 @@ pub struct Module {
 }
 
 impl Module {
+    /// For a helper: each declared module that loads it (an index into the modules) with the import statement in that
+    /// module through which it does. Empty for a declared module.
+    pub fn loaded_by(&self) -> &[(u32, facts::TextSpan)] {
+        self.loaders.as_deref().map_or(&[], Vec::as_slice)
+    }
+
     /// Declared under `tools:` (rather than only imported by a declared module)?
     pub fn is_declared(&self) -> bool {
         !self.declared_by.is_empty()
@@ -109,7 +119,7 @@ pub fn missing_modules(checkout: &Checkout, tools: &[ToolDecl]) -> Vec<(usize, M
         .collect()
 }
 
-/// Fills `loaded_by` of every helper: a walk of the import graph from each root (a declared module or an xcsh
+/// Fills the loaders ([`Module::loaded_by`]) of every helper: a walk of the import graph from each root (a declared module or an xcsh
 /// tool), remembering the import of the root each file was first reached through.
 fn mark_loaders(modules: &mut [Module], edges: &Edges) {
     // In 32 bits (there are fewer modules than files), and the roots found as the walk goes rather than listed: this
@@ -130,16 +140,13 @@ fn mark_loaders(modules: &mut [Module], edges: &Edges) {
             }
             seen_from[at] = root_id;
             if !modules[at].is_root() {
-                modules[at].loaded_by.push((root_id, via.into()));
+                modules[at].loaders.get_or_insert_default().push((root_id, via.into()));
             }
             stack.extend(edges.of(at).rev().map(|(next, _)| (next, via)));
         }
     }
     // Kept to the end of the run: a list grown by doubling holds up to twice what it needs.
-    modules
-        .iter_mut()
-        .filter(|module| !module.loaded_by.is_empty())
-        .for_each(|module| module.loaded_by.shrink_to_fit());
+    modules.iter_mut().filter_map(|module| module.loaders.as_mut()).for_each(|loaders| loaders.shrink_to_fit());
 }
 
 /// The import graph: for each module in order, the modules its imports load, with the import's span (in one list,

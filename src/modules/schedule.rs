@@ -369,7 +369,7 @@ impl<'s, 'a> Feed<'s, 'a> {
             };
             let file = sources.add(file);
             edges.end_module();
-            self.modules.push(Module { file, declared_by, loaded_by: Vec::new(), xcsh, facts, resolved });
+            self.modules.push(Module { file, declared_by, loaders: None, xcsh, facts, resolved });
         }
         // Every module is taken: the stage's bookkeeping goes before the loaders are marked and the model is
         // completed, not when the feed ends.

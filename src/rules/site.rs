@@ -46,9 +46,9 @@ pub fn origins(project: &Project, module: &Module) -> Vec<Label> {
     if let Some(decl) = module.declared_by.first().map(|&i| &project.tools[i]) {
         return vec![Label::with_message(decl.file, decl.entry(), "declared here")];
     }
-    let shown = module.loaded_by.len().min(MAX_LOADERS);
-    let more = module.loaded_by.len() - shown;
-    module.loaded_by[..shown]
+    let shown = module.loaded_by().len().min(MAX_LOADERS);
+    let more = module.loaded_by().len() - shown;
+    module.loaded_by()[..shown]
         .iter()
         .enumerate()
         .map(|(index, &(root, via))| {
@@ -75,7 +75,7 @@ pub fn tool_modules(project: &Project) -> impl Iterator<Item = &Module> {
 /// user's machine, where `bun install` provides what `package.json` declares.
 pub fn beeuni_loaded(project: &Project) -> impl Iterator<Item = &Module> {
     project.modules.iter().filter(|module| {
-        module.is_declared() || module.loaded_by.iter().any(|&(root, _)| project.modules[root as usize].is_declared())
+        module.is_declared() || module.loaded_by().iter().any(|&(root, _)| project.modules[root as usize].is_declared())
     })
 }
 
