@@ -11,7 +11,8 @@
 //! Loading it is one mapping and no decoding: the file starts with the tool's version, then come the entries in
 //! the order the run that wrote them used them (see [`store`]), then a table of each entry's key prefix and where
 //! it starts, sorted by key, and a footer that says where the table starts and how long it is; a lookup is a
-//! binary search of the table in place, and only the entries a run uses are touched, checked and decoded, their pages let go behind the readers. Each entry carries a checksum of its key and facts: a file from another
+//! binary search of the table in place, and only the entries a run uses are touched, checked and decoded, their
+//! pages let go behind the readers. Each entry carries a checksum of its key and facts: a file from another
 //! version, or an entry that is damaged or does not decode, is a miss, and the file is written again
 //! (atomically, by rename) with what this run used.
 

@@ -42,8 +42,9 @@ pub fn xcsh(data: &[u8]) {
 }
 
 /// The cache's entry decoder on any bytes (the first byte picks module facts or a YAML tree): it never panics,
-/// and what decodes encodes to bytes that decode to the same value (spans unbounded: no text comes with the bytes). A decoded tree is walked as the loader walks
-/// one (its checks must make every index valid and every alias chain one step long).
+/// and what decodes encodes to bytes that decode to the same value (spans unbounded: no text comes with the
+/// bytes). A decoded tree is walked as the loader walks one (its checks must make every index valid and every
+/// alias chain one step long).
 pub fn cache(data: &[u8]) {
     use crate::cache::codec::Codec;
     use crate::modules::facts::ModuleFacts;

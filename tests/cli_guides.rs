@@ -155,7 +155,8 @@ fn no_text_points_at_a_command_that_does_not_exist() {
                 assert!(help.contains(&word) || word == "--help" || word == "--version", "no option {word}");
                 checked += 1;
             } else if !word.is_empty() && word.chars().all(|c| c.is_ascii_lowercase()) && mention.starts_with(&word) {
-                // A lower-case word right after the name is a command, unless a path follows (`beeuni-lint examples/x`).
+                // A lower-case word right after the name is a command, unless a path follows
+                // (`beeuni-lint examples/x`).
                 let rest = &mention[word.len()..];
                 if !rest.starts_with('/') && !rest.starts_with('.') {
                     assert!(commands.contains(&word.as_str()), "`beeuni-lint {word}` is not a command of this build");

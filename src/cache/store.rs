@@ -12,8 +12,9 @@
 //! end, where the table and the footer that finds it are appended and the file is renamed over the old one. No
 //! entry has an allocation of its own: made on an analysis thread and freed on the taking one, each took the lock
 //! of the arena it came from against the thread allocating in it (glibc), and left that arena's free lists to be
-//! sorted again. Nothing is copied at the end, and no entry's bytes are held to it. A run that finds every entry it uses writes nothing: its hits wait
-//! as where they start (4 bytes each), and are copied from the old file only once a new entry opens the new one.
+//! sorted again. Nothing is copied at the end, and no entry's bytes are held to it. A run that finds every entry
+//! it uses writes nothing: its hits wait as where they start (4 bytes each), and are copied from the old file only
+//! once a new entry opens the new one.
 
 use super::bytes::open_regular;
 use super::codec::{Codec, Writer};

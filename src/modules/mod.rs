@@ -41,11 +41,11 @@ pub struct Module {
     pub file: FileId,
     /// Indices into `Project::tools` of the entries that declare this module (none for a helper only imported).
     pub declared_by: DeclaredBy,
-    /// For a helper (a file the declared modules import relatively, transitively): each declared module that
-    /// loads it, as an index into the modules, with the import statement in that module through which it does.
-    /// None for a declared module (most modules: 8 bytes here where an empty list took 24). In 32 bits each (12
-    /// bytes a loader where 24 were): a helper of a large project is loaded by thousands of modules (1,000 each at
-    /// the 20k bench). See [`Module::loaded_by`].
+    /// For a helper (a file the roots import relatively, transitively): each root that loads it (a declared module
+    /// or an xcsh tool: [`Module::is_root`]), as an index into the modules, with the import statement in that root
+    /// through which it does. None for every root, declared or xcsh, and for a file no root reaches (most modules:
+    /// 8 bytes here where an empty list took 24). In 32 bits each (12 bytes a loader where 24 were): a helper of a
+    /// large project is loaded by thousands of modules (1,000 each at the 20k bench). See [`Module::loaded_by`].
     // Boxed for its size in every module (8 bytes, the list's own 24 on the heap for a helper only): the lint's
     // "`Vec` is on the heap already" holds for the items, not for the list.
     #[allow(clippy::box_collection)]
@@ -60,8 +60,8 @@ pub struct Module {
 }
 
 impl Module {
-    /// For a helper: each declared module that loads it (an index into the modules) with the import statement in that
-    /// module through which it does. Empty for a declared module.
+    /// For a helper: each root that loads it (an index into the modules) with the import statement in that root
+    /// through which it does. Empty for a root (a declared module or an xcsh tool).
     pub fn loaded_by(&self) -> &[(u32, facts::TextSpan)] {
         self.loaders.as_deref().map_or(&[], Vec::as_slice)
     }
@@ -119,8 +119,8 @@ pub fn missing_modules(checkout: &Checkout, tools: &[ToolDecl]) -> Vec<(usize, M
         .collect()
 }
 
-/// Fills the loaders ([`Module::loaded_by`]) of every helper: a walk of the import graph from each root (a declared module or an xcsh
-/// tool), remembering the import of the root each file was first reached through.
+/// Fills the loaders ([`Module::loaded_by`]) of every helper: a walk of the import graph from each root (a declared
+/// module or an xcsh tool), remembering the import of the root each file was first reached through.
 fn mark_loaders(modules: &mut [Module], edges: &Edges) {
     // In 32 bits (there are fewer modules than files), and the roots found as the walk goes rather than listed: this
     // runs at the end of the modules stage, with every module in memory (the run's peak at the 20k bench).

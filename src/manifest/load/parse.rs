@@ -18,9 +18,9 @@ type Prepared = (String, Result<Document, SyntaxError>);
 pub(super) type Ahead = HashMap<String, Receiver<Prepared>>;
 
 /// Reads the files these import paths name (those not opened yet nor read already) and parses them on other threads
-/// (reading work-tree files there too; or takes their trees from the cache), ahead of the depth-first walk that opens them one at a time: a manifest
-/// that imports a hundred files does not parse them one by one on the thread everything else waits for. What is
-/// not UTF-8 is left to [`read_yaml`].
+/// (reading work-tree files there too; or takes their trees from the cache), ahead of the depth-first walk that
+/// opens them one at a time: a manifest that imports a hundred files does not parse them one by one on the thread
+/// everything else waits for. What is not UTF-8 is left to [`read_yaml`].
 pub(super) fn parse_ahead<'p, 'a>(
     checkout: &Checkout,
     cache: Option<&'a ModuleCache>,
