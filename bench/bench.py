@@ -11,7 +11,8 @@ binary; the npm `oxlint` command is a Node.js wrapper that adds a Node start,
 so this script refuses anything that is not an ELF or Mach-O executable).
 
 For each size it generates the project once (under the system temp folder,
-with bench/gen_project.py --git), then runs rounds; each round runs every
+with bench/gen_project.py --git) and refreshes its git index's stat data
+(`git update-index -q --refresh`), then runs rounds; each round runs every
 contender once, in an order that rotates from round to round so that drift
 on a shared machine hits all of them alike:
 - floor: bench/floor.rs (read the index, YAML, read + parse + early errors +
@@ -83,6 +84,11 @@ def project(gen, modules):
         shutil.rmtree(path, ignore_errors=True)
         subprocess.run([sys.executable, gen, path, "--modules", str(modules), "--git"], check=True,
                        stdout=subprocess.DEVNULL)
+    # A run takes a file's blob id from the index when the file's stat data matches what the index recorded, and
+    # hashes the file otherwise. After a reboot or a copy of the folder every file's inode or ctime differs, every
+    # file looks modified, and every run would hash every module: refreshed here, as `git status` would.
+    subprocess.run(["git", "-C", path, "update-index", "-q", "--refresh"], check=False,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return path
 
 
