@@ -26,7 +26,7 @@ use gix::ObjectId;
 use std::cmp::Ordering;
 use std::ops::Range;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 mod bytes;
 mod layout;
@@ -76,22 +76,19 @@ fn suffix(path: &str) -> &str {
     }
 }
 
-/// A module's cache entry as this run used it.
-pub enum Entry {
+/// A cache entry as this run used it: a module's ([`Entry`], new under its blob id) or a manifest tree's
+/// ([`NewTree`]).
+pub enum Entry<New = ObjectId> {
     /// Found in the loaded file: the range of the whole entry there (written back as it is, key and all).
     Hit(Range<usize>),
-    /// Analysed in this run, under the blob id `ObjectId`: the entry is encoded when the module is taken, straight
-    /// into the file's buffer ([`ModuleCache::keep`]).
-    New(ObjectId),
+    /// Made in this run, encoded straight into the file's buffer: a module's when the module is taken
+    /// ([`ModuleCache::keep`]), a manifest tree's when the file is opened or ends.
+    New(New),
 }
 
-/// A manifest tree's cache entry as this run used it.
-enum Tree {
-    /// Found in the loaded file: the range of the whole entry there.
-    Hit(Range<usize>),
-    /// Parsed in this run: the whole entry as it is written to the file, held until the file is opened.
-    New(Box<[u8]>),
-}
+/// A manifest tree parsed in this run, under its key, held until the file is opened or ends: the tree itself, not
+/// its encoded entry (the graph keeps the tree to the end of the run, so holding it costs a reference).
+type NewTree = (Key, Arc<Document>);
 
 pub struct ModuleCache {
     dir: PathBuf,
@@ -102,7 +99,7 @@ pub struct ModuleCache {
     count: usize,
     /// The manifest entries this run used and not yet written (the module entries come to [`ModuleCache::keep`] as
     /// the modules are taken).
-    documents: Mutex<Vec<Tree>>,
+    documents: Mutex<Vec<Entry<NewTree>>>,
     /// Never written (see [`ModuleCache::read_only`]).
     read_only: bool,
     /// How far the modules taken in order have let go of the file's pages (see [`ModuleCache::taken`]).
@@ -152,14 +149,16 @@ impl ModuleCache {
     /// The YAML tree stored for a manifest file's `key` (its text `text_len` bytes long), remembered as used.
     pub fn document(&self, key: &Key, text_len: usize) -> Option<Document> {
         let (document, range) = self.get(key, text_len)?;
-        self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(Tree::Hit(range));
+        self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(Entry::Hit(range));
         Some(document)
     }
 
-    /// Stores a manifest file's YAML tree under its `key` (written with the modules' entries).
-    pub fn put_document(&self, key: Key, document: &Document) {
-        if let Some(bytes) = store::encoded(key.id.as_bytes(), key.suffix.as_bytes(), document) {
-            self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(Tree::New(bytes));
+    /// Stores a manifest file's YAML tree under its `key` (written with the modules' entries). A key too long for
+    /// an entry is not kept: it would have a run whose other entries all hit write the file again for nothing.
+    pub fn put_document(&self, key: Key, document: Arc<Document>) {
+        if store::fits(key.id.as_bytes(), key.suffix.as_bytes()) {
+            let mut documents = self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            documents.push(Entry::New((key, document)));
         }
     }
 

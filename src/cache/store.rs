@@ -18,9 +18,8 @@
 
 use super::bytes::open_regular;
 use super::codec::{Codec, Writer};
-use super::{Entry, FILE, ModuleCache, SLOT, Tree, checksum, header, prefix, raw_at, suffix};
+use super::{Entry, FILE, ModuleCache, NewTree, SLOT, checksum, header, prefix, raw_at, suffix};
 use crate::modules::facts::ModuleFacts;
-use std::cell::RefCell;
 use std::fs::File;
 use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
@@ -106,7 +105,7 @@ impl ModuleCache {
         let out = match writing {
             Writing::NotYet(hits) => {
                 let documents = self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                if hits.is_empty() || documents.iter().all(|tree| matches!(tree, Tree::Hit(_))) {
+                if hits.is_empty() || documents.iter().all(|tree| matches!(tree, Entry::Hit(_))) {
                     return;
                 }
                 drop(documents);
@@ -119,11 +118,14 @@ impl ModuleCache {
         let _ = out.and_then(|out| out.finish(self));
     }
 
-    /// The bytes of a manifest tree's entry this run used.
-    fn bytes_of<'e>(&'e self, tree: &'e Tree) -> Option<&'e [u8]> {
+    /// The key of a manifest tree's entry this run used: id bytes, then suffix bytes (`None` only for a hit whose
+    /// range the file does not hold, which its lookup rules out).
+    fn key_of<'e>(&'e self, tree: &'e Entry<NewTree>) -> Option<(&'e [u8], &'e [u8])> {
         match tree {
-            Tree::Hit(range) => self.data.get(range.clone()),
-            Tree::New(bytes) => Some(bytes),
+            Entry::Hit(range) => {
+                self.data.get(range.clone()).and_then(|bytes| raw_at(bytes, 0)).map(|raw| (raw.id, raw.suffix))
+            }
+            Entry::New((key, _)) => Some((key.id.as_bytes(), key.suffix.as_bytes())),
         }
     }
 }
@@ -148,13 +150,17 @@ impl Out {
         Ok(out)
     }
 
-    /// Writes the manifest trees used since the last call: they are read before the modules. Ordered by key, not
-    /// as they came (the manifest's files are parsed in parallel), so that two runs write the same bytes.
+    /// Writes the manifest trees used since the last call (the new ones encoded now): they are read before the
+    /// modules. Ordered by key, not as they came (the manifest's files are parsed in parallel), so that two runs
+    /// write the same bytes.
     fn documents(&mut self, cache: &ModuleCache) -> std::io::Result<()> {
         let documents = std::mem::take(&mut *cache.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
-        let mut bytes: Vec<&[u8]> = documents.iter().filter_map(|tree| cache.bytes_of(tree)).collect();
-        bytes.sort_by_cached_key(|bytes| raw_at(bytes, 0).map(|raw| (raw.id, raw.suffix)));
-        bytes.into_iter().try_for_each(|bytes| self.append(bytes))
+        let mut keyed: Vec<_> = documents.iter().map(|tree| (cache.key_of(tree), tree)).collect();
+        keyed.sort_by(|a, b| a.0.cmp(&b.0));
+        keyed.into_iter().try_for_each(|(_, tree)| match tree {
+            Entry::Hit(range) => self.append(cache.data.get(range.clone()).ok_or(std::io::ErrorKind::InvalidData)?),
+            Entry::New((key, document)) => self.encode(key.id.as_bytes(), &key.suffix, &**document),
+        })
     }
 
     /// Encodes `value`'s entry under the key `id` and `suffix` into the buffer, and notes its slot (an entry too
@@ -312,21 +318,10 @@ fn read_at(file: &File, buffer: &mut [u8], at: u64) -> std::io::Result<usize> {
     Ok(read)
 }
 
-thread_local! {
-    /// Each thread's writer of manifest trees, reused from tree to tree (its parts keep their room).
-    static WRITER: RefCell<Writer> = RefCell::new(Writer::default());
-}
-
-/// `value`'s entry under the key `id` and `suffix`, whole as it lies in the file (see [`entry_into`]), allocated
-/// once at its exact size; `None` when its key or facts are too long for the lengths the file gives them.
-pub(super) fn encoded<T: Codec>(id: &[u8], suffix: &[u8], value: &T) -> Option<Box<[u8]>> {
-    WRITER.with_borrow_mut(|w| {
-        w.clear();
-        value.write(w);
-        let mut out = Vec::with_capacity(head_len(id, suffix) + w.encoded_len());
-        entry_into(&mut out, id, suffix, w)?;
-        Some(out.into_boxed_slice())
-    })
+/// Whether a key fits the lengths the file gives it (a byte each for the id and the suffix): an entry under one
+/// that does not is not written.
+pub(super) fn fits(id: &[u8], suffix: &[u8]) -> bool {
+    u8::try_from(id.len()).is_ok() && u8::try_from(suffix.len()).is_ok()
 }
 
 /// How many bytes an entry takes before its facts.
@@ -337,7 +332,7 @@ fn head_len(id: &[u8], suffix: &[u8]) -> usize {
 /// Appends an entry as it lies in the file to `out`: the key with its lengths, the facts' length, the checksum of
 /// key and facts, then the facts `w` holds. `None`, with nothing appended, when the key or the facts are too long
 /// for the lengths the file gives them (not worth an entry).
-pub(super) fn entry_into(out: &mut Vec<u8>, id: &[u8], suffix: &[u8], w: &Writer) -> Option<()> {
+fn entry_into(out: &mut Vec<u8>, id: &[u8], suffix: &[u8], w: &Writer) -> Option<()> {
     let (id_len, suffix_len, facts_len) =
         (u8::try_from(id.len()).ok()?, u8::try_from(suffix.len()).ok()?, u32::try_from(w.encoded_len()).ok()?);
     let at = out.len();

@@ -241,7 +241,7 @@ fn open<'a>(
             };
             let problems = &mut graph.problems;
             let (file, doc) = read_yaml(checkout, rel, sources, problems, cache, prepared, &mut early);
-            (file, Arc::new(doc), false)
+            (file, doc, false)
         }
     };
     let imports = import_items(&doc, file, &sources.get(file).text);

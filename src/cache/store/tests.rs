@@ -1,6 +1,7 @@
 use super::super::bytes::PAGE;
+use super::super::codec::{Codec, Writer};
 use super::super::{Entry, FILE, ModuleCache};
-use super::Temp;
+use super::{Temp, Writing};
 use crate::modules::facts::{Collected, Import, ImportKind, ModuleFacts};
 use crate::source::Span;
 use gix::ObjectId;
@@ -121,7 +122,10 @@ fn two_runs_of_the_same_entries_write_the_same_bytes_whatever_order_their_manife
         let cache = open(dir.path());
         for text in trees {
             let document = crate::yaml::parse(text).unwrap();
-            cache.put_document(super::super::Key::manifest(None, text.as_bytes(), "beeuni.yaml").unwrap(), &document);
+            cache.put_document(
+                super::super::Key::manifest(None, text.as_bytes(), "beeuni.yaml").unwrap(),
+                document.into(),
+            );
         }
         [7, 2, 9, 2].into_iter().for_each(|n| keep(&cache, n, new(n)));
         cache.store();
@@ -129,6 +133,73 @@ fn two_runs_of_the_same_entries_write_the_same_bytes_whatever_order_their_manife
     };
     let (a, b) = ("tools:\n  a: tools/a.ts\n", "tools:\n  b: tools/b.ts\n");
     assert_eq!(bytes([a, b]), bytes([b, a]));
+}
+
+/// Facts no version writes (an unknown flags byte), written as a value is, checksum and all.
+struct Undecodable;
+
+impl Codec for Undecodable {
+    fn write(&self, w: &mut Writer) {
+        (0..7).for_each(|_| w.byte(0xff));
+    }
+
+    fn decode(_: &[u8], _: usize) -> Option<Self> {
+        None
+    }
+}
+
+#[test]
+fn an_entry_that_does_not_decode_is_a_miss() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = open(dir.path());
+    keep(&cache, 2, new(2));
+    match &mut *cache.writing.lock().unwrap() {
+        Writing::Open(out) => out.encode(id(1).as_bytes(), "ts", &Undecodable).unwrap(),
+        _ => panic!("the first new entry opens the file"),
+    }
+    cache.store();
+    let cache = open(dir.path());
+    assert_eq!(cache.entries(), 2, "both written");
+    assert!(cache.module(&id(1), "a.ts", usize::MAX).is_none());
+    assert!(cache.module(&id(2), "a.ts", usize::MAX).is_some());
+}
+
+/// Puts the tree of `text` into `cache` as the manifest loading does: found there, or parsed and put.
+fn tree(cache: &ModuleCache, text: &str) {
+    let key = super::super::Key::manifest(None, text.as_bytes(), "beeuni.yaml").unwrap();
+    if cache.document(&key, text.len()).is_none() {
+        cache.put_document(key, crate::yaml::parse(text).unwrap().into());
+    }
+}
+
+#[test]
+fn trees_found_and_trees_parsed_are_written_in_key_order_before_and_after_the_file_opens() {
+    let texts: Vec<String> = (0..6).map(|n| format!("tools:\n  t{n}: tools/t{n}.ts\n")).collect();
+    // Trees 0-2 used before the first module, 3-5 after it opened the file (written as it ends).
+    let run = |dir: &Path, trees: &[usize], modules: &[usize]| {
+        let cache = open(dir);
+        trees.iter().filter(|&&t| t < 3).for_each(|&t| tree(&cache, &texts[t]));
+        for &n in modules {
+            match cache.module(&id(n), "a.ts", usize::MAX) {
+                Some((_, hit)) => keep(&cache, n, hit),
+                None => keep(&cache, n, new(n)),
+            }
+        }
+        trees.iter().filter(|&&t| t >= 3).for_each(|&t| tree(&cache, &texts[t]));
+        cache.store();
+        std::fs::read(dir.join(FILE)).unwrap()
+    };
+    let (warm, fresh) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    run(warm.path(), &[2, 0, 4], &[5, 6]);
+    // Trees 0 and 4 found, 1 and 5 parsed; modules 5 and 6 found, 8 analysed: the same bytes as a run that made
+    // every entry anew.
+    let (trees, modules) = ([5, 1, 0, 4], [5, 8, 6]);
+    assert_eq!(run(warm.path(), &trees, &modules), run(fresh.path(), &trees, &modules));
+    let cache = open(warm.path());
+    for t in [0, 1, 4, 5] {
+        let key = super::super::Key::manifest(None, texts[t].as_bytes(), "beeuni.yaml").unwrap();
+        assert!(cache.document(&key, texts[t].len()).is_some(), "{t}");
+    }
 }
 
 #[test]

@@ -8,10 +8,11 @@ use crate::repo::fs;
 use crate::source::{FileId, SourceFile, Sources, Span};
 use crate::yaml::{self, Document, SyntaxError};
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
 
 /// What parsing a file gave, with its text.
-type Prepared = (String, Result<Document, SyntaxError>);
+type Prepared = (String, Result<Arc<Document>, SyntaxError>);
 
 /// Files parsed ahead of the walk that opens them, by repo-relative path: where their text and what parsing it gave
 /// will come from.
@@ -87,21 +88,22 @@ fn blob_id(checkout: &Checkout, rel: &str) -> Option<gix::ObjectId> {
 pub static MANIFESTS_PARSED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// The tree of a file's text: from the cache when it holds these bytes, else parsed (and put there), calling
-/// `top_entry` as [`yaml::parse_with`] does.
+/// `top_entry` as [`yaml::parse_with`] does. Shared: the graph keeps the tree, and the cache the same one until it
+/// writes its entry.
 fn parse_text(
     rel: &str,
     text: &str,
     cache: Option<Kept>,
     top_entry: impl FnMut(&Document, yaml::Entry),
-) -> Result<Document, SyntaxError> {
+) -> Result<Arc<Document>, SyntaxError> {
     let parse = |text: &str| {
         MANIFESTS_PARSED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        yaml::split::parse_split(text, top_entry, crate::modules::pool)
+        yaml::split::parse_split(text, top_entry, crate::modules::pool).map(Arc::new)
     };
     match cache.and_then(|(cache, known)| Some((cache, Key::manifest(known, text.as_bytes(), rel)?))) {
         Some((cache, key)) => match cache.document(&key, text.len()) {
-            Some(document) => Ok(document),
-            None => parse(text).inspect(|document| cache.put_document(key, document)),
+            Some(document) => Ok(Arc::new(document)),
+            None => parse(text).inspect(|document| cache.put_document(key, document.clone())),
         },
         None => parse(text),
     }
@@ -117,7 +119,7 @@ pub(super) fn read_yaml(
     cache: Option<&ModuleCache>,
     ahead: Option<Prepared>,
     top_entry: impl FnMut(&Document, yaml::Entry),
-) -> (FileId, Document) {
+) -> (FileId, Arc<Document>) {
     let (text, bad_byte, parsed) = match ahead {
         Some((text, parsed)) => (text, None, Some(parsed)),
         None => match String::from_utf8(checkout.read(rel).unwrap_or_default()) {
@@ -142,13 +144,13 @@ pub(super) fn read_yaml(
         let mut problem = syntax(at, "this file is not valid UTF-8: YAML files must be UTF-8".into());
         problem.at.span = source.line_span(line);
         problems.push(problem);
-        return (file, Document::default());
+        return (file, Arc::default());
     }
     match parsed.unwrap_or_else(|| parse_text(rel, &source.text, kept(checkout, rel, cache), top_entry)) {
         Ok(doc) => (file, doc),
         Err(e) => {
             problems.push(syntax(e.offset, e.message));
-            (file, Document::default())
+            (file, Arc::default())
         }
     }
 }
