@@ -66,6 +66,13 @@ impl ModuleCache {
         if self.read_only {
             return;
         }
+        // Refused before it can open the file ([`Out::encode`] would drop it after): a run whose only new module
+        // is one would write the file again with nothing new in it.
+        if let Entry::New(id) = &entry
+            && !fits(id.as_bytes(), suffix(path).as_bytes())
+        {
+            return;
+        }
         let mut writing = self.writing.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let written = match (&mut *writing, entry) {
             (Writing::Failed, _) => return,

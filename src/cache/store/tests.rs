@@ -203,6 +203,32 @@ fn trees_found_and_trees_parsed_are_written_in_key_order_before_and_after_the_fi
 }
 
 #[test]
+fn a_run_whose_only_new_module_has_a_key_too_long_for_an_entry_leaves_the_file_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = open(dir.path());
+    (0..3).for_each(|n| keep(&cache, n, new(n)));
+    cache.store();
+    let path = dir.path().join(FILE);
+    let (bytes, metadata) = (std::fs::read(&path).unwrap(), std::fs::metadata(&path).unwrap());
+    let cache = open(dir.path());
+    for n in 0..3 {
+        let (_, hit) = cache.module(&id(n), "a.ts", usize::MAX).unwrap();
+        keep(&cache, n, hit);
+    }
+    // The file gives a suffix's length in a byte.
+    cache.keep(new(3), &format!("a.{}", "x".repeat(256)), &facts(3));
+    assert!(temporary(dir.path()).is_empty(), "no file opened: {:?}", files(dir.path()));
+    cache.store();
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        assert_eq!(std::fs::metadata(&path).unwrap().ino(), metadata.ino(), "the same file, not one put in its place");
+    }
+    assert_eq!(std::fs::metadata(&path).unwrap().modified().unwrap(), metadata.modified().unwrap());
+}
+
+#[test]
 fn two_runs_of_one_pid_write_apart_and_neither_clobbers_the_other() {
     let dir = tempfile::tempdir().unwrap();
     let (first, second) = (open(dir.path()), open(dir.path()));
