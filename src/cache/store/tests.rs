@@ -1,7 +1,8 @@
 use super::super::bytes::PAGE;
 use super::super::codec::{Codec, Writer};
 use super::super::{Entry, FILE, ModuleCache};
-use super::{Temp, Writing};
+use super::Writing;
+use super::temp::Temp;
 use crate::modules::facts::{Collected, Import, ImportKind, ModuleFacts};
 use crate::source::Span;
 use gix::ObjectId;
