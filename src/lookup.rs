@@ -6,16 +6,28 @@ use rustc_hash::FxHasher;
 use std::hash::Hasher;
 
 /// Open addressing with linear probing: each slot holds the position of the first item with a key, plus one, or 0
-/// when empty. At most half full, so a probe ends soon. Four bytes per slot, two slots per item.
+/// when empty, in its low bits, and in the bits above them a tag of the key's hash. At most half full, so a probe
+/// ends soon. Four bytes per slot, two slots per item.
+///
+/// A position plus one needs the low `log2(slots)` bits at most (the table has at least two slots per item), so
+/// the bits above them are free: a probe whose tag differs skips the key, whose bytes are elsewhere in memory (a
+/// lookup that finds nothing, as the stage's check for a module not named yet, compared half a key on average).
 pub struct PositionTable {
     slots: Vec<u32>,
 }
 
-/// A key's first slot: its hash masked to the table's size.
-fn home(key: &[u8], mask: usize) -> usize {
+/// A key's hash (`FxHasher`): its low bits pick the first slot, its high bits the tag.
+fn hash(key: &[u8]) -> u64 {
     let mut hasher = FxHasher::default();
     hasher.write(key);
-    hasher.finish() as usize & mask
+    hasher.finish()
+}
+
+/// For a table of `slots` slots (a power of two): the slot where a key's probe starts, the mask of the bits of a
+/// slot that hold a position plus one, and the key's tag (in the bits above them).
+fn split(hash: u64, slots: usize) -> (usize, u32, u32) {
+    let positions = ((1u64 << slots.trailing_zeros().min(32)) - 1) as u32;
+    (hash as usize & (slots - 1), positions, (hash >> 32) as u32 & !positions)
 }
 
 impl PositionTable {
@@ -54,16 +66,17 @@ impl PositionTable {
     }
 
     fn place<'k>(&mut self, position: usize, key: &impl Fn(usize) -> &'k [u8]) {
-        let mask = self.slots.len() - 1;
         let wanted = key(position);
-        let mut slot = home(wanted, mask);
+        let (mut slot, positions, tag) = split(hash(wanted), self.slots.len());
+        let mask = self.slots.len() - 1;
         loop {
             match self.slots[slot] {
                 0 => {
-                    self.slots[slot] = position as u32 + 1;
+                    // `position + 1` fits below the tag: at most half the slots hold an item.
+                    self.slots[slot] = (position as u32 + 1) | tag;
                     return;
                 }
-                taken if key(taken as usize - 1) == wanted => return,
+                taken if taken & !positions == tag && key((taken & positions) as usize - 1) == wanted => return,
                 _ => slot = (slot + 1) & mask,
             }
         }
@@ -72,10 +85,11 @@ impl PositionTable {
     /// The position of the first item whose key is `wanted`; `key` must be the one the table was built with.
     pub fn find<'k>(&self, wanted: &[u8], key: impl Fn(usize) -> &'k [u8]) -> Option<usize> {
         let mask = self.slots.len().checked_sub(1)?;
-        let mut slot = home(wanted, mask);
+        let (mut slot, positions, tag) = split(hash(wanted), self.slots.len());
         loop {
-            let position = (*self.slots.get(slot)? as usize).checked_sub(1)?;
-            if key(position) == wanted {
+            let taken = *self.slots.get(slot)?;
+            let position = ((taken & positions) as usize).checked_sub(1)?;
+            if taken & !positions == tag && key(position) == wanted {
                 return Some(position);
             }
             slot = (slot + 1) & mask;

@@ -25,9 +25,12 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 type Work<'a> = (PathText, Read, Option<(&'a str, &'a ModuleFacts)>, bool);
 
 /// The path of module `at`: taken (in `modules`, its path that of its file in `sources`), or named and not yet taken
-/// (`named` holds those after them). Declarations and xcsh tools are named before [`Feed::finish`] takes the first
-/// module: without `sources`, there are none taken.
+/// (`named` holds those after them). Only [`Feed::finish`] gives `sources`, and `modules` is empty outside it (it
+/// takes the first module, and moves the list out at its end): declarations and xcsh tools are named before it.
 fn path_of<'p>(modules: &[Module], sources: Option<&'p Sources>, named: &'p VecDeque<Named>, at: usize) -> &'p [u8] {
+    // Without `sources`, a taken module's key would be empty: it would match no path, and a module already named
+    // would be named again. Debug builds (the tests) check that none can be asked for.
+    debug_assert!(sources.is_some() || modules.is_empty(), "a taken module's path asked for without the sources");
     match (at.checked_sub(modules.len()), sources) {
         (None, Some(sources)) => sources.get(modules[at].file).path.as_bytes(),
         (None, None) => &[],
