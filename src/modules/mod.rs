@@ -20,7 +20,7 @@ use crate::manifest::tools::ToolDecl;
 use crate::repo::checkout::{Checkout, Indexed, Resolved};
 use crate::repo::fs::{self, Refusal};
 use crate::repo::git::IndexStat;
-use crate::source::{FileId, Span};
+use crate::source::{FileId, PathText, Span};
 use facts::{Collected, ModuleFacts, NotAnalysed, SyntaxError};
 use gix::ObjectId;
 use oxc_allocator::Allocator;
@@ -267,12 +267,40 @@ fn cached_unread(
     Some((Body::LetGo, Box::new(facts), Some(entry)))
 }
 
+/// A module handed to the analysis threads: its path, its bytes (or where to read them), the text and facts an
+/// earlier run had for it, and whether its text may be let go.
+type Work<'a> = (PathText, Read, Option<(&'a str, &'a ModuleFacts)>, bool);
+
+/// How many modules a batch read and parsed, added to [`MODULES_READ`] and [`MODULES_PARSED`] once a batch:
+/// counted a module at a time, the analysis threads took turns at the cache line the counters share (perf, 20k
+/// bench: a quarter of `analyse_bytes`' own samples were its `lock inc`).
+#[derive(Default)]
+struct Counted {
+    read: usize,
+    parsed: usize,
+}
+
+/// Analyses a batch of modules (on an analysis thread), by module index.
+fn analyse_batch<'a>(batch: Vec<(usize, Work<'a>)>, cache: Option<&'a ModuleCache>) -> Vec<(usize, Analysed)> {
+    let mut counted = Counted::default();
+    let mut analyse =
+        |(path, read, known, let_go): Work<'a>| analyse_bytes(&path, read, known, cache, let_go, &mut counted);
+    let analysed: Vec<(usize, Analysed)> = batch.into_iter().map(|(index, work)| (index, analyse(work))).collect();
+    MODULES_READ.fetch_add(counted.read, Ordering::Relaxed);
+    MODULES_PARSED.fetch_add(counted.parsed, Ordering::Relaxed);
+    if let Some(cache) = cache {
+        cache.decoded(analysed.iter().filter_map(|(_, (_, _, entry))| entry.as_ref()));
+    }
+    analysed
+}
+
 fn analyse_bytes(
     path: &str,
     read: Read,
     known: Option<(&str, &ModuleFacts)>,
     cache: Option<&ModuleCache>,
     let_go: bool,
+    counted: &mut Counted,
 ) -> Analysed {
     let (bytes, id) = match (read, known) {
         (Read::Cached { facts, entry, .. }, _) => return (Body::LetGo, facts, Some(entry)),
@@ -285,7 +313,7 @@ fn analyse_bytes(
             {
                 return hit;
             }
-            MODULES_READ.fetch_add(1, Ordering::Relaxed);
+            counted.read += 1;
             match fs::read_with_metadata(&real) {
                 Ok((bytes, metadata)) => {
                     let id = indexed.and_then(|indexed| indexed.id_if_clean(&metadata));
@@ -330,7 +358,7 @@ fn analyse_bytes(
             {
                 return (body(text, &facts), Box::new(facts), Some(entry));
             }
-            MODULES_PARSED.fetch_add(1, Ordering::Relaxed);
+            counted.parsed += 1;
             let facts = ALLOCATOR.with(|allocator| analyse::analyse(path, &text, &mut allocator.borrow_mut()));
             let entry = id.map(ModuleCache::new_entry);
             (body(text, &facts), Box::new(facts), entry)

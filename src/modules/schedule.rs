@@ -5,13 +5,14 @@
 
 use super::shared::Lists;
 use super::{
-    Analysed, Body, DeclaredBy, Edges, Module, Read, analyse_bytes, is_code, mark_loaders, on_one_big_stack, pool, read,
+    Analysed, Body, DeclaredBy, Edges, Module, Read, Work, analyse_batch, is_code, mark_loaders, on_one_big_stack,
+    pool, read,
 };
 use crate::cache::ModuleCache;
 use crate::lookup::PositionTable;
 use crate::manifest::load::{Job, Parsed};
 use crate::manifest::tools::ToolDecl;
-use crate::modules::facts::{ImportKind, ModuleFacts};
+use crate::modules::facts::ImportKind;
 use crate::modules::resolve::{Resolution, Resolver};
 use crate::repo::checkout::{Checkout, Indexed, Resolved};
 use crate::repo::fs::Refusal;
@@ -19,10 +20,6 @@ use crate::source::{PathText, Reread, SourceFile, Sources};
 use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
 use std::sync::mpsc::{Receiver, Sender, channel};
-
-/// A module handed to the analysis threads: its path, its bytes (or where to read them), the text and facts an
-/// earlier run had for it, and whether its text may be let go.
-type Work<'a> = (PathText, Read, Option<(&'a str, &'a ModuleFacts)>, bool);
 
 /// The path of module `at`: taken (in `modules`, its path that of its file in `sources`), or named and not yet taken
 /// (`named` holds those after them). Only [`Feed::finish`] gives `sources`, and `modules` is empty outside it (it
@@ -387,13 +384,4 @@ impl<'s, 'a> Feed<'s, 'a> {
         }
         modules
     }
-}
-
-fn analyse_batch<'a>(batch: Vec<(usize, Work<'a>)>, cache: Option<&'a ModuleCache>) -> Vec<(usize, Analysed)> {
-    let analyse = |(path, read, known, let_go): Work<'a>| analyse_bytes(&path, read, known, cache, let_go);
-    let analysed: Vec<(usize, Analysed)> = batch.into_iter().map(|(index, work)| (index, analyse(work))).collect();
-    if let Some(cache) = cache {
-        cache.decoded(analysed.iter().filter_map(|(_, (_, _, entry))| entry.as_ref()));
-    }
-    analysed
 }
