@@ -26,6 +26,7 @@ use crate::source::Span;
 /// comes back not analysed (`not_analysed`), not as a stack overflow.
 pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts {
     allocator.reset();
+    let allocator = &*allocator;
     let mut facts = Collected::default();
     // Most modules are too short to reach the limits: scanning them too cost 18 % of a cold run's instructions.
     let scan = depth::may_be_too_deep(text).then(|| depth::scan(text));
@@ -67,23 +68,35 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         execute = info;
     }
     let followed = scope.followed();
-    let mut visitor = Collector::new(execute.as_ref(), &mut facts);
+    let mut visitor = Collector::new(execute.as_ref(), &mut facts, allocator);
     visitor.visit_program(program);
-    let visitor_too_deep = visitor.too_deep;
-    let fetch_without_signal = std::mem::take(&mut visitor.fetches);
-    let nested_module_code = visitor.nested_module_code;
-    let passed_to_change = std::mem::take(&mut visitor.passed_to_change);
+    let Collector {
+        too_deep: visitor_too_deep,
+        nested_module_code,
+        nested_commonjs,
+        mut imports,
+        env_reads,
+        context_env,
+        fetches,
+        passed_to_change,
+        ..
+    } = visitor;
+    // What is kept to the end of the run is made here, each list in one allocation of its exact size.
+    imports.sort_by_key(Found::start);
+    facts.imports = imports.iter().map(Found::import).collect();
+    facts.env_reads =
+        env_reads.iter().map(|&(name, span, via)| EnvRead { name: InlineStr::from(name), span, via }).collect();
+    facts.context_env = context_env.iter().map(|&name| InlineStr::from(name)).collect();
     // UMD and Emscripten wrappers assign `module.exports` only if they run as CommonJS, which Bun does (a file
     // with `export` statements is an ES module, where `module` is not defined).
     let es_exports = program.body.iter().any(|s| s.as_module_declaration().is_some_and(|d| !d.is_import()));
-    if let Some(at) = visitor.nested_commonjs.filter(|_| facts.default_export.is_none() && commonjs && !es_exports) {
+    if let Some(at) = nested_commonjs.filter(|_| facts.default_export.is_none() && commonjs && !es_exports) {
         let why = "`module.exports` is assigned inside a block or a function".to_string();
         facts.default_export =
             Some(DefaultExport { statement: span(at), kind: DefaultExportKind::Unanalyzable { why: why.into() } });
     }
-    let fetch_without_signal = fetch_without_signal.into_boxed_slice();
-    facts.execute = execute.map(|info| ExecuteFacts { span: info.property, fetch_without_signal });
-    facts.imports.sort_by_key(|import| import.span.start);
+    facts.execute =
+        execute.map(|info| ExecuteFacts { span: info.property, fetch_without_signal: Box::from(&fetches[..]) });
     if visitor_too_deep {
         // A syntax error is the finding that matters; otherwise the facts are partial: drop them.
         if facts.syntax_errors.is_empty() {
@@ -105,6 +118,27 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         }
     }
     facts.into()
+}
+
+/// An import as the walk finds it: its specifier borrowed from the program until the facts are made.
+#[derive(Clone, Copy)]
+struct Found<'a> {
+    specifier: &'a str,
+    span: TextSpan,
+    kind: ImportKind,
+    type_only: bool,
+    guarded: bool,
+}
+
+impl Found<'_> {
+    fn start(&self) -> u32 {
+        self.span.start
+    }
+
+    fn import(&self) -> Import {
+        let Found { specifier, span, kind, type_only, guarded } = *self;
+        Import { specifier: InlineStr::from(specifier), span, kind, type_only, guarded }
+    }
 }
 
 /// The `beeuni-lint:` comments among `comments` (byte ranges that include the delimiters), delimiters removed.

@@ -4,6 +4,9 @@
 
 use crate::source::Span;
 
+mod params;
+pub use params::Params;
+
 /// A name or specifier of the facts: up to 24 bytes held inline, without an allocation of its own (most are
 /// short: `id`, `context`, `node:fs`, `../lib/x.ts`), and every module keeps its facts to the end of the run.
 pub type InlineStr = compact_str::CompactString;
@@ -111,73 +114,6 @@ pub enum Execute {
     NotFunction,
     /// An identifier or call whose value is unknown.
     Other,
-}
-
-/// A function's parameters as written (`{ location }`, `...rest`), joined by `, ` as a message shows them: one
-/// string, inline up to 24 bytes (`args, context`), where a list of them cost every module an allocation kept to the
-/// end of the run (1.3 MB at the 20k bench).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Params {
-    joined: InlineStr,
-    /// How many there are.
-    count: u32,
-    /// The length of the first in `joined`.
-    first: u32,
-}
-
-/// How many `, ` a text holds, counted by bytes (`, ` cannot overlap itself): a warm run checks every module's
-/// parameters as it decodes them, and `str::matches` builds a substring searcher for each (200 instructions).
-fn separators(text: &str) -> usize {
-    text.as_bytes().windows(2).filter(|pair| pair == b", ").count()
-}
-
-impl Params {
-    pub fn new<S: AsRef<str>>(params: &[S]) -> Params {
-        let mut joined = InlineStr::default();
-        for (at, param) in params.iter().enumerate() {
-            if at > 0 {
-                joined.push_str(", ");
-            }
-            joined.push_str(param.as_ref());
-        }
-        let first = params.first().map_or(0, |first| first.as_ref().len());
-        let cut = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        Params { joined, count: cut(params.len()), first: cut(first) }
-    }
-
-    /// Made of its parts (as [`Params::joined`], [`Params::len`] and the first's length give them), if they agree.
-    pub fn from_parts(joined: &str, count: usize, first: usize) -> Option<Params> {
-        let consistent = match count {
-            0 => joined.is_empty() && first == 0,
-            1 => first == joined.len(),
-            // No more than the separators allow (a destructured parameter may hold more).
-            _ => joined.get(first..).is_some_and(|rest| rest.starts_with(", ")) && count <= separators(joined) + 1,
-        };
-        let (count, first) = (u32::try_from(count).ok()?, u32::try_from(first).ok()?);
-        consistent.then(|| Params { joined: joined.into(), count, first })
-    }
-
-    /// The parameters joined by `, `.
-    pub fn joined(&self) -> &str {
-        &self.joined
-    }
-
-    pub fn len(&self) -> usize {
-        self.count as usize
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.count == 0
-    }
-
-    pub fn first(&self) -> Option<&str> {
-        (self.count > 0).then(|| self.joined.get(..self.first as usize).unwrap_or_default())
-    }
-
-    /// The length of the first (0 when there is none).
-    pub fn first_len(&self) -> usize {
-        self.first as usize
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -384,13 +320,13 @@ mod tests {
     fn what_every_module_keeps_stays_small() {
         assert_eq!(std::mem::size_of::<TextSpan>(), 8);
         assert!(std::mem::size_of::<Import>() <= 40, "{}", std::mem::size_of::<Import>());
-        let params = Params::new(&["{ a, b }", "context", "...rest"]);
+        let params = Params::new(["{ a, b }", "context", "...rest"]);
         assert_eq!(
             (params.joined(), params.len(), params.first()),
             ("{ a, b }, context, ...rest", 3, Some("{ a, b }"))
         );
         assert_eq!(Params::from_parts(params.joined(), 3, 8), Some(params));
-        assert_eq!(Params::new::<&str>(&[]).first(), None);
+        assert_eq!(Params::new::<&str>([]).first(), None);
         for (joined, count, first) in
             [("a, b", 2, 3), ("a, b", 1, 1), ("", 1, 1), ("a", 0, 0), ("é, b", 2, 1), ("a, b", 3, 1)]
         {

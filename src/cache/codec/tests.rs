@@ -74,7 +74,7 @@ fn rich_facts() -> Vec<ModuleFacts> {
             parameters: Field::Found { span: span(2), value: parameters },
             execute: Field::Found {
                 span: span(3),
-                value: Execute::Function { params: Params::new(&["{ x }", "context"]) },
+                value: Execute::Function { params: Params::new(["{ x }", "context"]) },
             },
         },
         ObjectExport {

@@ -1,13 +1,14 @@
 //! The visitor that walks a parsed module once for its imports, environment reads and the `fetch` calls inside
 //! `execute`.
 
+use oxc_allocator::{Allocator, Vec as ArenaVec};
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
 use oxc_span::GetSpan;
 
 use super::export::{ExecuteInfo, env_binding, is_commonjs_export, span, string_value};
 use super::signal::{is_request_with_signal, passes_no_signal};
-use super::{changed, commonjs};
+use super::{Found, changed, commonjs};
 use crate::modules::facts::*;
 
 /// How many expressions and statements the visitor enters inside one another: above what the depth scan lets
@@ -26,14 +27,17 @@ enum Env {
 }
 
 /// Walks the whole program once for imports, environment reads and the `fetch` calls inside `execute`. Names are
-/// borrowed from the program (`'a`), not copied: this runs for every module.
+/// borrowed from the program (`'a`), not copied, and the lists are gathered in the module's arena (reset for the
+/// next module), not in the heap: this runs for every module, and the facts kept to the end of the run are then
+/// made once at their exact size, instead of lists grown, shrunk and freed between them (see [`super::analyse`]).
 pub(super) struct Collector<'a, 'f> {
     /// The span of `execute`'s function node: calls inside it are `execute`'s.
     execute_body: Option<TextSpan>,
-    /// `<name>.env.X` reads count as `context.env` reads for these names.
-    context_names: Vec<&'a str>,
+    /// `<name>.env.X` reads count as `context.env` reads for these names (one name given twice when `execute`
+    /// names its context).
+    context_names: [&'a str; 2],
     /// Inside `execute`, these names hold the context's `env` itself (`{ env }` parameters, `const { env } = ctx`).
-    env_aliases: Vec<&'a str>,
+    env_aliases: ArenaVec<'a, &'a str>,
     /// How many expressions and statements enclose the current node (at most [`MAX_VISIT_DEPTH`]).
     depth: usize,
     /// Whether the depth limit was hit and reported (once is enough).
@@ -45,15 +49,23 @@ pub(super) struct Collector<'a, 'f> {
     /// How many `try` blocks with a `catch` enclose the current node.
     guarded: usize,
     facts: &'f mut Collected,
+    /// The module's arena, for the lists below and the rare name written out.
+    arena: &'a Allocator,
+    /// Every import, in the order visited.
+    pub(super) imports: ArenaVec<'a, Found<'a>>,
+    /// `process.env` / `Bun.env` reads: (name, member expression, environment).
+    pub(super) env_reads: ArenaVec<'a, (&'a str, TextSpan, &'static str)>,
+    /// Names read from the context's `env`, each once.
+    pub(super) context_env: ArenaVec<'a, &'a str>,
     /// The `fetch` calls inside `execute` that pass no `signal`.
-    pub(super) fetches: Vec<TextSpan>,
+    pub(super) fetches: ArenaVec<'a, TextSpan>,
     /// Names given first to `Object.assign(x, ...)` and its kin, which change them.
-    pub(super) passed_to_change: Vec<&'a str>,
+    pub(super) passed_to_change: ArenaVec<'a, &'a str>,
     /// The first CommonJS export (`module.exports = …`, `exports.x = …`) below the top level, outside any
     /// function but those called where they are written (a UMD wrapper's `(function () { … })()`).
     pub(super) nested_commonjs: Option<oxc_span::Span>,
     /// Names bound to `new Request(url, { signal })`: a `fetch(name)` passes that signal.
-    signal_requests: Vec<&'a str>,
+    signal_requests: ArenaVec<'a, &'a str>,
     /// The function the call being visited invokes where it is written.
     invoked: Option<oxc_span::Span>,
     /// How many functions that are not called where they are written enclose the current node.
@@ -62,24 +74,31 @@ pub(super) struct Collector<'a, 'f> {
 
 impl<'a, 'f> Collector<'a, 'f> {
     /// A collector for a module whose default export's `execute` is `execute`, when it has one.
-    pub(super) fn new(execute: Option<&ExecuteInfo<'a>>, facts: &'f mut Collected) -> Self {
+    /// `arena`: the allocator that holds the program.
+    pub(super) fn new(execute: Option<&ExecuteInfo<'a>>, facts: &'f mut Collected, arena: &'a Allocator) -> Self {
+        let mut env_aliases = ArenaVec::new_in(&arena);
+        env_aliases.extend(execute.and_then(|info| info.env_alias));
         Collector {
             execute_body: execute.and_then(|info| info.function),
-            context_names: match execute.and_then(|info| info.params.get(1)) {
-                Some(&name) if name != "_" => vec![name],
-                _ => vec!["context", "ctx"],
+            context_names: match execute.and_then(|info| info.context) {
+                Some(name) if name != "_" => [name, name],
+                _ => ["context", "ctx"],
             },
-            env_aliases: execute.and_then(|info| info.env_alias).into_iter().collect(),
+            env_aliases,
             depth: 0,
             too_deep: false,
             statements: 0,
             nested_module_code: None,
             guarded: 0,
             facts,
-            fetches: Vec::new(),
-            passed_to_change: Vec::new(),
+            arena,
+            imports: ArenaVec::new_in(&arena),
+            env_reads: ArenaVec::new_in(&arena),
+            context_env: ArenaVec::new_in(&arena),
+            fetches: ArenaVec::new_in(&arena),
+            passed_to_change: ArenaVec::new_in(&arena),
             nested_commonjs: None,
-            signal_requests: Vec::new(),
+            signal_requests: ArenaVec::new_in(&arena),
             invoked: None,
             functions: 0,
         }
@@ -109,10 +128,9 @@ impl<'a> Collector<'a, '_> {
         }
     }
 
-    fn import(&mut self, specifier: &str, at: oxc_span::Span, kind: ImportKind, type_only: bool) {
+    fn import(&mut self, specifier: &'a str, at: oxc_span::Span, kind: ImportKind, type_only: bool) {
         let guarded = self.guarded > 0 && matches!(kind, ImportKind::Dynamic | ImportKind::Require);
-        let import = Import { specifier: InlineStr::from(specifier), span: span(at), kind, type_only, guarded };
-        self.facts.imports.push(import);
+        self.imports.push(Found { specifier, span: span(at), kind, type_only, guarded });
     }
 
     fn in_execute(&self, at: oxc_span::Span) -> bool {
@@ -155,19 +173,11 @@ impl<'a> Collector<'a, '_> {
         }
     }
 
-    fn env_read(&mut self, env: Env, name: &str, at: oxc_span::Span) {
+    fn env_read(&mut self, env: Env, name: &'a str, at: oxc_span::Span) {
         match env {
-            Env::Context if self.facts.context_env.iter().any(|n| n == name) => {}
-            Env::Context => {
-                // Most modules read one name: room for it alone (a first push makes room for four).
-                if self.facts.context_env.is_empty() {
-                    self.facts.context_env.reserve_exact(1);
-                }
-                self.facts.context_env.push(InlineStr::from(name))
-            }
-            Env::Process(via) => {
-                self.facts.env_reads.push(EnvRead { name: InlineStr::from(name), span: span(at), via })
-            }
+            Env::Context if self.context_env.contains(&name) => {}
+            Env::Context => self.context_env.push(name),
+            Env::Process(via) => self.env_reads.push((name, span(at), via)),
         }
     }
 }
@@ -348,7 +358,12 @@ impl<'a> Visit<'a> for Collector<'a, '_> {
         {
             for property in pattern.properties.iter().filter(|p| !p.computed) {
                 if let Some(name) = property.key.static_name() {
-                    self.env_read(env, &name, property.span);
+                    // Borrowed but for a number key (`{ 1: x } = process.env`), which is written out.
+                    let name = match name {
+                        std::borrow::Cow::Borrowed(name) => name,
+                        std::borrow::Cow::Owned(name) => self.arena.alloc_str(&name),
+                    };
+                    self.env_read(env, name, property.span);
                 }
             }
         }

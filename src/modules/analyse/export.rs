@@ -34,7 +34,8 @@ pub(super) struct ExecuteInfo<'a> {
     pub property: TextSpan,
     /// The function node (method, arrow, function expression or declaration), when there is one.
     pub function: Option<TextSpan>,
-    pub params: Vec<&'a str>,
+    /// The name of its second parameter (the context), `_` for a destructuring pattern.
+    pub context: Option<&'a str>,
     /// `e` of a second parameter `{ env: e }` (or `{ env }`): the context's environment itself.
     pub env_alias: Option<&'a str>,
 }

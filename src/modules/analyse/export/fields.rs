@@ -151,7 +151,8 @@ impl<'b, 'a> Scope<'b, 'a> {
     fn schema(&self, at: TextSpan, object: &'b ObjectExpression<'a>) -> Field<Parameters> {
         let mut value = parameters(true);
         let mut spread = None;
-        let mut required = Vec::new();
+        // The last `required` array, read once `properties` is known too (it may come first).
+        let mut required = None;
         for property in &object.properties {
             let p = match property {
                 ObjectPropertyKind::SpreadProperty(s) => {
@@ -176,24 +177,24 @@ impl<'b, 'a> Scope<'b, 'a> {
                     };
                 }
                 Some("required") => {
-                    required.clear();
-                    if let Resolved::Expr(Expression::ArrayExpression(array)) = self.resolve(&p.value) {
-                        required.extend(
-                            array
-                                .elements
-                                .iter()
-                                .filter_map(|e| e.as_expression())
-                                .filter_map(|e| Some((string_value(e)?, span(e.span())))),
-                        );
-                    }
+                    required = match self.resolve(&p.value) {
+                        Resolved::Expr(Expression::ArrayExpression(array)) => Some(&**array),
+                        _ => None,
+                    };
                 }
                 _ => {}
             }
         }
-        // Once both are read (`required` may come first).
-        if let Some(properties) = &value.properties {
-            required.retain(|(name, _)| !properties.iter().any(|p| p == name));
-            value.required_undefined = required.into_iter().map(|(name, at)| (InlineStr::from(name), at)).collect();
+        // Collected straight into what is kept: most modules' `required` names only defined properties (no list).
+        if let (Some(properties), Some(required)) = (&value.properties, required) {
+            value.required_undefined = required
+                .elements
+                .iter()
+                .filter_map(|e| e.as_expression())
+                .filter_map(|e| Some((string_value(e)?, span(e.span()))))
+                .filter(|(name, _)| !properties.iter().any(|p| p == name))
+                .map(|(name, at)| (InlineStr::from(name), at))
+                .collect();
         }
         match spread {
             // Without its own `type`, the spread may supply one: nothing can be said about the schema.
@@ -205,8 +206,7 @@ impl<'b, 'a> Scope<'b, 'a> {
     }
 
     fn execute(&self, property: Written<'b, 'a>) -> (Execute, ExecuteInfo<'a>) {
-        let mut info =
-            ExecuteInfo { property: span(property.span), function: None, params: Vec::new(), env_alias: None };
+        let mut info = ExecuteInfo { property: span(property.span), function: None, context: None, env_alias: None };
         if property.accessor {
             return (Execute::Other, info);
         }
@@ -221,24 +221,21 @@ impl<'b, 'a> Scope<'b, 'a> {
             _ => return (Execute::Other, info),
         };
         info.function = Some(span(function));
-        info.params = param_names(params);
+        info.context = param_name(params, 1);
         info.env_alias = params.items.get(1).and_then(|p| env_binding(&p.pattern));
-        (Execute::Function { params: Params::new(&self.params_as_written(params)) }, info)
+        (Execute::Function { params: self.params_as_written(params) }, info)
     }
 }
 
 impl Scope<'_, '_> {
     /// Each parameter as the source writes it, without its type or default: `args`, `{ location }`, `...rest`.
-    fn params_as_written(&self, params: &FormalParameters) -> Vec<InlineStr> {
+    fn params_as_written(&self, params: &FormalParameters) -> Params {
         let pattern = |p: &BindingPattern| match p {
             BindingPattern::AssignmentPattern(assign) => self.snippet(assign.left.span()),
             p => self.snippet(p.span()),
         };
-        let rest = params.rest.as_ref().map(|rest| InlineStr::from(format!("...{}", pattern(&rest.rest.argument))));
-        let mut written = Vec::with_capacity(params.items.len() + usize::from(rest.is_some()));
-        written.extend(params.items.iter().map(|p| InlineStr::from(pattern(&p.pattern))));
-        written.extend(rest);
-        written
+        let rest = params.rest.as_ref().map(|rest| Cow::Owned(format!("...{}", pattern(&rest.rest.argument))));
+        Params::new(params.items.iter().map(|p| pattern(&p.pattern)).chain(rest))
     }
 }
 
@@ -274,8 +271,8 @@ fn object_keys(object: &ObjectExpression) -> Option<Vec<InlineStr>> {
     Some(keys)
 }
 
-/// Parameter names in order; `_` for a destructuring pattern.
-fn param_names<'a>(params: &FormalParameters<'a>) -> Vec<&'a str> {
+/// The name of the parameter at `at` (counting a rest parameter last); `_` for a destructuring pattern.
+fn param_name<'a>(params: &FormalParameters<'a>, at: usize) -> Option<&'a str> {
     let name = |pattern: &BindingPattern<'a>| match pattern {
         BindingPattern::BindingIdentifier(id) => id.name.as_str(),
         BindingPattern::AssignmentPattern(p) => match &p.left {
@@ -284,11 +281,11 @@ fn param_names<'a>(params: &FormalParameters<'a>) -> Vec<&'a str> {
         },
         _ => "_",
     };
-    let mut names: Vec<&'a str> = params.items.iter().map(|p| name(&p.pattern)).collect();
-    if let Some(rest) = &params.rest {
-        names.push(name(&rest.rest.argument));
+    match params.items.get(at) {
+        Some(param) => Some(name(&param.pattern)),
+        None if at == params.items.len() => params.rest.as_ref().map(|rest| name(&rest.rest.argument)),
+        None => None,
     }
-    names
 }
 
 /// `Symbol.iterator`, `Symbol('x')`, `Symbol.for('x')`: a symbol, which names no string-keyed field.

@@ -70,7 +70,7 @@ fn lookup_order_from_the_docs() {
     assert_eq!(parameters.properties, Some(vec!["id".into(), "include_items".into()].into()));
     assert!(slice(LOOKUP_ORDER, parameters.properties_span.unwrap()).starts_with("properties: {"));
     assert!(parameters.required_undefined.is_empty(), "`id` is defined");
-    assert_eq!(found(&object.execute), Execute::Function { params: Params::new(&["args", "context"]) });
+    assert_eq!(found(&object.execute), Execute::Function { params: Params::new(["args", "context"]) });
     let execute = facts.execute.as_ref().unwrap();
     assert!(slice(LOOKUP_ORDER, execute.span).starts_with("async execute(args, context) {"));
     assert!(execute.fetch_without_signal.is_empty());
@@ -87,7 +87,7 @@ fn weather_now_from_the_docs() {
     let parameters = found(&object.parameters);
     assert_eq!(parameters.properties, Some(vec!["city".into()].into()));
     assert!(parameters.required_undefined.is_empty(), "`city` is defined");
-    assert_eq!(found(&object.execute), Execute::Function { params: Params::new(&["args", "context"]) });
+    assert_eq!(found(&object.execute), Execute::Function { params: Params::new(["args", "context"]) });
     assert!(facts.execute.unwrap().fetch_without_signal.is_empty());
     assert_eq!(facts.context_env.to_vec(), vec!["WEATHER_API_KEY".to_string()]);
 }
@@ -103,7 +103,7 @@ fn zod_parameters_are_built_at_run_time() {
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(found(&object.execute), Execute::Function { params: Params::new(&["args"]) });
+    assert_eq!(found(&object.execute), Execute::Function { params: Params::new(["args"]) });
     assert_eq!(facts.imports.len(), 1);
     assert_eq!(facts.imports[0].specifier, "zod");
     assert_eq!(facts.imports[0].kind, ImportKind::Static);

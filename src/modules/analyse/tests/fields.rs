@@ -95,10 +95,10 @@ fn parameter_kinds() {
 #[test]
 fn execute_kinds() {
     let cases = [
-        ("execute: async (args, { env }) => {}", Execute::Function { params: Params::new(&["args", "{ env }"]) }),
+        ("execute: async (args, { env }) => {}", Execute::Function { params: Params::new(["args", "{ env }"]) }),
         (
             "execute: function ({ location }: { location: string } = {}, ...rest) {}",
-            Execute::Function { params: Params::new(&["{ location }", "...rest"]) },
+            Execute::Function { params: Params::new(["{ location }", "...rest"]) },
         ),
         ("execute: 'run'", Execute::NotFunction),
         ("execute: 42", Execute::NotFunction),
@@ -112,7 +112,7 @@ fn execute_kinds() {
     }
     let text = "const run = async (args, context) => {}\nexport default { execute: run }";
     let params = ["args", "context"];
-    assert_eq!(found(&object(&run("a.ts", text)).execute), Execute::Function { params: Params::new(&params) });
+    assert_eq!(found(&object(&run("a.ts", text)).execute), Execute::Function { params: Params::new(params) });
 }
 
 #[test]
