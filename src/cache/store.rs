@@ -65,13 +65,16 @@ impl ModuleCache {
         if self.read_only {
             return;
         }
-        // Refused before it can open the file ([`Out::encode`] would drop it after): a run whose only new module
-        // is one would write the file again with nothing new in it.
-        if let Entry::New(id) = &entry
-            && !fits(id.as_bytes(), suffix(path).as_bytes())
-        {
-            return;
-        }
+        // A new entry's key is known now (a hit's is in the file): refused before it can open the file, as
+        // [`Out::encode`] would drop it after, a run whose only new module is one would write the file again with
+        // nothing new in it.
+        let suffix = match &entry {
+            Entry::New(id) => match suffix(path) {
+                suffix if fits(id.as_bytes(), suffix.as_bytes()) => suffix,
+                _ => return,
+            },
+            Entry::Hit(_) => "",
+        };
         let mut writing = self.writing.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let written = match (&mut *writing, entry) {
             (Writing::Failed, _) => return,
@@ -85,14 +88,14 @@ impl ModuleCache {
             },
             (Writing::NotYet(hits), Entry::New(id)) => {
                 let hits = std::mem::take(hits);
-                Out::open(self, &hits).and_then(|mut out| out.encode(id.as_bytes(), suffix(path), facts).map(|()| out))
+                Out::open(self, &hits).and_then(|mut out| out.encode(id.as_bytes(), suffix, facts).map(|()| out))
             }
             (Writing::Open(out), Entry::Hit(range)) => match self.data.get(range).map(|bytes| out.append(bytes)) {
                 Some(Ok(())) => return,
                 Some(Err(error)) => Err(error),
                 None => Err(std::io::ErrorKind::InvalidData.into()),
             },
-            (Writing::Open(out), Entry::New(id)) => match out.encode(id.as_bytes(), suffix(path), facts) {
+            (Writing::Open(out), Entry::New(id)) => match out.encode(id.as_bytes(), suffix, facts) {
                 Ok(()) => return,
                 Err(error) => Err(error),
             },
