@@ -187,27 +187,26 @@ pub fn read_resolved(real: &Path) -> Result<Vec<u8>, Refusal> {
 /// Reads a path [`resolve`] returned with one `open`, one `fstat` and (as a rule) one `read` into a buffer sized
 /// from the `fstat`; also returns that metadata, from which the index can tell the file unchanged since staged.
 pub fn read_with_metadata(real: &Path) -> Result<(Vec<u8>, gix::index::fs::Metadata), Refusal> {
+    let mut bytes = Vec::new();
+    read_into(real, &mut bytes).map(|metadata| (bytes, metadata))
+}
+
+/// [`read_with_metadata`] into `bytes` (emptied first), whose room a file read before may have left: the analysis
+/// threads read every module into the buffer of one let go before it.
+pub fn read_into(real: &Path, bytes: &mut Vec<u8>) -> Result<gix::index::fs::Metadata, Refusal> {
     use std::io::Read;
     let io = |e: std::io::Error| Refusal::Io(e.to_string());
-    let mut file = super::folders::open(real).map_err(io)?;
+    let file = super::folders::open(real).map_err(io)?;
     let metadata = gix::index::fs::Metadata::from_file(&file).map_err(io)?;
     if metadata.len() > MAX_FILE_BYTES {
         return Err(Refusal::TooLarge(metadata.len()));
     }
-    let mut bytes = vec![0; metadata.len() as usize];
-    let mut filled = 0;
-    // Stop at the size `fstat` gave: a file that changes while it is read gives one version or another, never a
-    // run that does not end.
-    while filled < bytes.len() {
-        match file.read(&mut bytes[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(io(e)),
-        }
-    }
-    bytes.truncate(filled);
-    Ok((bytes, metadata))
+    bytes.clear();
+    bytes.reserve(metadata.len() as usize);
+    // Stop at the size `fstat` gave: a file that changes while it is read gives one version or another, never a run
+    // that does not end; `take` answers the end-of-file probe at that size without another `read`.
+    file.take(metadata.len()).read_to_end(bytes).map_err(io)?;
+    Ok(metadata)
 }
 
 /// Does a repo-relative path exist inside the repository as a regular file?
