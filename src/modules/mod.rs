@@ -90,6 +90,9 @@ thread_local! {
     static SPARE: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
+/// The largest buffer kept as a thread's [`SPARE`] (a larger one comes from `mmap` and goes back at its `free`).
+const SPARE_MAX: usize = 1 << 20;
+
 /// Extensions of the helpers analysed as code: the module extensions and the JSX ones Bun loads as well.
 const HELPER_EXTENSIONS: [&str; 8] = ["ts", "js", "mts", "mjs", "cts", "cjs", "tsx", "jsx"];
 
@@ -348,7 +351,10 @@ fn analyse_bytes(
     // A module that does not parse is all but sure to be shown: it keeps its text.
     let body = |text: String, facts: &ModuleFacts| match let_go && facts.is_whole() {
         true => {
-            SPARE.set(text.into_bytes());
+            // Up to a size most modules are under: a larger buffer is not held for the thread's life.
+            if text.capacity() <= SPARE_MAX {
+                SPARE.set(text.into_bytes());
+            }
             Body::LetGo
         }
         false => Body::Held(text),
