@@ -295,3 +295,18 @@ fn a_span_past_the_end_of_its_text_does_not_decode() {
     assert_eq!(Document::decode(&bytes, text.len()), Some(document));
     assert!(Document::decode(&bytes, text.len() - 1).is_none(), "the comment ends the text");
 }
+
+#[test]
+fn the_length_a_writer_announces_is_the_length_it_writes() {
+    // An entry's head gives its facts' length before they are written (store::entry_into): a text part whose
+    // length number changes size at these edges must be announced with that size.
+    for len in [0, 1, 127, 128, 16_383, 16_384, 2_097_151, 2_097_152] {
+        let mut w = Writer::default();
+        w.str(&"x".repeat(len));
+        w.number(len);
+        let mut into = vec![7];
+        w.finish_into(&mut into);
+        assert_eq!(w.encoded_len(), into.len() - 1, "a text of {len} bytes");
+        assert_eq!(w.encoded_len(), w.finish().len(), "a text of {len} bytes");
+    }
+}
