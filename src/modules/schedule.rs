@@ -22,16 +22,11 @@ use std::panic::AssertUnwindSafe;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
 /// The path of module `at`: taken (in `modules`, its path that of its file in `sources`), or named and not yet taken
-/// (`named` holds those after them). Only [`Feed::finish`] gives `sources`, and `modules` is empty outside it (it
-/// takes the first module, and moves the list out at its end): declarations and xcsh tools are named before it.
-fn path_of<'p>(modules: &[Module], sources: Option<&'p Sources>, named: &'p VecDeque<Named>, at: usize) -> &'p [u8] {
-    // Without `sources`, a taken module's key would be empty: it would match no path, and a module already named
-    // would be named again. Debug builds (the tests) check that none can be asked for.
-    debug_assert!(sources.is_some() || modules.is_empty(), "a taken module's path asked for without the sources");
-    match (at.checked_sub(modules.len()), sources) {
-        (None, Some(sources)) => sources.get(modules[at].file).path.as_bytes(),
-        (None, None) => &[],
-        (Some(later), _) => named[later].path.as_bytes(),
+/// (`named` holds those after them).
+fn path_of<'p>(modules: &[Module], sources: &'p Sources, named: &'p VecDeque<Named>, at: usize) -> &'p [u8] {
+    match at.checked_sub(modules.len()) {
+        None => sources.get(modules[at].file).path.as_bytes(),
+        Some(later) => named[later].path.as_bytes(),
     }
 }
 
@@ -76,6 +71,9 @@ pub struct Feed<'s, 'a> {
     index_of: PositionTable,
     /// The modules [`Feed::finish`] has taken, in order.
     modules: Vec<Module>,
+    /// The project's files, the taken modules' among them: held by the feed while [`Feed::finish`] runs (given back
+    /// at its end), empty before it, while `modules` is empty too. The paths of the taken modules are found here.
+    sources: Sources,
     /// The modules named and not yet taken by [`Feed::finish`], by module index from `taken` on: taken from the
     /// front, so that what the stage holds for a module goes as the module joins the list (the stage ends at the
     /// run's peak, with every module in the list).
@@ -122,6 +120,7 @@ impl<'s, 'a> Feed<'s, 'a> {
             waiting: Vec::new(),
             index_of: PositionTable::with_room(expected),
             modules: Vec::new(),
+            sources: Sources::default(),
             named: VecDeque::with_capacity(expected),
             taken: 0,
             expected,
@@ -147,7 +146,7 @@ impl<'s, 'a> Feed<'s, 'a> {
         else {
             return;
         };
-        if let Some(at) = self.find(None, path) {
+        if let Some(at) = self.find(path) {
             self.named_mut(at).declared_by.push(index);
             return;
         }
@@ -155,19 +154,19 @@ impl<'s, 'a> Feed<'s, 'a> {
             Ok(resolved) => self.read(checkout, path, resolved, indexed),
             Err(refusal) => Read::Done { bytes: Err(refusal.clone()), id: None },
         };
-        self.schedule(checkout, None, PathText::from(path), DeclaredBy::one(index), false, read);
+        self.schedule(checkout, PathText::from(path), DeclaredBy::one(index), false, read);
     }
 
     /// An xcsh custom tool found in a tool folder (RULES.md §6).
     pub fn xcsh(&mut self, checkout: &Checkout, path: String, resolved: Result<Resolved, Refusal>) {
-        if let Some(at) = self.find(None, &path) {
+        if let Some(at) = self.find(&path) {
             self.named_mut(at).xcsh = true;
             return;
         }
         let path = PathText::from(path);
         let read =
             resolved.map_or_else(|e| Read::Done { bytes: Err(e), id: None }, |r| self.read(checkout, &path, &r, None));
-        self.schedule(checkout, None, path, DeclaredBy::default(), true, read);
+        self.schedule(checkout, path, DeclaredBy::default(), true, read);
     }
 
     /// Module `at`, named and not yet taken: declarations and xcsh tools are all named before [`Feed::finish`]
@@ -186,24 +185,16 @@ impl<'s, 'a> Feed<'s, 'a> {
         read(checkout, path, resolved, indexed, self.cache.filter(|_| !self.keep_texts))
     }
 
-    /// The module named at this path, if one is (`sources`: the files of the modules taken, see [`path_of`]).
-    fn find(&self, sources: Option<&Sources>, path: &str) -> Option<usize> {
-        self.index_of.find(path.as_bytes(), |at| path_of(&self.modules, sources, &self.named, at))
+    /// The module named at this path, if one is.
+    fn find(&self, path: &str) -> Option<usize> {
+        self.index_of.find(path.as_bytes(), |at| path_of(&self.modules, &self.sources, &self.named, at))
     }
 
     /// Names module `self.count()` and hands it to the analysis threads.
-    fn schedule(
-        &mut self,
-        checkout: &Checkout,
-        sources: Option<&Sources>,
-        path: PathText,
-        declared_by: DeclaredBy,
-        xcsh: bool,
-        read: Read,
-    ) {
+    fn schedule(&mut self, checkout: &Checkout, path: PathText, declared_by: DeclaredBy, xcsh: bool, read: Read) {
         let at = self.count();
         self.push(checkout, path, declared_by, xcsh, read);
-        let (modules, named) = (&self.modules, &self.named);
+        let (modules, sources, named) = (&self.modules, &self.sources, &self.named);
         self.index_of.push(at, |at| path_of(modules, sources, named, at));
     }
 
@@ -291,11 +282,12 @@ impl<'s, 'a> Feed<'s, 'a> {
 
     /// Takes every analysis in the order the modules were named, resolves each module's imports (naming the code
     /// files they load as more modules), and gives the module list; the cache, if any, is updated with this run's
-    /// files.
+    /// files. The feed holds `sources` while it runs: the taken modules' paths are found there.
     pub fn finish(&mut self, checkout: &Checkout, sources: &mut Sources) -> Vec<Module> {
         let mut resolver = Resolver::new(checkout);
         let mut lists = Lists::default();
         let mut edges = Edges::default();
+        std::mem::swap(&mut self.sources, sources);
         while let Some(first) = self.named.front_mut() {
             let Some((body, facts, entry)) = first.done.take() else {
                 if !self.wait() {
@@ -315,14 +307,13 @@ impl<'s, 'a> Feed<'s, 'a> {
             }
             // The module stays first of `named` while its imports are resolved: `index_of` finds its path there.
             let folder = resolver.folder(&first.path);
-            let taken = Some(&*sources);
             let resolved = lists.list(facts.imports.iter().map(|import| {
                 let resolution = resolver.resolve_in(folder, &import.specifier, import.kind == ImportKind::Require);
                 let erased = import.type_only && !matches!(*resolution, Resolution::Harness(_));
                 if let (false, Resolution::File(target)) = (erased, &*resolution)
                     && is_code(target)
                 {
-                    let at = match self.find(taken, target) {
+                    let at = match self.find(target) {
                         Some(at) => at,
                         None => {
                             let (resolved, indexed) = checkout.resolve_module_indexed(target);
@@ -330,14 +321,8 @@ impl<'s, 'a> Feed<'s, 'a> {
                                 |e| Read::Done { bytes: Err(e), id: None },
                                 |r| self.read(checkout, target, &r, indexed),
                             );
-                            self.schedule(
-                                checkout,
-                                taken,
-                                PathText::from(target.as_str()),
-                                DeclaredBy::default(),
-                                false,
-                                read,
-                            );
+                            let path = PathText::from(target.as_str());
+                            self.schedule(checkout, path, DeclaredBy::default(), false, read);
                             self.count() - 1
                         }
                     };
@@ -360,20 +345,21 @@ impl<'s, 'a> Feed<'s, 'a> {
                 let more = self.count().max(self.expected) - self.modules.len();
                 self.modules.reserve_exact(more);
                 edges.ends.reserve_exact(more);
-                sources.reserve_exact(more);
+                self.sources.reserve_exact(more);
             }
             let file = match (body, reread) {
                 (Body::LetGo, Some(reread)) => SourceFile::later(path, reread),
                 (Body::Held(text), _) => SourceFile::new(path, text),
                 (Body::LetGo, None) => SourceFile::new(path, String::new()),
             };
-            let file = sources.add(file);
+            let file = self.sources.add(file);
             edges.end_module();
             self.modules.push(Module { file, declared_by, loaders: None, xcsh, facts, resolved });
         }
         // Every module is taken: the stage's bookkeeping goes before the loaders are marked and the model is
         // completed, not when the feed ends.
         (self.named, self.index_of) = (VecDeque::new(), PositionTable::new(0, |_| &[]));
+        std::mem::swap(&mut self.sources, sources);
         drop((resolver, lists));
         let mut modules = std::mem::take(&mut self.modules);
         // Grown by doubling, held while the loaders are marked (the stage's peak).
