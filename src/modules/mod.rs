@@ -8,6 +8,7 @@ pub mod analyse;
 pub mod arena;
 mod declared;
 pub mod facts;
+mod mailbox;
 pub mod resolve;
 pub mod schedule;
 mod shared;

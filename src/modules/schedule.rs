@@ -3,6 +3,7 @@
 //! thread goes on loading, collecting and resolving. Results are taken in the order the modules were named, so
 //! the module list, its file ids and every finding come out as a level-by-level walk of the closure gives them.
 
+use super::mailbox::Mailbox;
 use super::shared::Lists;
 use super::{
     Analysed, Body, DeclaredBy, Edges, Module, Read, Work, analyse_batch, is_code, mark_loaders, on_one_big_stack,
@@ -19,7 +20,7 @@ use crate::repo::fs::Refusal;
 use crate::source::{PathText, Reread, SourceFile, Sources};
 use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::Arc;
 
 /// The path of module `at`: taken (in `modules`, its path that of its file in `sources`), or named and not yet taken
 /// (`named` holds those after them).
@@ -34,6 +35,11 @@ fn path_of<'p>(modules: &[Module], sources: &'p Sources, named: &'p VecDeque<Nam
 /// carried back to this thread and resumed there; the release profile (`panic = "abort"`) ends the process where the
 /// panic happens.
 type Outcome = std::thread::Result<Vec<(usize, Analysed)>>;
+
+/// Whether the outcome is that of module `at`'s batch (a panic is taken at once, whatever the batch).
+fn holds(outcome: &Outcome, at: usize) -> bool {
+    outcome.as_ref().map_or(true, |analysed| analysed.iter().any(|&(index, _)| index == at))
+}
 
 /// What the stage holds for a module between its naming and its place in the module list.
 struct Named {
@@ -82,8 +88,9 @@ pub struct Feed<'s, 'a> {
     taken: usize,
     /// How many modules the run is expected to name: the cache's entries (the files the last run used), else 0.
     expected: usize,
-    sender: Sender<Outcome>,
-    results: Receiver<Outcome>,
+    results: Arc<Mailbox<Outcome>>,
+    /// The outcomes taken from `results` and not yet put in place (kept empty: its room serves every take).
+    arrived: Vec<Outcome>,
 }
 
 /// Runs `f` with a [`Feed`] whose analyses run on the analysis threads (see [`pool`]) while `f` goes on; every
@@ -107,7 +114,6 @@ impl<'s, 'a> Feed<'s, 'a> {
         keep_texts: bool,
         scope: Option<&'s rayon::Scope<'a>>,
     ) -> Self {
-        let (sender, results) = channel();
         // A warm run names about as many modules as the cache holds entries: the lists are sized for them at once
         // (grown by a quarter at a time, `named` was copied 14 times at 2,000 modules, and `index_of` rebuilt 11
         // times).
@@ -124,8 +130,8 @@ impl<'s, 'a> Feed<'s, 'a> {
             named: VecDeque::with_capacity(expected),
             taken: 0,
             expected,
-            sender,
-            results,
+            results: Arc::new(Mailbox::new()),
+            arrived: Vec::new(),
         }
     }
 
@@ -234,12 +240,12 @@ impl<'s, 'a> Feed<'s, 'a> {
         // The next batch's list sized for it at once (a batch grows by at most 4 within the next 64 modules): grown
         // from empty, every batch cost five reallocations and copies.
         let next = Vec::with_capacity(batch_size(self.count() + 64));
-        let (batch, sender, cache) = (std::mem::replace(&mut self.waiting, next), self.sender.clone(), self.cache);
+        let (batch, results, cache) =
+            (std::mem::replace(&mut self.waiting, next), Arc::clone(&self.results), self.cache);
         scope.spawn(move |_| {
             // Caught only where panics unwind: with the release profile's `panic = "abort"` there is none to catch.
             let analysed = std::panic::catch_unwind(AssertUnwindSafe(|| analyse_batch(batch, cache)));
-            // The feed holds the receiver until every analysis has ended.
-            let _ = sender.send(analysed);
+            results.put(analysed, holds);
         });
     }
 
@@ -254,24 +260,29 @@ impl<'s, 'a> Feed<'s, 'a> {
             return true;
         }
         self.hand_over();
-        // The feed holds a sender, so the channel stays open; each batch sends exactly one outcome.
-        match self.results.recv() {
-            Ok(Ok(analysed)) => {
-                self.take(analysed);
-                true
-            }
-            Ok(Err(panic)) => std::panic::resume_unwind(panic),
-            Err(_) => false,
-        }
+        // Every module named is in a batch handed over by now, the first not taken among them.
+        self.take_arrived(Some(self.taken));
+        true
     }
 
     /// Takes the analyses that are in already, without waiting: while this thread names modules (a warm run names
-    /// 20,000 before it takes the first) they would wait in the channel, each batch in a list sized for the work it
+    /// 20,000 before it takes the first) they would wait in the mailbox, each batch in a list sized for the work it
     /// was handed (2.9 MB at the 20k bench's peak).
     fn take_ready(&mut self) {
-        while let Ok(outcome) = self.results.try_recv() {
+        self.take_arrived(None);
+    }
+
+    /// Puts the analyses that are in in place, first waiting for module `waiting_for`'s if none is.
+    fn take_arrived(&mut self, waiting_for: Option<usize>) {
+        let mut arrived = std::mem::take(&mut self.arrived);
+        match waiting_for {
+            Some(at) => self.results.take_waiting(at, &mut arrived),
+            None => self.results.take(&mut arrived),
+        }
+        for outcome in arrived.drain(..) {
             self.take(outcome.unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
         }
+        self.arrived = arrived;
     }
 
     fn take(&mut self, analysed: Vec<(usize, Analysed)>) {
