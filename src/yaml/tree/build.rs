@@ -8,11 +8,12 @@ use crate::yaml::scalar::{ScalarKind, plain_kind, tagged_kind};
 use granit_parser::{Event, Options, Parser, ScalarStyle, StructureStyle};
 use rustc_hash::FxHashMap;
 
-/// A collection whose end event has not come yet: where it starts, its children so far (a mapping's key waits for
-/// its value), whether it is a flow collection, and its anchor.
+/// A collection whose end event has not come yet: where it starts, where its children so far start in the list
+/// of the open collections' children (a mapping's key waits for its value), whether it is a flow collection, and
+/// its anchor.
 enum Frame {
-    Seq { start: usize, items: Vec<NodeId>, flow: bool, anchor: usize },
-    Map { start: usize, entries: Vec<Entry>, key: Option<NodeId>, flow: bool, anchor: usize },
+    Seq { start: usize, from: usize, flow: bool, anchor: usize },
+    Map { start: usize, from: usize, key: Option<NodeId>, flow: bool, anchor: usize },
 }
 
 /// Parses one YAML document. `text` must already be valid UTF-8 (it is a `&str`).
@@ -37,6 +38,10 @@ pub(in crate::yaml) fn build_document(
     let parser = Parser::new_from_str_with_options(text, options);
     let mut doc = Document::default();
     let mut stack: Vec<Frame> = Vec::new();
+    // The children of every open sequence and the entries of every open mapping, an inner collection's after its
+    // outer's: a collection's list is made once, at its end, in a block of its size. A list of its own, grown as
+    // the children came and then shrunk, cost each collection two to four reallocations and copies.
+    let (mut items, mut entries): (Vec<NodeId>, Vec<Entry>) = (Vec::new(), Vec::new());
     let mut anchors: FxHashMap<usize, NodeId> = FxHashMap::default();
     let mut documents = 0usize;
     for event in parser {
@@ -90,26 +95,25 @@ pub(in crate::yaml) fn build_document(
             }
             Event::SequenceStart(style, anchor, _) => {
                 let flow = style == StructureStyle::Flow;
-                stack.push(Frame::Seq { start: span.start, items: Vec::new(), flow, anchor });
+                stack.push(Frame::Seq { start: span.start, from: items.len(), flow, anchor });
                 continue;
             }
             Event::MappingStart(style, anchor, _) => {
                 let flow = style == StructureStyle::Flow;
-                stack.push(Frame::Map { start: span.start, entries: Vec::new(), key: None, flow, anchor });
+                stack.push(Frame::Map { start: span.start, from: entries.len(), key: None, flow, anchor });
                 continue;
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 let Some(frame) = stack.pop() else { continue };
                 let (value, start, flow, anchor) = match frame {
-                    Frame::Seq { start, mut items, flow, anchor } => {
-                        items.shrink_to_fit();
-                        (Value::Seq(items), start, flow, anchor)
+                    Frame::Seq { start, from, flow, anchor } => {
+                        (Value::Seq(take_from(&mut items, from)), start, flow, anchor)
                     }
-                    Frame::Map { start, mut entries, flow, anchor, .. } => {
+                    Frame::Map { start, from, flow, anchor, .. } => {
+                        let entries = take_from(&mut entries, from);
                         if whole || !stack.is_empty() {
                             find_duplicates(&mut doc, &entries);
                         }
-                        entries.shrink_to_fit();
                         (Value::Map(entries), start, flow, anchor)
                     }
                 };
@@ -131,8 +135,8 @@ pub(in crate::yaml) fn build_document(
         }
         let top = stack.len() == 1;
         match stack.last_mut() {
-            Some(Frame::Seq { items, .. }) => items.push(node),
-            Some(Frame::Map { entries, key, .. }) => match key.take() {
+            Some(Frame::Seq { .. }) => items.push(node),
+            Some(Frame::Map { key, .. }) => match key.take() {
                 Some(key) => {
                     entries.push(Entry { key, value: node });
                     if top {
@@ -154,6 +158,14 @@ pub(in crate::yaml) fn build_document(
     // Kept to the end of the run (with every list above): without the room it grew into by doubling.
     doc.nodes.shrink_to_fit();
     Ok(doc)
+}
+
+/// The last of `list` from `from` on, in a list of their number (`split_off` may hand over the whole block, room and
+/// all, when `from` is 0).
+fn take_from<T: Copy>(list: &mut Vec<T>, from: usize) -> Vec<T> {
+    let taken = list[from..].to_vec();
+    list.truncate(from);
+    taken
 }
 
 impl Frame {
