@@ -65,16 +65,6 @@ impl ModuleCache {
         if self.read_only {
             return;
         }
-        // A new entry's key is known now (a hit's is in the file): refused before it can open the file, as
-        // [`Out::encode`] would drop it after, a run whose only new module is one would write the file again with
-        // nothing new in it.
-        let suffix = match &entry {
-            Entry::New(id) => match suffix(path) {
-                suffix if fits(id.as_bytes(), suffix.as_bytes()) => suffix,
-                _ => return,
-            },
-            Entry::Hit(_) => "",
-        };
         let mut writing = self.writing.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let written = match (&mut *writing, entry) {
             (Writing::Failed, _) => return,
@@ -87,6 +77,12 @@ impl ModuleCache {
                 Err(_) => Err(std::io::ErrorKind::InvalidData.into()),
             },
             (Writing::NotYet(hits), Entry::New(id)) => {
+                // Refused before it can open the file: [`Out::encode`] would drop it after, and a run whose only new
+                // module is one would write the file again with nothing new in it.
+                let suffix = suffix(path);
+                if !fits(id.as_bytes(), suffix.as_bytes()) {
+                    return;
+                }
                 let hits = std::mem::take(hits);
                 Out::open(self, &hits).and_then(|mut out| out.encode(id.as_bytes(), suffix, facts).map(|()| out))
             }
@@ -95,7 +91,8 @@ impl ModuleCache {
                 Some(Err(error)) => Err(error),
                 None => Err(std::io::ErrorKind::InvalidData.into()),
             },
-            (Writing::Open(out), Entry::New(id)) => match out.encode(id.as_bytes(), suffix, facts) {
+            // A key too long for an entry is dropped by [`Out::encode`].
+            (Writing::Open(out), Entry::New(id)) => match out.encode(id.as_bytes(), suffix(path), facts) {
                 Ok(()) => return,
                 Err(error) => Err(error),
             },
@@ -330,7 +327,12 @@ fn read_at(file: &File, buffer: &mut [u8], at: u64) -> std::io::Result<usize> {
 /// Whether a key fits the lengths the file gives it (a byte each for the id and the suffix): an entry under one
 /// that does not is not written.
 pub(super) fn fits(id: &[u8], suffix: &[u8]) -> bool {
-    u8::try_from(id.len()).is_ok() && u8::try_from(suffix.len()).is_ok()
+    key_lens(id, suffix).is_some()
+}
+
+/// The lengths of a key's id and suffix as the file gives them, a byte each (`None` when either is longer).
+fn key_lens(id: &[u8], suffix: &[u8]) -> Option<(u8, u8)> {
+    Some((u8::try_from(id.len()).ok()?, u8::try_from(suffix.len()).ok()?))
 }
 
 /// How many bytes an entry takes before its facts.
@@ -343,8 +345,7 @@ fn head_len(id: &[u8], suffix: &[u8]) -> usize {
 /// for the lengths the file gives them (not worth an entry), or when the facts are not as long as their length
 /// says.
 fn entry_into(out: &mut Vec<u8>, id: &[u8], suffix: &[u8], w: &Writer) -> Option<()> {
-    let (id_len, suffix_len, facts_len) =
-        (u8::try_from(id.len()).ok()?, u8::try_from(suffix.len()).ok()?, u32::try_from(w.encoded_len()).ok()?);
+    let ((id_len, suffix_len), facts_len) = (key_lens(id, suffix)?, u32::try_from(w.encoded_len()).ok()?);
     let at = out.len();
     let head = at + head_len(id, suffix);
     out.push(id_len);
