@@ -329,17 +329,27 @@ fn a_file_that_cannot_be_put_in_place_leaves_no_temporary_file() {
 #[test]
 fn the_table_s_sort_orders_by_prefix_and_keeps_the_order_of_equal_prefixes() {
     let mut state = 0x2545_f491_4f6c_dd1d_u64;
-    let mut slots: Vec<[u32; 3]> = (0..5000u32)
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    // Prefixes spread as blob ids' are, with some repeated; and few distinct ones in the high half (all in one
+    // bucket), so that many are equal.
+    let spread: Vec<[u32; 3]> = (0..5000u32)
         .map(|start| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            // Few distinct prefixes in the high half, so that many are equal.
-            [(state >> 60) as u32, (state as u32) & 0x0101_0f0f, start]
+            let state = if start % 7 == 3 { 0x8000_0000_0000_0001 } else { next() };
+            [(state >> 32) as u32, state as u32, start]
         })
         .collect();
-    let mut expected = slots.clone();
-    expected.sort_by_key(|&[high, low, _]| (high, low));
-    super::radix_sort(&mut slots);
-    assert_eq!(slots, expected);
+    let crowded: Vec<[u32; 3]> =
+        (0..5000u32).map(|start| [(next() >> 60) as u32, (next() as u32) & 0x0101_0f0f, start]).collect();
+    for slots in [spread, crowded, vec![], vec![[7, 7, 0]], vec![[9, 1, 0], [3, 2, 1]], vec![[3, 2, 0], [3, 2, 1]]] {
+        let mut expected = slots.clone();
+        expected.sort_by_key(|&[high, low, _]| (high, low));
+        let mut sorted = slots;
+        super::sort_slots(&mut sorted);
+        assert_eq!(sorted, expected);
+    }
 }
