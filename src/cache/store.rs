@@ -156,13 +156,15 @@ impl Out {
         Ok(out)
     }
 
-    /// Writes the manifest trees used since the last call (the new ones encoded now): they are read before the
-    /// modules. Ordered by key, not as they came (the manifest's files are parsed in parallel), so that two runs
-    /// write the same bytes.
+    /// Writes the manifest trees used since the last call (the new ones encoded now), each key's once: they are read
+    /// before the modules. Ordered by key, not as they came (the manifest's files are parsed in parallel), so that two
+    /// runs write the same bytes.
     fn documents(&mut self, cache: &ModuleCache) -> std::io::Result<()> {
         let documents = std::mem::take(&mut *cache.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
         let mut keyed: Vec<_> = documents.iter().map(|tree| (cache.key_of(tree), tree)).collect();
         keyed.sort_by(|a, b| a.0.cmp(&b.0));
+        // Files alike (the same content under two names) have one tree: written once, not once a file.
+        keyed.dedup_by(|later, first| later.0 == first.0);
         keyed.into_iter().try_for_each(|(_, tree)| match tree {
             Entry::Hit(range) => self.append(cache.data.get(range.clone()).ok_or(std::io::ErrorKind::InvalidData)?),
             Entry::New((key, document)) => self.encode(key.id.as_bytes(), &key.suffix, &**document),

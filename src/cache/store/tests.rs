@@ -136,6 +136,22 @@ fn two_runs_of_the_same_entries_write_the_same_bytes_whatever_order_their_manife
     assert_eq!(bytes([a, b]), bytes([b, a]));
 }
 
+#[test]
+fn manifest_files_alike_have_their_tree_written_once() {
+    let bytes = |trees: &[&str]| {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = open(dir.path());
+        trees.iter().for_each(|text| tree(&cache, text));
+        keep(&cache, 7, new(7));
+        // Used again after the file opened, as a file parsed late is.
+        trees.iter().for_each(|text| tree(&cache, text));
+        cache.store();
+        std::fs::read(dir.path().join(FILE)).unwrap()
+    };
+    let (a, b) = ("tools:\n  a: tools/a.ts\n", "tools: {}\n");
+    assert_eq!(bytes(&[a, b, b, a, b]), bytes(&[a, b]));
+}
+
 /// Facts no version writes (an unknown flags byte), written as a value is, checksum and all.
 struct Undecodable;
 
