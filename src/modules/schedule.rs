@@ -367,8 +367,17 @@ impl<'s, 'a> Feed<'s, 'a> {
             edges.end_module();
             self.modules.push(Module { file, declared_by, loaders: None, xcsh, facts, resolved });
         }
-        // Every module is taken: the stage's bookkeeping goes before the loaders are marked and the model is
-        // completed, not when the feed ends.
+        // Every module is taken, so the cache file is complete: it is ended (the table sorted, the rest written and
+        // the file put in place) on an analysis thread, idle now, while this one marks the loaders and completes the
+        // model; the stage waits for it at its end (the pool's scope).
+        if let Some(cache) = self.cache {
+            match self.scope {
+                Some(scope) => scope.spawn(move |_| cache.store()),
+                None => cache.store(),
+            }
+        }
+        // The stage's bookkeeping goes before the loaders are marked and the model is completed, not when the feed
+        // ends.
         (self.named, self.index_of) = (VecDeque::new(), PositionTable::new(0, |_| &[]));
         std::mem::swap(&mut self.sources, sources);
         drop((resolver, lists));
@@ -376,9 +385,6 @@ impl<'s, 'a> Feed<'s, 'a> {
         // Grown by doubling, held while the loaders are marked (the stage's peak).
         edges.targets.shrink_to_fit();
         mark_loaders(&mut modules, &edges);
-        if let Some(cache) = self.cache {
-            cache.store();
-        }
         modules
     }
 }
