@@ -184,6 +184,11 @@ impl<'a> Collector<'a, '_> {
 
 impl<'a> Visit<'a> for Collector<'a, '_> {
     fn visit_expression(&mut self, it: &Expression<'a>) {
+        // A leaf holds nothing the walk looks for: a third of a module's expressions end here without the walk's
+        // dispatch (but at the depth limit, where entering one is reported).
+        if is_leaf(it) && self.depth < MAX_VISIT_DEPTH {
+            return;
+        }
         if self.descend(it) {
             walk::walk_expression(self, it);
             self.depth -= 1;
@@ -274,30 +279,60 @@ impl<'a> Visit<'a> for Collector<'a, '_> {
         walk::walk_import_expression(self, it);
     }
 
+    // Asked by the callee's kind, each question of the callees it can be true of: this runs for every call.
     fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
         let callee = it.callee.get_inner_expression();
         self.invoked = invoked_function(callee);
-        if callee.is_specific_id("require")
-            && let [Argument::StringLiteral(_) | Argument::TemplateLiteral(_)] = it.arguments.as_slice()
-            && let Some(specifier) = it.arguments[0].as_expression().and_then(string_value)
+        let is_fetch = match callee {
+            Expression::Identifier(id) => {
+                if id.name == "require"
+                    && let [Argument::StringLiteral(_) | Argument::TemplateLiteral(_)] = it.arguments.as_slice()
+                    && let Some(specifier) = it.arguments[0].as_expression().and_then(string_value)
+                {
+                    self.import(specifier, it.span, ImportKind::Require, false);
+                }
+                id.name == "fetch"
+            }
+            Expression::StaticMemberExpression(member) => {
+                if member.property.name == "registerTool" {
+                    self.facts.registers_tools = true;
+                }
+                if let Some(name) = changed::changed_argument(it) {
+                    self.passed_to_change.push(name);
+                }
+                member.property.name == "fetch" && member.object.is_specific_id("globalThis")
+            }
+            // `globalThis['fetch']`, `globalThis?.fetch`.
+            callee => callee.is_specific_member_access("globalThis", "fetch"),
+        };
+        if is_fetch
+            && self.in_execute(it.span)
+            && !matches!(it.arguments.first(), Some(Argument::Identifier(id))
+                if self.signal_requests.contains(&id.name.as_str()))
+            && passes_no_signal(&it.arguments)
         {
-            self.import(specifier, it.span, ImportKind::Require, false);
-        }
-        if let Expression::StaticMemberExpression(member) = callee
-            && member.property.name == "registerTool"
-        {
-            self.facts.registers_tools = true;
-        }
-        let is_fetch = callee.is_specific_id("fetch") || callee.is_specific_member_access("globalThis", "fetch");
-        let request_with_signal = matches!(it.arguments.first(), Some(Argument::Identifier(id))
-            if self.signal_requests.contains(&id.name.as_str()));
-        if is_fetch && self.in_execute(it.span) && !request_with_signal && passes_no_signal(&it.arguments) {
             self.fetches.push(span(it.span));
         }
-        if let Some(name) = changed::changed_argument(it) {
-            self.passed_to_change.push(name);
-        }
         walk::walk_call_expression(self, it);
+    }
+
+    // A key that is not computed (most) holds no expression.
+    fn visit_property_key(&mut self, it: &PropertyKey<'a>) {
+        if let Some(key) = it.as_expression() {
+            self.visit_expression(key);
+        }
+    }
+
+    // The template's text holds nothing the walk looks for.
+    fn visit_template_literal(&mut self, it: &TemplateLiteral<'a>) {
+        self.visit_expressions(&it.expressions);
+    }
+
+    // A name (most patterns) holds no expression; a default value or a computed key may.
+    fn visit_binding_pattern(&mut self, it: &BindingPattern<'a>) {
+        if !matches!(it, BindingPattern::BindingIdentifier(_)) {
+            walk::walk_binding_pattern(self, it);
+        }
     }
 
     fn visit_static_member_expression(&mut self, it: &StaticMemberExpression<'a>) {
@@ -369,6 +404,22 @@ impl<'a> Visit<'a> for Collector<'a, '_> {
         }
         walk::walk_variable_declarator(self, it);
     }
+}
+
+/// An expression without expressions, statements or bindings inside it.
+fn is_leaf(expr: &Expression) -> bool {
+    matches!(
+        expr,
+        Expression::Identifier(_)
+            | Expression::StringLiteral(_)
+            | Expression::NumericLiteral(_)
+            | Expression::BooleanLiteral(_)
+            | Expression::NullLiteral(_)
+            | Expression::BigIntLiteral(_)
+            | Expression::RegExpLiteral(_)
+            | Expression::ThisExpression(_)
+            | Expression::Super(_)
+    )
 }
 
 /// The function a call with this callee runs where it is written: `(function () {})()`, `(() => {})()`,

@@ -47,3 +47,14 @@ fn slice(text: &str, span: impl Into<Span>) -> &str {
     let span: Span = span.into();
     &text[span.range()]
 }
+
+#[test]
+fn source_type_is_what_oxc_makes_of_the_path() {
+    // `|` between them: the empty path is one too.
+    let paths = "tools/a.ts|a.js|a.mjs|a.cjs|a.jsx|a.mts|a.cts|a.tsx|types/a.d.ts|a.d.mts|a.d.cts|a.d.css.ts|d.ts|.d.ts|\
+        x/.d.ts|a.d.js|a.d.tsx|.ts|x/.ts|..ts|a.b.ts|a.|a|A.TS|a.json|dir.d.ts/a.js|dir.ts/a||.|..|a/|a/.|a/..|./a.ts|\
+        a//b.mts|é/ü.d.ts";
+    for path in paths.split('|') {
+        assert_eq!(source_type(path), SourceType::from_path(path).ok(), "{path}");
+    }
+}
