@@ -358,7 +358,13 @@ fn analyse_bytes(
             }
             Body::LetGo
         }
-        false => Body::Held(text),
+        false => {
+            // Read into the thread's spare buffer, the text has the capacity of the largest module the thread read
+            // (up to `SPARE_MAX`); a held text (the language server holds them all) keeps its length only.
+            let mut text = text;
+            text.shrink_to_fit();
+            Body::Held(text)
+        }
     };
     // The cache key: the blob id git already knows, or the bytes hashed as git would.
     let id = cache.and_then(|_| {
@@ -391,3 +397,6 @@ fn analyse_bytes(
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
