@@ -5,7 +5,9 @@
 use crate::source::Span;
 
 mod params;
+mod properties;
 pub use params::Params;
+pub use properties::Properties;
 
 /// A name or specifier of the facts: up to 24 bytes held inline, without an allocation of its own (most are
 /// short: `id`, `context`, `node:fs`, `../lib/x.ts`), and every module keeps its facts to the end of the run.
@@ -93,8 +95,9 @@ pub struct Parameters {
     pub has_type: bool,
     /// Whether `parameters` is an object literal at all (`false` for e.g. a string or number literal).
     pub is_object_literal: bool,
-    /// Keys of `properties` when it is an object literal without spreads or computed keys; `None` otherwise.
-    pub properties: Option<Box<[InlineStr]>>,
+    /// Keys of `properties` when it is an object literal without spreads or computed keys (and no key holds a NUL,
+    /// which [`Properties`] cannot keep); `None` otherwise.
+    pub properties: Option<Properties>,
     /// Span of the `properties` key-value, when present.
     pub properties_span: Option<TextSpan>,
     /// String elements of `required` (an array literal) that `properties` does not define, each with its span; none

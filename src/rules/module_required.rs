@@ -18,7 +18,7 @@
 
 use super::site::{in_module, object_modules};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::modules::facts::{Field, InlineStr};
+use crate::modules::facts::Field;
 use crate::project::Project;
 use crate::rules::Rule;
 use crate::rules::names::did_you_mean;
@@ -34,7 +34,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let Some(properties) = &value.properties else { continue };
         for (name, span) in &value.required_undefined {
             let message = format!("`required` names `{name}`, which `properties` does not define");
-            let help = did_you_mean(name, properties.iter().map(InlineStr::as_str))
+            let help = did_you_mean(name, properties.iter())
                 .unwrap_or_else(|| format!("describe `{name}` under `properties`, or remove it from `required`"));
             out.push(in_module(project, RULE.id, RULE.severity, module, *span, message).help(help));
         }

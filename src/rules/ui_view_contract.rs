@@ -44,7 +44,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         for &index in &module.declared_by {
             let tool = project.tools[index].name.as_str();
             let missing: Vec<&str> =
-                ui_arguments(tool).iter().copied().filter(|a| !properties.iter().any(|p| p == a)).collect();
+                ui_arguments(tool).iter().copied().filter(|a| !properties.iter().any(|p| p == *a)).collect();
             if missing.is_empty() {
                 continue;
             }

@@ -4,7 +4,7 @@
 use super::{BYTE, Codec, Reader, SPAN, STR, Writer};
 use crate::modules::facts::{
     Collected, DefaultExport, DefaultExportKind, Description, ENVIRONMENTS, EnvRead, Execute, ExecuteFacts, Field,
-    Import, ImportKind, InlineStr, ModuleFacts, NotAnalysed, ObjectExport, Parameters, Params, SyntaxError,
+    Import, ImportKind, InlineStr, ModuleFacts, NotAnalysed, ObjectExport, Parameters, Params, Properties, SyntaxError,
 };
 
 // The flags byte of a module's facts.
@@ -238,8 +238,10 @@ fn parameters(w: &mut Writer, parameters: &Parameters) {
     if let Some(type_value) = &parameters.type_value {
         w.str(type_value);
     }
+    // A list of strings, as when the facts kept one.
     if let Some(properties) = &parameters.properties {
-        w.list(properties, |w, name| w.str(name));
+        w.number(properties.len());
+        properties.iter().for_each(|name| w.str(name));
     }
     if let Some(span) = parameters.properties_span {
         w.text_span(span);
@@ -261,7 +263,13 @@ fn read_parameters(r: &mut Reader) -> Option<Parameters> {
     }
     let type_value = if flags & TYPE_VALUE != 0 { Some(InlineStr::new(r.str()?)) } else { None };
     let properties = match flags & PROPERTIES != 0 {
-        true => Some(r.list(STR, |r| r.str().map(InlineStr::new))?.into_boxed_slice()),
+        true => {
+            let mut properties = Properties::default();
+            for _ in 0..r.count(STR)? {
+                properties.push(r.str()?).then_some(())?;
+            }
+            Some(properties)
+        }
         false => None,
     };
     let properties_span = if flags & PROPERTIES_SPAN != 0 { Some(r.text_span()?) } else { None };

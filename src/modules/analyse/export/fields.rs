@@ -172,7 +172,7 @@ impl<'b, 'a> Scope<'b, 'a> {
                 Some("properties") => {
                     value.properties_span = Some(span(p.span));
                     value.properties = match self.resolve(&p.value) {
-                        Resolved::Expr(Expression::ObjectExpression(o)) => object_keys(o).map(Vec::into_boxed_slice),
+                        Resolved::Expr(Expression::ObjectExpression(o)) => object_keys(o),
                         _ => None,
                     };
                 }
@@ -192,7 +192,7 @@ impl<'b, 'a> Scope<'b, 'a> {
                 .iter()
                 .filter_map(|e| e.as_expression())
                 .filter_map(|e| Some((string_value(e)?, span(e.span()))))
-                .filter(|(name, _)| !properties.iter().any(|p| p == name))
+                .filter(|(name, _)| !properties.iter().any(|p| p == *name))
                 .map(|(name, at)| (InlineStr::from(name), at))
                 .collect();
         }
@@ -260,13 +260,14 @@ fn absent<T>(spread: &Option<(TextSpan, String)>) -> Field<T> {
     }
 }
 
-/// The keys of an object literal, unless a spread or a computed key hides some.
-fn object_keys(object: &ObjectExpression) -> Option<Vec<InlineStr>> {
-    // Sized up front: the facts are kept to the end of the run, and a list collected through `Option` grows.
-    let mut keys = Vec::with_capacity(object.properties.len());
+/// The keys of an object literal, unless a spread or a computed key hides some (or one holds a NUL).
+fn object_keys(object: &ObjectExpression) -> Option<Properties> {
+    let mut keys = Properties::default();
     for property in &object.properties {
         let ObjectPropertyKind::ObjectProperty(p) = property else { return None };
-        keys.push(InlineStr::from(p.key.static_name()?.as_ref()));
+        if !keys.push(&p.key.static_name()?) {
+            return None;
+        }
     }
     Some(keys)
 }
