@@ -95,8 +95,7 @@ pub struct Parameters {
     pub has_type: bool,
     /// Whether `parameters` is an object literal at all (`false` for e.g. a string or number literal).
     pub is_object_literal: bool,
-    /// Keys of `properties` when it is an object literal without spreads or computed keys (and no key holds a NUL,
-    /// which [`Properties`] cannot keep); `None` otherwise.
+    /// Keys of `properties` when it is an object literal without spreads or computed keys; `None` otherwise.
     pub properties: Option<Properties>,
     /// Span of the `properties` key-value, when present.
     pub properties_span: Option<TextSpan>,

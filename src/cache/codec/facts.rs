@@ -266,7 +266,7 @@ fn read_parameters(r: &mut Reader) -> Option<Parameters> {
         true => {
             let mut properties = Properties::default();
             for _ in 0..r.count(STR)? {
-                properties.push(r.str()?).then_some(())?;
+                properties.push(r.str()?);
             }
             Some(properties)
         }

@@ -63,7 +63,7 @@ fn rich_facts() -> Vec<ModuleFacts> {
         type_value: Some("object".into()),
         has_type: true,
         is_object_literal: true,
-        properties: Properties::new(["a", long]),
+        properties: Some(Properties::new(["a", "b\0c", long])),
         properties_span: Some(span(40)),
         required_undefined: vec![("a".into(), span(41))].into(),
         zod: Some("z.object({})".into()),

@@ -260,14 +260,12 @@ fn absent<T>(spread: &Option<(TextSpan, String)>) -> Field<T> {
     }
 }
 
-/// The keys of an object literal, unless a spread or a computed key hides some (or one holds a NUL).
+/// The keys of an object literal, unless a spread or a computed key hides some.
 fn object_keys(object: &ObjectExpression) -> Option<Properties> {
     let mut keys = Properties::default();
     for property in &object.properties {
         let ObjectPropertyKind::ObjectProperty(p) = property else { return None };
-        if !keys.push(&p.key.static_name()?) {
-            return None;
-        }
+        keys.push(&p.key.static_name()?);
     }
     Some(keys)
 }

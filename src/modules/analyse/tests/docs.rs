@@ -67,7 +67,7 @@ fn lookup_order_from_the_docs() {
     let parameters = found(&object.parameters);
     assert_eq!(parameters.type_value.as_deref(), Some("object"));
     assert!(parameters.has_type && parameters.is_object_literal);
-    assert_eq!(parameters.properties, Properties::new(["id", "include_items"]));
+    assert_eq!(parameters.properties, Some(Properties::new(["id", "include_items"])));
     assert!(slice(LOOKUP_ORDER, parameters.properties_span.unwrap()).starts_with("properties: {"));
     assert!(parameters.required_undefined.is_empty(), "`id` is defined");
     assert_eq!(found(&object.execute), Execute::Function { params: Params::new(["args", "context"]) });
@@ -85,7 +85,7 @@ fn weather_now_from_the_docs() {
     let object = object(&facts);
     assert!(matches!(found(&object.description), Description::Text { blank: false }));
     let parameters = found(&object.parameters);
-    assert_eq!(parameters.properties, Properties::new(["city"]));
+    assert_eq!(parameters.properties, Some(Properties::new(["city"])));
     assert!(parameters.required_undefined.is_empty(), "`city` is defined");
     assert_eq!(found(&object.execute), Execute::Function { params: Params::new(["args", "context"]) });
     assert!(facts.execute.unwrap().fetch_without_signal.is_empty());

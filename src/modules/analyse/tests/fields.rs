@@ -19,7 +19,7 @@ export default { 'description': describe, parameters: schema, execute: run }
     assert_eq!(found(&super::object(&facts).description), Description::Text { blank: true });
     let parameters = found(&object.parameters);
     assert_eq!(parameters.type_value.as_deref(), Some("object"));
-    assert_eq!(parameters.properties, Properties::new(["a", "b-c"]));
+    assert_eq!(parameters.properties, Some(Properties::new(["a", "b-c"])));
     let undefined: Vec<(&str, &str)> =
         parameters.required_undefined.iter().map(|(name, at)| (name.as_str(), slice(text, *at))).collect();
     assert_eq!(undefined, [("z", "'z'"), ("y", "`y`")]);
@@ -78,8 +78,8 @@ fn parameter_kinds() {
     let parameters = found(&object(&run("a.ts", text)).parameters);
     assert!(!parameters.has_type);
     assert_eq!(parameters.properties, None);
-    // The names are kept joined by NUL: none, one empty name and two are told apart; a name holding a NUL is not
-    // read (nor `required` against it).
+    // The names are kept joined in one string: none, one empty name and two are told apart, and a name holding a
+    // NUL (the separator, until a name holds it) is kept whole and `required` read against it.
     for (properties, names) in [("{}", &[][..]), ("{ '': {} }", &[""]), ("{ '': {}, a: {} }", &["", "a"])] {
         let text = format!("export default {{ parameters: {{ properties: {properties}, required: [''] }} }}");
         let parameters = found(&object(&run("a.ts", &text)).parameters);
@@ -87,9 +87,12 @@ fn parameter_kinds() {
         assert_eq!((kept.iter().collect::<Vec<_>>(), kept.len()), (names.to_vec(), names.len()), "{properties}");
         assert_eq!(parameters.required_undefined.len(), usize::from(names.is_empty()), "{properties}");
     }
-    let text = "export default { parameters: { properties: { 'a\\0b': {}, 'a\0b': {} }, required: ['c'] } }";
+    let text = "export default { parameters: { properties: { 'a\\0b': {}, c: {} }, required: ['a\0b', 'c', 'a'] } }";
     let parameters = found(&object(&run("a.ts", text)).parameters);
-    assert_eq!((parameters.properties, parameters.required_undefined.len()), (None, 0));
+    let kept = parameters.properties.unwrap();
+    assert_eq!(kept.iter().collect::<Vec<_>>(), ["a\0b", "c"]);
+    let undefined: Vec<&str> = parameters.required_undefined.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(undefined, ["a"]);
     let cases = [
         ("import s from './s'\nexport default { parameters: s }", "the imported binding `s`"),
         ("export default { parameters: schemas.order }", "read from `schemas.order` at run time"),
