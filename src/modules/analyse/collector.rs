@@ -406,20 +406,11 @@ impl<'a> Visit<'a> for Collector<'a, '_> {
     }
 }
 
-/// An expression without expressions, statements or bindings inside it.
+/// An expression without expressions, statements or bindings inside it: a literal (not a template), a name,
+/// `this` or `super`.
 fn is_leaf(expr: &Expression) -> bool {
-    matches!(
-        expr,
-        Expression::Identifier(_)
-            | Expression::StringLiteral(_)
-            | Expression::NumericLiteral(_)
-            | Expression::BooleanLiteral(_)
-            | Expression::NullLiteral(_)
-            | Expression::BigIntLiteral(_)
-            | Expression::RegExpLiteral(_)
-            | Expression::ThisExpression(_)
-            | Expression::Super(_)
-    )
+    expr.is_literal()
+        || matches!(expr, Expression::Identifier(_) | Expression::ThisExpression(_) | Expression::Super(_))
 }
 
 /// The function a call with this callee runs where it is written: `(function () {})()`, `(() => {})()`,
