@@ -40,7 +40,7 @@ pub const DIR: &str = ".beeuni-lint-cache";
 const FILE: &str = "modules.bin";
 const MAGIC: &[u8] = b"beeuni-lint cache\n";
 /// Bumped when the layout of the file or of [`ModuleFacts`] changes within one version (during development).
-const FORMAT: u32 = 16;
+const FORMAT: u32 = 17;
 
 /// What a module's facts depend on: its content and the part of its name from the first `.` (`ts`, `d.ts`, `mjs`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

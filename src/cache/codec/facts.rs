@@ -238,10 +238,12 @@ fn parameters(w: &mut Writer, parameters: &Parameters) {
     if let Some(type_value) = &parameters.type_value {
         w.str(type_value);
     }
-    // A list of strings, as when the facts kept one.
+    // As the facts keep them: one string, decoded in one copy.
     if let Some(properties) = &parameters.properties {
-        w.number(properties.len());
-        properties.iter().for_each(|name| w.str(name));
+        let (joined, count, separator) = properties.parts();
+        w.str(joined);
+        w.number(count);
+        w.number(separator as usize);
     }
     if let Some(span) = parameters.properties_span {
         w.text_span(span);
@@ -264,11 +266,9 @@ fn read_parameters(r: &mut Reader) -> Option<Parameters> {
     let type_value = if flags & TYPE_VALUE != 0 { Some(InlineStr::new(r.str()?)) } else { None };
     let properties = match flags & PROPERTIES != 0 {
         true => {
-            let mut properties = Properties::default();
-            for _ in 0..r.count(STR)? {
-                properties.push(r.str()?);
-            }
-            Some(properties)
+            let (joined, count) = (r.str()?, r.number()?);
+            let separator = char::from_u32(u32::try_from(r.number()?).ok()?)?;
+            Some(Properties::from_parts(joined, count, separator)?)
         }
         false => None,
     };

@@ -52,6 +52,23 @@ impl Properties {
         });
     }
 
+    /// The names as the cache keeps them: joined, their number, and the separator.
+    pub fn parts(&self) -> (&str, usize, char) {
+        (&self.joined, self.len(), self.separator)
+    }
+
+    /// The names from [`Properties::parts`], in one copy; `None` unless `joined` holds `count` names `separator`
+    /// parts (a damaged or foreign cache entry is not trusted).
+    pub fn from_parts(joined: &str, count: usize, separator: char) -> Option<Properties> {
+        let pieces = match joined.is_empty() {
+            // None, or one empty name.
+            true => count.min(1),
+            false => joined.matches(separator).count() + 1,
+        };
+        let count = u32::try_from(count).ok().filter(|_| pieces == count)?;
+        Some(Properties { joined: joined.into(), count, separator })
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = &str> {
         self.joined.split(self.separator).take(self.count as usize)
     }
@@ -78,6 +95,18 @@ mod tests {
         for names in cases {
             let kept = Properties::new(names);
             assert_eq!((kept.iter().collect::<Vec<_>>(), kept.len()), (names.to_vec(), names.len()), "{names:?}");
+            let (joined, count, separator) = kept.parts();
+            assert_eq!(Properties::from_parts(joined, count, separator).as_ref(), Some(&kept), "{names:?}");
         }
+    }
+
+    /// Parts that do not agree (a damaged entry) give no names.
+    #[test]
+    fn parts_that_disagree_are_refused() {
+        for (joined, count) in [("", 2), ("a", 0), ("a", 2), ("a\0b", 1), ("a\0b", 3)] {
+            assert_eq!(Properties::from_parts(joined, count, '\0'), None, "{joined:?} {count}");
+        }
+        assert_eq!(Properties::from_parts("", 0, '\0').map(|p| p.len()), Some(0));
+        assert_eq!(Properties::from_parts("", 1, '\0').map(|p| p.len()), Some(1));
     }
 }
