@@ -60,3 +60,40 @@ impl<T> Mailbox<T> {
         into.append(&mut state.ready);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Mailbox;
+    use std::sync::Arc;
+
+    /// A taker waiting for module 5 sleeps through a batch without it, wakes for the one that holds it, and takes
+    /// both; outcomes in already are taken without waiting.
+    #[test]
+    fn the_taker_wakes_for_the_module_it_waits_for_only() {
+        let mailbox: Arc<Mailbox<Vec<usize>>> = Arc::new(Mailbox::new());
+        let holds = |batch: &Vec<usize>, wanted| batch.contains(&wanted);
+        let taker = {
+            let mailbox = Arc::clone(&mailbox);
+            std::thread::spawn(move || {
+                let mut into = Vec::new();
+                mailbox.take_waiting(5, &mut into);
+                into
+            })
+        };
+        while mailbox.lock().wanted.is_none() {
+            std::thread::yield_now();
+        }
+        mailbox.put(vec![1, 2], holds);
+        let state = mailbox.lock();
+        assert_eq!((state.wanted, state.woken, state.ready.len()), (Some(5), false, 1));
+        drop(state);
+        mailbox.put(vec![4, 5], holds);
+        assert_eq!(taker.join().unwrap(), [vec![1, 2], vec![4, 5]]);
+        assert_eq!(mailbox.lock().wanted, None);
+
+        mailbox.put(vec![6], holds);
+        let mut into = Vec::new();
+        mailbox.take_waiting(9, &mut into);
+        assert_eq!(into, [vec![6]]);
+    }
+}
