@@ -1,0 +1,4 @@
+//! Hostile inputs: bounds.
+
+#[allow(unused_imports)]
+use crate::support::*;

@@ -1,0 +1,4 @@
+//! Hostile inputs: lsp.
+
+#[allow(unused_imports)]
+use crate::support::*;

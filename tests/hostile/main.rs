@@ -1,0 +1,16 @@
+//! The hostile pull request: each test builds one attack in a temporary repository (from a generator, never from
+//! megabytes of fixtures), runs the real binary on it and asserts what a stranger's pull request can and cannot
+//! make beeuni-lint do (README, "Security model"): the run ends with exit 0, 1 or 2 within the time and memory
+//! bound, the attack gets its located finding, nothing outside the repository is read or written, and no raw
+//! control byte reaches any output.
+
+#[path = "../common/mod.rs"]
+mod common;
+mod support;
+
+mod bounds;
+mod confinement;
+mod lsp;
+mod output;
+mod regex;
+mod trust;

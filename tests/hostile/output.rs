@@ -1,0 +1,4 @@
+//! Hostile inputs: output.
+
+#[allow(unused_imports)]
+use crate::support::*;

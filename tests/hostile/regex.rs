@@ -1,0 +1,4 @@
+//! Hostile inputs: regex.
+
+#[allow(unused_imports)]
+use crate::support::*;

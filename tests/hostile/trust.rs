@@ -1,0 +1,4 @@
+//! Hostile inputs: trust.
+
+#[allow(unused_imports)]
+use crate::support::*;
