@@ -103,3 +103,35 @@ fn agents_lists_each_harness_with_reasons() {
     let beeuni = tools("beeuni", "standard");
     assert!(beeuni.contains(&("pty_spawn".to_string(), "follows `bash`".to_string())), "{beeuni:?}");
 }
+
+/// Two findings at one place (two secrets one agent is not granted, both pointing at its `secrets:` key) are two
+/// alerts in code scanning: their fingerprints differ, and stay the same from run to run. A project in a
+/// subfolder is its own code-scanning category.
+#[test]
+fn sarif_fingerprints_are_unique_and_each_project_is_its_own_run() {
+    let module = "export default { description: 'Weather.', parameters: { type: 'object', properties: {} }, \
+                  async execute(args, context) { return context.env.KEY_A + context.env.KEY_B } }\n";
+    let dir = common::project(&[
+        (
+            "apps/agent/beeuni.yaml",
+            "tools:\n  weather: tools/weather.ts\nagents:\n  beeuni:\n    secrets: [KEY_A, KEY_B]\n  support:\n    secrets: []\n",
+        ),
+        ("apps/agent/tools/weather.ts", module),
+    ]);
+    common::git(dir.path(), &["init", "-q"]);
+    common::git(dir.path(), &["add", "-A"]);
+    common::git(dir.path(), &["commit", "-q", "-m", "two secrets"]);
+    let run = run_in(dir.path(), &["--format", "sarif", "apps/agent"]);
+    let sarif: Value = serde_json::from_str(&run.stdout).unwrap();
+    let run0 = &sarif["runs"][0];
+    assert_eq!(run0["automationDetails"]["id"], "beeuni-lint/apps/agent/");
+    let results = run0["results"].as_array().unwrap();
+    let secrets: Vec<&Value> = results.iter().filter(|r| r["ruleId"] == "secret-not-granted").collect();
+    assert_eq!(secrets.len(), 2, "{results:#?}");
+    let lines: Vec<&Value> =
+        secrets.iter().map(|r| &r["locations"][0]["physicalLocation"]["region"]["startLine"]).collect();
+    assert_eq!(lines[0], lines[1], "both at the `secrets:` key");
+    let prints: Vec<&Value> = secrets.iter().map(|r| &r["partialFingerprints"]["beeuniLint/v1"]).collect();
+    assert_ne!(prints[0], prints[1]);
+    assert_eq!(run_in(dir.path(), &["--format", "sarif", "apps/agent"]).stdout, run.stdout);
+}

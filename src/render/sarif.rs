@@ -88,7 +88,7 @@ fn render_within(report: &Report, version: &str, max_results: usize, max_locatio
         .tool(sarif::Tool::builder().driver(driver).build())
         .invocations(vec![invocation])
         .original_uri_base_ids(BTreeMap::from([(SRCROOT.to_string(), root)]))
-        .automation_details(sarif::RunAutomationDetails { id: Some("beeuni-lint/".into()), ..Default::default() })
+        .automation_details(sarif::RunAutomationDetails { id: Some(automation_id(report)), ..Default::default() })
         .column_kind(Value::from("utf16CodeUnits"))
         .results(results)
         .build();
@@ -97,6 +97,16 @@ fn render_within(report: &Report, version: &str, max_results: usize, max_locatio
         Ok(text) => text + "\n",
         // Unreachable for these plain structs; still answer with a valid (empty) log.
         Err(_) => "{\n  \"version\": \"2.1.0\",\n  \"runs\": []\n}\n".into(),
+    }
+}
+
+/// The run's identity in code scanning, `beeuni-lint/<project>/` (`beeuni-lint/` at the repository root): the
+/// category is all before the last `/`, so each project of a monorepo is its own category and one project's
+/// upload does not close the alerts of another's. The Action's `category` input, when given, overrides it.
+fn automation_id(report: &Report) -> String {
+    match report.sources.prefix() {
+        "" => "beeuni-lint/".into(),
+        project => format!("beeuni-lint/{project}/"),
     }
 }
 
@@ -184,6 +194,17 @@ mod tests {
     use crate::diagnostic::{Fix, Safety};
     use crate::render::fixture;
     use serde_json::json;
+
+    #[test]
+    fn each_project_is_its_own_category() {
+        let id = |prefix: &str| {
+            let report = Report { sources: crate::source::Sources::with_prefix(prefix), diagnostics: vec![], files: 0 };
+            parse(&render(&report, "1.2.3"))["runs"][0]["automationDetails"]["id"].clone()
+        };
+        assert_eq!(id(""), json!("beeuni-lint/"));
+        assert_eq!(id("apps/agent"), json!("beeuni-lint/apps/agent/"));
+        assert_ne!(id("apps/a"), id("apps/b"));
+    }
 
     #[test]
     fn run_and_driver() {

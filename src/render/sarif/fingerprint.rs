@@ -8,18 +8,32 @@ use crate::render::file;
 use crate::source::FileId;
 
 /// `partialFingerprints` that survive unrelated edits: a hash of the rule, the path, the primary line's trimmed
-/// text, how many lines above it in the file have that same text, and where the finding starts in that text.
-/// No line number goes in, so lines added or removed elsewhere change nothing.
+/// text, how many lines above it in the file have that same text, where the finding starts in that text, and its
+/// message (two secrets not granted on one line are two alerts, which code scanning would merge under one
+/// fingerprint). No line number goes in, so lines added or removed elsewhere change nothing. Findings still alike
+/// in all of that are told apart by their order in the report (it is sorted, so the same from run to run).
 #[derive(Default)]
 pub(super) struct Fingerprints {
     /// Per file, per 0-based line: how many earlier lines have the same trimmed text.
     occurrences: HashMap<FileId, Vec<usize>>,
+    /// How many findings of the run had each fingerprint so far.
+    given: HashMap<String, usize>,
 }
 
 impl Fingerprints {
     pub(super) fn of(&mut self, report: &Report, d: &Diagnostic) -> String {
+        let print = self.located(report, d);
+        let repeats = self.given.entry(print.clone()).or_default();
+        *repeats += 1;
+        match *repeats {
+            1 => print,
+            n => fnv1a(&[&print, &(n - 1).to_string()]),
+        }
+    }
+
+    fn located(&mut self, report: &Report, d: &Diagnostic) -> String {
         let Some(source) = file(&report.sources, d.primary.file) else {
-            return fnv1a(&[d.rule, "", "", "0", "0"]);
+            return fnv1a(&[d.rule, "", "", "0", "0", &d.message]);
         };
         let start = d.primary.span.start.min(source.text.len());
         let line = source.line_index(start);
@@ -38,7 +52,7 @@ impl Fingerprints {
                 .collect()
         });
         let occurrence = occurrences.get(line).copied().unwrap_or_default();
-        fnv1a(&[d.rule, &source.shown, text.trim(), &occurrence.to_string(), &within.to_string()])
+        fnv1a(&[d.rule, &source.shown, text.trim(), &occurrence.to_string(), &within.to_string(), &d.message])
     }
 }
 
@@ -77,5 +91,27 @@ mod tests {
         assert_eq!(prints("# new\n\nx: 1\na: [bsh]\nb: [bsh, bsh]\n    a: [bsh]  \n"), before);
         // Two findings on one line, and two lines of the same text, are told apart.
         assert!(before.iter().enumerate().all(|(i, print)| !before[..i].contains(print)));
+    }
+
+    #[test]
+    fn findings_at_one_place_get_fingerprints_of_their_own() {
+        let prints = |messages: &[&str]| -> Vec<Value> {
+            let mut sources = Sources::default();
+            let file = sources.add(SourceFile::new("beeuni.yaml", "agents:\n  a: {secrets: [X, Y]}\n".into()));
+            let at = |m: &&str| Diagnostic::new("r", Severity::Error, Label::new(file, Span::new(12, 13)), *m);
+            let diagnostics = messages.iter().map(at).collect();
+            let log = parse(&render(&Report { sources, diagnostics, files: 1 }, "0.1.0"));
+            let results = log["runs"][0]["results"].as_array().unwrap().clone();
+            results.iter().map(|r| r["partialFingerprints"][FINGERPRINT_KEY].clone()).collect()
+        };
+        // Different messages at one span: different alerts.
+        let two = prints(&["secret `X`", "secret `Y`"]);
+        assert_ne!(two[0], two[1]);
+        // The same message three times at one span: still three, and the same three on the next run.
+        let three = prints(&["m", "m", "m"]);
+        assert!(three.iter().enumerate().all(|(i, print)| !three[..i].contains(print)), "{three:?}");
+        assert_eq!(prints(&["m", "m", "m"]), three);
+        // The first keeps the fingerprint it had alone.
+        assert_eq!(prints(&["m"])[0], three[0]);
     }
 }
