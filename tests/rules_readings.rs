@@ -249,3 +249,36 @@ fn a_misnamed_manifest_in_other_letter_case() {
     let message = "the manifest must be named `beeuni.yaml`; `Beeuni.yaml` is not read";
     assert_findings(&report, &[("manifest-name", "error", "Beeuni.yaml", 1, 1, message)]);
 }
+
+/// RULES §10: a name in capitals only is suggested lower-cased (`LOOKUP` → `lookup`, not `l_o_o_k_u_p`), and a
+/// name with two faults names both.
+#[test]
+fn tool_name_suggests_the_lowercase_name_and_names_every_fault() {
+    let yaml = "tools:\n  web_search: beeuni:web_search\n  LOOKUP: tools/x.ts\n  Lookup-Order: tools/x.ts\n";
+    let (_, report) = lint(&[("beeuni.yaml", yaml), ("tools/x.ts", MODULE)]);
+    let prefix = "is not snake_case of at most 64 characters: ";
+    let found = of_rule(&report, "tool-name");
+    assert_findings(
+        &serde_json::json!({ "diagnostics": found }),
+        &[
+            (
+                "tool-name",
+                "error",
+                "beeuni.yaml",
+                3,
+                3,
+                &format!("tool name `LOOKUP` {prefix}it has the upper-case letter `L`"),
+            ),
+            (
+                "tool-name",
+                "error",
+                "beeuni.yaml",
+                4,
+                3,
+                &format!("tool name `Lookup-Order` {prefix}it has the upper-case letter `L`; it has a dash; use `_`"),
+            ),
+        ],
+    );
+    assert_help(found[0], "rename it, e.g. `lookup`, here and in every agent list that names it");
+    assert_help(found[1], "rename it, e.g. `lookup_order`, here and in every agent list that names it");
+}
