@@ -189,6 +189,13 @@ impl Project {
         self.first_declared(name).is_some()
     }
 
+    /// Did the change being checked remove the project tool `name` (declared at the base, no longer declared)?
+    /// An agent list naming it gets `removed-tool-in-use`, which says why, and not also `unknown-tool`.
+    pub fn removed_by_change(&self, name: &str) -> bool {
+        self.base.as_ref().is_some_and(|base| base.project_tools.iter().any(|tool| tool == name))
+            && !self.is_declared(name)
+    }
+
     /// The position in `tools` of the first declaration of `name`.
     pub fn first_declared(&self, name: &str) -> Option<usize> {
         let name_of = |at: usize| self.tools.get(at).map_or(&[][..], |decl| decl.name.as_bytes());

@@ -243,12 +243,12 @@ fn only_changed_counts_a_modified_line() {
 
 #[test]
 fn only_changed_always_keeps_the_change_aware_findings() {
-    let base = "tools:\n  web_search: beeuni:web_search\n  image_search: beeuni:image_search\n  lookup_order: tools/lookup_order.ts\nagents:\n  a:\n    tools: [read, lookup_order]\n";
+    let base = "tools:\n  web_search: beeuni:web_search\n  image_search: beeuni:image_search\n  lookup_order: tools/lookup_order.ts\nagents:\n  a:\n    tools: [read, lookup_order, grpe]\n";
     let repo = committed(&[("beeuni.yaml", base), ("tools/lookup_order.ts", MODULE)]);
-    // Only deletions: the `tools:` key (line 1) and a's list (line 4) are untouched lines.
+    // Only deletions: the `tools:` key (line 1) and a's list (line 5) are untouched lines.
     repo.write(
         "beeuni.yaml",
-        "tools:\n  web_search: beeuni:web_search\nagents:\n  a:\n    tools: [read, lookup_order]\n",
+        "tools:\n  web_search: beeuni:web_search\nagents:\n  a:\n    tools: [read, lookup_order, grpe]\n",
     );
     repo.remove("tools/lookup_order.ts").stage();
     let (code, report) = repo.lint(&["--staged", "--only-changed"]);
@@ -260,7 +260,7 @@ fn only_changed_always_keeps_the_change_aware_findings() {
             ("removed-tool-in-use", "error", "beeuni.yaml", 5, 19, &in_use("lookup_order", "a")),
         ],
     );
-    // Without --only-changed, the unknown-tool on the untouched list line is there too.
+    // Without --only-changed, the unknown-tool (`grpe`) on the untouched list line is there too.
     let (_, report) = repo.lint(&["--staged"]);
     assert_eq!(rules_at(&report), ["removed-beeuni-tool@1", "removed-tool-in-use@5", "unknown-tool@5"]);
 }

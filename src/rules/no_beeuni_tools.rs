@@ -6,7 +6,9 @@
 //! `beeuni:<name>` or as a module that replaces one. When none is listed, the
 //! finding points at the first `tools:` key in graph order. A `tools:` value
 //! that is neither a mapping nor null (`tools: 7`) is `manifest-shape` alone:
-//! that manifest does not load, so this rule says nothing about it.
+//! that manifest does not load, so this rule says nothing about it. With a
+//! base (`--base`, `--staged`) that loaded a Beeuni tool, the change is what
+//! drops them: that is `removed-beeuni-tool` alone.
 //!
 //! ## Why
 //! This is how a project that adds its first own tool drops all five hosted
@@ -43,6 +45,12 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let missing: Vec<&str> =
         BEEUNI_TOOLS.iter().copied().filter(|name| !project.removed_on_purpose.iter().any(|r| r == name)).collect();
     if !project.loaded_beeuni.is_empty() || missing.is_empty() {
+        return;
+    }
+    // In a change-aware run where the base loaded one of them, this change is what drops them:
+    // `removed-beeuni-tool` says so (and offers the same lines), one finding for one cause.
+    let on_purpose = |name: &&str| project.removed_on_purpose.iter().any(|r| r == name);
+    if project.base.as_ref().is_some_and(|base| base.loaded_beeuni.iter().any(|name| !on_purpose(name))) {
         return;
     }
     let message = "Sessions of this project get no Beeuni tool (web_search, image_search, scrape_webpage, memory, show). Add `<name>: beeuni:<name>` to keep one.";

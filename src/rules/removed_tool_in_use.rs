@@ -32,7 +32,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let Some(base) = &project.base else { return };
     for agent in &project.agents {
         for (tool, _) in agent.named() {
-            if !base.project_tools.iter().any(|name| *name == tool.name) || project.is_declared(&tool.name) {
+            if !project.removed_by_change(&tool.name) {
                 continue;
             }
             let message =

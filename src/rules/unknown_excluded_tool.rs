@@ -3,7 +3,8 @@
 //! ## What it checks
 //! Every name in `agents.<name>.tools.exclude` must be a harness tool, a
 //! Beeuni tool or a declared tool. When a known tool is within two edits, the
-//! message says which real tool stays enabled.
+//! message says which real tool stays enabled. A project tool the change
+//! being checked removes is `removed-tool-in-use` instead.
 //!
 //! ## Why
 //! The docs warn: a typo in an `exclude` list keeps the real tool enabled.
@@ -35,7 +36,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let known = std::cell::OnceCell::new();
     for agent in &project.agents {
         for (tool, excluded) in agent.named() {
-            if !excluded || !project.is_unknown_in(agent, &tool.name) {
+            if !excluded || !project.is_unknown_in(agent, &tool.name) || project.removed_by_change(&tool.name) {
                 continue;
             }
             let known = known.get_or_init(|| project.known_tool_names());

@@ -4,7 +4,8 @@
 //! Every name in `agents.<name>.tools` (a list or the map form) must be a
 //! harness tool, a Beeuni tool or a tool declared under `tools:` (connector
 //! tools are `connector-in-tools`). "did you mean" names a known tool within
-//! two edits.
+//! two edits. A project tool the change being checked removes (`--base`,
+//! `--staged`) is `removed-tool-in-use` instead, which says why.
 //!
 //! ## Why
 //! The platform warns and ignores the name: the agent does not get the tool
@@ -34,7 +35,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let known = std::cell::OnceCell::new();
     for agent in &project.agents {
         for (tool, excluded) in agent.named() {
-            if excluded || !project.is_unknown_in(agent, &tool.name) {
+            if excluded || !project.is_unknown_in(agent, &tool.name) || project.removed_by_change(&tool.name) {
                 continue;
             }
             let message =
