@@ -119,9 +119,9 @@ fn a_module_path_ending_in_a_slash_names_a_folder() {
         ("tools/look.ts", MODULE),
     ]);
     let (_, report) = json_in(dir.path(), &[]);
-    let message = "must be a repo-relative path to a .ts, .js, .mts, .mjs, .cts or .cjs module";
+    let message = "module path of tool `look`: `tools/look.ts/` ends in `/`: it names a folder, not a module; it must be a repo-relative path to a .ts, .js, .mts, .mjs, .cts or .cjs module";
     assert_findings(&report, &[("module-path", "error", "beeuni.yaml", 3, 3, message)]);
-    assert_help(&diagnostics(&report)[0], "`tools/look.ts/` ends in `/`: it names a folder, not a module");
+    assert_help(&diagnostics(&report)[0], "point `look` at a `.ts` or `.js` module inside the repository");
 }
 
 #[test]
@@ -181,9 +181,9 @@ fn tool_value() {
 
 #[test]
 fn module_path() {
-    let message = "must be a repo-relative path to a .ts, .js, .mts, .mjs, .cts or .cjs module";
+    let message = "module path of tool `lookup_order`: `tools/lookup_order.tsx` ends in `.tsx`; it must be a repo-relative path to a .ts, .js, .mts, .mjs, .cts or .cjs module";
     let report = trigger("module-path", 1, &[("module-path", "error", "beeuni.yaml", 7, 3, message)]);
-    assert_help(&diagnostics(&report)[0], "`tools/lookup_order.tsx` ends in `.tsx`");
+    assert_help(&diagnostics(&report)[0], "point `lookup_order` at a `.ts` or `.js` module inside the repository");
     clean_twin("module-path");
 }
 

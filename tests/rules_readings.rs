@@ -13,20 +13,11 @@ fn lint(files: &[(&str, &str)]) -> (i32, Value) {
     json_in(dir.path(), &[])
 }
 
-/// (rule, line, help) of every finding.
-fn helps(report: &Value) -> Vec<(String, u64, String)> {
-    diagnostics(report)
-        .iter()
-        .map(|d| {
-            let help = d["help"].as_str().unwrap_or_default().to_string();
-            (d["rule"].as_str().unwrap().to_string(), d["line"].as_u64().unwrap(), help)
-        })
-        .collect()
-}
-
 fn row(rule: &str, line: u64, help: &str) -> (String, u64, String) {
     (rule.to_string(), line, help.to_string())
 }
+
+const REQUIREMENT: &str = "; it must be a repo-relative path to a .ts, .js, .mts, .mjs, .cts or .cjs module";
 
 #[test]
 fn module_path_says_why_and_skips_the_existence_check() {
@@ -38,9 +29,22 @@ fn module_path_says_why_and_skips_the_existence_check() {
         ("tools/x.ts", MODULE),
     ]);
     assert_eq!(code, 1);
-    // `./tools/x.ts` (line 9) is valid; a path that fails `module-path` gets no `module-missing`.
+    // `./tools/x.ts` (line 9) is valid; a path that fails `module-path` gets no `module-missing`. Each message
+    // names the tool, the value and what is wrong with it (here the part between the tool and the requirement).
+    let reasons: Vec<(String, u64, String)> = diagnostics(&report)
+        .iter()
+        .map(|d| {
+            let message = d["message"].as_str().unwrap();
+            let reason = message.split_once(": ").unwrap().1;
+            let reason = reason.strip_suffix(REQUIREMENT).unwrap_or_else(|| panic!("{message}"));
+            (d["rule"].as_str().unwrap().to_string(), d["line"].as_u64().unwrap(), reason.to_string())
+        })
+        .collect();
+    let tools: Vec<&str> =
+        diagnostics(&report).iter().map(|d| d["message"].as_str().unwrap().split('`').nth(1).unwrap()).collect();
+    assert_eq!(tools, ["a1", "a2", "a3", "a4", "a5", "a6", "a8", "a9", "b1"]);
     assert_eq!(
-        helps(&report),
+        reasons,
         [
             row("module-path", 3, "`~/x.ts` starts with `~`"),
             row("module-path", 4, "`https://example.com/x.ts` is a URL or has a scheme"),

@@ -31,8 +31,13 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let ToolValue::Module { path: Err(reason) } = &decl.value else {
             continue;
         };
-        let message = "must be a repo-relative path to a .ts, .js, .mts, .mjs, .cts or .cjs module";
+        // The subject (the tool), the value and what is wrong with it, then the documented requirement.
+        let message = format!(
+            "module path of tool `{}`: {reason}; it must be a repo-relative path to a .ts, .js, .mts, .mjs, .cts or .cjs module",
+            decl.name
+        );
+        let help = format!("point `{}` at a `.ts` or `.js` module inside the repository", decl.name);
         let at = Label::new(decl.file, decl.entry());
-        out.push(Diagnostic::new(RULE.id, RULE.severity, at, message).help(reason.clone()));
+        out.push(Diagnostic::new(RULE.id, RULE.severity, at, message).help(help));
     }
 }
