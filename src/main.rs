@@ -251,8 +251,8 @@ fn schema_text() -> String {
 
 fn explain(id: &str) -> Result<u8, String> {
     let rule = rules::find(id).ok_or_else(|| {
-        let ids = rules::RULES.iter().map(|r| r.id);
-        match rules::names::did_you_mean(id, ids) {
+        let ids: Vec<&str> = rules::RULES.iter().map(|r| r.id).collect();
+        match rules::names::did_you_mean_typed(id, &ids) {
             Some(hint) => format!("no rule `{id}`: {hint}"),
             None => format!("no rule `{id}`: `beeuni-lint rules` lists them"),
         }

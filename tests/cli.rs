@@ -98,6 +98,16 @@ fn explain_prints_the_rule_documentation() {
     let typo = run_in(dir.path(), &["explain", "unknown-excluded-tol"]);
     assert_eq!(typo.code, 2);
     assert!(typo.stderr.contains("did you mean `unknown-excluded-tool`?"), "{}", typo.stderr);
+    // A part of an id (more than two edits away) names the ids that hold it.
+    let part = run_in(dir.path(), &["explain", "unknown-exclude"]);
+    assert_eq!(part.code, 2);
+    assert!(
+        part.stderr.contains("no rule `unknown-exclude`: did you mean `unknown-excluded-tool`?"),
+        "{}",
+        part.stderr
+    );
+    let vague = run_in(dir.path(), &["explain", "module"]);
+    assert!(vague.stderr.contains("no rule `module`: `beeuni-lint rules` lists them"), "{}", vague.stderr);
 }
 
 #[test]

@@ -149,6 +149,15 @@ fn refusals() {
         refused(dir.path(), &["eject", "bash", "--template"]),
         "`bash` is not a Beeuni tool: eject takes one of web_search, image_search, scrape_webpage, memory, show"
     );
+    // A near name is named.
+    assert_eq!(
+        refused(dir.path(), &["eject", "websearch", "--template"]),
+        "`websearch` is not a Beeuni tool (did you mean `web_search`?): eject takes one of web_search, image_search, scrape_webpage, memory, show"
+    );
+    assert_eq!(
+        refused(dir.path(), &["restore", "Memory"]),
+        "`Memory` is not a Beeuni tool (did you mean `memory`?): restore takes one of web_search, image_search, scrape_webpage, memory, show"
+    );
     assert_eq!(
         refused(dir.path(), &["eject", "memory"]),
         "eject needs the tool's source, which is not available offline: `beeuni tools eject memory` gives it (pass that file with `--from FILE`), or `--template` writes a starter to fill in"

@@ -2,7 +2,9 @@
 //! of a Beeuni tool and points the tool's line at it, in the file that declares it, keeping every other byte.
 
 use super::edit::{add_entries, line_break, requote};
-use super::manifest::{Target, load_for_edit, module_state, trailing_comment, write_new, write_text};
+use super::manifest::{
+    Target, load_for_edit, module_state, not_a_beeuni_tool, trailing_comment, write_new, write_text,
+};
 use crate::catalog::{BEEUNI_TOOLS, is_beeuni, ui_arguments};
 use crate::diagnostic::Edit;
 use crate::manifest::tools::ToolValue;
@@ -21,7 +23,7 @@ pub enum Source {
 /// Ejects `name` in the project that holds `path`; returns what to print. `Err`: refused (exit 2).
 pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Result<String, String> {
     if !is_beeuni(name) {
-        return Err(format!("`{name}` is not a Beeuni tool: eject takes one of {}", BEEUNI_TOOLS.join(", ")));
+        return Err(not_a_beeuni_tool(name, "eject"));
     }
     let Some(source) = source else {
         return Err(format!(

@@ -83,3 +83,10 @@ pub fn write_text(project: &Project, file: FileId, edits: &[Edit]) -> Result<Str
 pub fn write_new(project: &Project, rel: &str, bytes: &[u8]) -> Result<(), String> {
     create(&project.checkout.root, rel, bytes).map_err(|why| format!("cannot write {rel}: {why}"))
 }
+
+/// Why `eject NAME` / `restore NAME` refuse a name that is no Beeuni tool, with the one meant when it is near.
+pub fn not_a_beeuni_tool(name: &str, command: &str) -> String {
+    let hint = crate::rules::names::did_you_mean_typed(name, &crate::catalog::BEEUNI_TOOLS)
+        .map_or_else(String::new, |hint| format!(" ({hint})"));
+    format!("`{name}` is not a Beeuni tool{hint}: {command} takes one of {}", crate::catalog::BEEUNI_TOOLS.join(", "))
+}

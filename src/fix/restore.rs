@@ -3,8 +3,8 @@
 //! says why.
 
 use super::edit::{add_entries, requote};
-use super::manifest::{Target, load_for_edit, module_state, trailing_comment, write_text};
-use crate::catalog::{BEEUNI_TOOLS, MODULE_EXTENSIONS, is_beeuni};
+use super::manifest::{Target, load_for_edit, module_state, not_a_beeuni_tool, trailing_comment, write_text};
+use crate::catalog::{MODULE_EXTENSIONS, is_beeuni};
 use crate::diagnostic::Edit;
 use crate::manifest::tools::ToolValue;
 use crate::modules::resolve::Resolution;
@@ -16,7 +16,7 @@ use std::path::Path;
 /// Restores `name` in the project that holds `path`; returns what to print. `Err`: refused (exit 2).
 pub fn restore(path: &Path, name: &str) -> Result<String, String> {
     if !is_beeuni(name) {
-        return Err(format!("`{name}` is not a Beeuni tool: restore takes one of {}", BEEUNI_TOOLS.join(", ")));
+        return Err(not_a_beeuni_tool(name, "restore"));
     }
     let project = load_for_edit(path)?;
     let line = format!("{name}: beeuni:{name}");

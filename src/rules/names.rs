@@ -70,6 +70,29 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
     (!near.is_empty()).then(|| format!("did you mean {}?", one_of(&near)))
 }
 
+/// [`did_you_mean`] for a name typed on the command line, where a part of the name is common too: without a
+/// match within two edits, the candidates that hold the name (`unknown-exclude` → `unknown-excluded-tool`), or
+/// that the name holds once `-`, `_` and case are set aside (`websearch` → `web_search`), when at most three do.
+pub fn did_you_mean_typed(name: &str, candidates: &[&str]) -> Option<String> {
+    if let Some(hint) = did_you_mean(name, candidates.iter().copied()) {
+        return Some(hint);
+    }
+    let plain = |s: &str| s.chars().filter(|c| !matches!(c, '-' | '_')).collect::<String>().to_lowercase();
+    let typed = plain(name);
+    if typed.len() < 3 {
+        return None;
+    }
+    let holding: Vec<&str> = candidates
+        .iter()
+        .copied()
+        .filter(|c| {
+            let c = plain(c);
+            c.contains(&typed) || typed.contains(&c)
+        })
+        .collect();
+    (!holding.is_empty() && holding.len() <= 3).then(|| format!("did you mean {}?", one_of(&holding)))
+}
+
 /// Is `key` a near miss of the known key `known` (RULES.md `unknown-key`)?
 pub fn is_near_miss(key: &str, known: &str) -> bool {
     if key == known {
