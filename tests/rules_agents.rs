@@ -59,6 +59,31 @@ fn unknown_excluded_tool() {
     clean_twin("unknown-excluded-tool");
 }
 
+/// `exclude: [bash, wirte, edit]`: the typo leaves `write` enabled on the experimental harness only; on the
+/// standard one `edit` hides it (as `agents` shows), so the message says which harness.
+#[test]
+fn unknown_excluded_tool_names_the_harness_where_the_shared_permission_hides_it() {
+    let (code, report) = lint_agents("agents:\n  support:\n    tools:\n      exclude: [bash, wirte, edit]\n");
+    assert_eq!(code, 1);
+    let message = "agent `support` excludes `wirte`, which is not a known tool: it hides nothing, and `write` stays enabled on the experimental harness (on the standard harness, excluding `edit` hides it too: they share one permission)";
+    let found = of_rule(&report, "unknown-excluded-tool");
+    assert_eq!(found.len(), 1, "{report:#}");
+    assert_finding(found[0], &("unknown-excluded-tool", "error", "beeuni.yaml", 10, 23, message));
+    // What `agents` says of the same list: hidden through `edit` on the standard harness, enabled on the other.
+    let dir = project(&[(
+        "beeuni.yaml",
+        &format!("{FIVE}agents:\n  support:\n    tools:\n      exclude: [bash, wirte, edit]\n"),
+    )]);
+    let agents = run_in(dir.path(), &["agents", "--json"]);
+    let view: serde_json::Value = serde_json::from_str(&agents.stdout).unwrap();
+    let has_write = |harness: &str| {
+        let entry = view.as_array().unwrap().iter().find(|e| e["harness"] == harness).unwrap();
+        entry["tools"].as_array().unwrap().iter().any(|t| t["name"] == "write")
+    };
+    assert!(!has_write("standard"), "{view:#}");
+    assert!(has_write("experimental"), "{view:#}");
+}
+
 #[test]
 fn connector_in_tools() {
     let message = "`github_search` is a tool of the connector `github`: connector tools follow `agents.support.connectors`, not this list";

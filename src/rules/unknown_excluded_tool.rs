@@ -3,8 +3,11 @@
 //! ## What it checks
 //! Every name in `agents.<name>.tools.exclude` must be a harness tool, a
 //! Beeuni tool or a declared tool. When a known tool is within two edits, the
-//! message says which real tool stays enabled. A project tool the change
-//! being checked removes is `removed-tool-in-use` instead.
+//! message says which real tool stays enabled, and on which harness when an
+//! excluded member of the shared write group (`write`, `edit`,
+//! `apply_patch`) hides it on the standard harness anyway (as `agents`
+//! shows). A project tool the change being checked removes is
+//! `removed-tool-in-use` instead.
 //!
 //! ## Why
 //! The docs warn: a typo in an `exclude` list keeps the real tool enabled.
@@ -23,7 +26,9 @@
 //! Unsafe: replace the name by the single near match.
 
 use super::unknown_tool::{at, with_suggestion};
+use crate::catalog::SHARED_WRITE_GROUP;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::manifest::agents::AgentDecl;
 use crate::project::Project;
 use crate::rules::Rule;
 use crate::rules::names::{near_matches, one_of};
@@ -46,12 +51,22 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                     "agent `{}` excludes `{}`, which is not a known tool: it hides nothing",
                     agent.name, tool.name
                 ),
-                real => format!(
-                    "agent `{}` excludes `{}`, which is not a known tool: it hides nothing, and {} stays enabled",
-                    agent.name,
-                    tool.name,
-                    one_of(real)
-                ),
+                real => match shared_hider(agent, real) {
+                    // On the standard harness an excluded member of the shared write group hides the others
+                    // (`agents` shows it): what stays enabled differs by harness, so the message says which.
+                    Some(hider) => format!(
+                        "agent `{}` excludes `{}`, which is not a known tool: it hides nothing, and {} stays enabled on the experimental harness (on the standard harness, excluding `{hider}` hides it too: they share one permission)",
+                        agent.name,
+                        tool.name,
+                        one_of(real)
+                    ),
+                    None => format!(
+                        "agent `{}` excludes `{}`, which is not a known tool: it hides nothing, and {} stays enabled",
+                        agent.name,
+                        tool.name,
+                        one_of(real)
+                    ),
+                },
             };
             out.push(with_suggestion(
                 project,
@@ -62,4 +77,13 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             ));
         }
     }
+}
+
+/// The member of the shared write group (`write`, `edit`, `apply_patch`) the agent really excludes, when every
+/// tool the typo was meant to hide is in that group: on the standard harness that exclusion hides them already.
+fn shared_hider(agent: &AgentDecl, meant: &[&str]) -> Option<&'static str> {
+    if !meant.iter().all(|name| SHARED_WRITE_GROUP.contains(name)) {
+        return None;
+    }
+    SHARED_WRITE_GROUP.iter().copied().find(|member| agent.hides_explicitly(member))
 }
