@@ -50,6 +50,7 @@ fn diff_writes_nothing_and_exits_one_when_there_is_something_to_fix() {
     let before = files(dir.path());
     let run = run_in(dir.path(), &["--diff", "."]);
     assert_eq!(run.code, 1);
+    fix_support::assert_applies(dir.path(), &run.stdout);
     assert_eq!(
         run.stdout,
         "--- a/beeuni.yaml\n+++ b/beeuni.yaml\n@@ -1,5 +1,5 @@\n tools:\n-  web_search: beeuni:image_search\n+  web_search: beeuni:web_search\n   show: beeuni:show\n agents:\n   a:\n"
@@ -236,4 +237,26 @@ fn removed_beeuni_tools_come_back_with_unsafe_fixes() {
             "  show: beeuni:show"
         ]
     );
+}
+
+/// `git apply` takes every `--diff`: a fixed block-list item followed at the end of the file by the name it becomes
+/// (with and without a last line break), and lone-CR and CRLF line breaks.
+#[test]
+fn the_diff_is_one_git_apply_takes() {
+    let list = "tools:\n  web_search: beeuni:web_search\nagents:\n  a:\n    tools:\n      exclude:\n        - bsah\n        - bash";
+    for text in [format!("{list}\n"), list.to_string(), list.replace('\n', "\r\n"), list.replace('\n', "\r")] {
+        let dir = project(&[("beeuni.yaml", &text)]);
+        let diff = diff(dir.path());
+        assert!(diff.contains("bsah"), "{text:?}: {diff}");
+        // Applied, it gives what `--fix` writes.
+        let fixed = project(&[("beeuni.yaml", &text)]);
+        run_in(fixed.path(), &["--unsafe-fixes", "."]);
+        let mut cmd = std::process::Command::new("git");
+        cmd.current_dir(dir.path()).args(["apply", "-"]).stdin(std::process::Stdio::piped());
+        fix_support::common::isolate_git(&mut cmd);
+        let mut child = cmd.spawn().unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), diff.as_bytes()).unwrap();
+        assert!(child.wait().unwrap().success());
+        assert_eq!(files(dir.path()), files(fixed.path()), "{text:?}");
+    }
 }

@@ -7,13 +7,15 @@
 //! next round, which sees the file as the earlier ones left it. Nothing is written until the plan is complete,
 //! so `--diff` and a dropped fix never touch a file; [`write()`] then writes each changed file atomically.
 
+mod diff;
 pub mod edit;
 pub mod eject;
 mod manifest;
 pub mod restore;
 mod write;
 
-pub use write::{diff, write};
+pub use diff::diff;
+pub use write::write;
 
 use crate::diagnostic::{Diagnostic, Fix, Safety, Severity};
 use crate::repo::checkout::Overlay;

@@ -98,17 +98,3 @@ fn delete(root: &Path, rel: &str) -> Result<(), String> {
     }
     std::fs::remove_file(folder.join(path.file_name().ok_or("it has no name")?)).map_err(|e| e.to_string())
 }
-
-/// The plan as a unified diff (`a/` and `b/` paths, three lines of context); line breaks are kept as they are.
-pub fn diff(changes: &[Change]) -> String {
-    let mut out = String::new();
-    for change in changes {
-        let before = String::from_utf8_lossy(&change.before);
-        let after = change.after.as_deref().map(String::from_utf8_lossy).unwrap_or_default();
-        let old = format!("a/{}", change.shown);
-        let new = if change.after.is_some() { format!("b/{}", change.shown) } else { "/dev/null".to_string() };
-        let text = similar::TextDiff::from_lines(before.as_ref(), after.as_ref());
-        out.push_str(&text.unified_diff().context_radius(3).header(&old, &new).missing_newline_hint(true).to_string());
-    }
-    out
-}
