@@ -234,3 +234,55 @@ fn restore_keeps_a_module_it_cannot_delete_safely() {
     let run = run_in(dir.path(), &["restore", "show"]);
     assert_eq!(run.stdout, "show is already the Beeuni tool (`show: beeuni:show`): nothing to restore\n");
 }
+
+/// A value written as a block scalar (`show: >-` with the value on the next line): eject sets a plain value on
+/// the key's line with its comment after it, restore gives `beeuni:show` back, and the next entry is never joined
+/// to the value (it was: `tools/show.tsweb_search: …`, `web_search` lost, exit 0). A header that holds more than
+/// the indicator is refused, with nothing written.
+#[test]
+fn block_scalar_values_are_set_without_touching_the_next_entry() {
+    let module = fix_support::common::MODULE;
+    for (header, content) in
+        [(">-", "beeuni:show"), ("|-", "beeuni:show"), ("|", "beeuni:show"), (">", "beeuni:\n    show")]
+    {
+        let before = format!("tools:\n  show: {header}\n    {content}\n  web_search: beeuni:web_search\n");
+        let dir = repo(&[("beeuni.yaml", &before)]);
+        std::fs::write(dir.path().join("source.ts"), module).unwrap();
+        let run = run_in(dir.path(), &["eject", "show", "--from", "source.ts"]);
+        assert_eq!(run.code, 0, "{header}: {}", run.stderr);
+        let ejected = "tools:\n  show: tools/show.ts  # ejected from beeuni:show\n  web_search: beeuni:web_search\n";
+        assert_eq!(read(dir.path(), "beeuni.yaml"), ejected, "{header}");
+        assert!(
+            run.stdout.contains("\n  set     beeuni.yaml: show: tools/show.ts  # ejected from beeuni:show\n"),
+            "{}",
+            run.stdout
+        );
+        std::fs::remove_file(dir.path().join("source.ts")).unwrap();
+        commit(dir.path());
+        let run = run_in(dir.path(), &["restore", "show"]);
+        assert_eq!(run.code, 0, "{header}: {}", run.stderr);
+        assert_eq!(read(dir.path(), "beeuni.yaml"), "tools:\n  show: beeuni:show\n  web_search: beeuni:web_search\n");
+        assert!(!dir.path().join("tools/show.ts").exists(), "{header}: the ejected copy is deleted");
+    }
+    let commented = "tools:\n  show: >- # mine\n    beeuni:show\n  web_search: beeuni:web_search\n";
+    let dir = repo(&[("beeuni.yaml", commented)]);
+    assert_eq!(
+        refused(dir.path(), &["eject", "show", "--template"]),
+        "the value of `show` in beeuni.yaml is a block scalar whose `|`/`>` line holds more than the indicator: write it as a plain value first"
+    );
+}
+
+/// `restore` on a block scalar the user wrote: `beeuni:show` is set as a plain value on the key's line (set as the
+/// content of `|-` it would do too, but `|` and `>` add a line break to the value), the next entry kept.
+#[test]
+fn restore_sets_a_block_scalar_value_on_the_key_line() {
+    for header in ["|-", "|", ">"] {
+        let before = format!("tools:\n  show: {header}\n    tools/show.ts\n  web_search: beeuni:web_search\n");
+        let dir = repo(&[("beeuni.yaml", &before), ("tools/show.ts", fix_support::common::MODULE)]);
+        let run = run_in(dir.path(), &["restore", "show"]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(read(dir.path(), "beeuni.yaml"), "tools:\n  show: beeuni:show\n  web_search: beeuni:web_search\n");
+        // Not marked as ejected: the module may be the user's own, so it stays.
+        assert!(dir.path().join("tools/show.ts").exists());
+    }
+}

@@ -260,3 +260,30 @@ fn the_diff_is_one_git_apply_takes() {
         assert_eq!(files(dir.path()), files(fixed.path()), "{text:?}");
     }
 }
+
+/// A `beeuni:` value written as a block scalar: the fix's edit sets a plain value on the key's line, from the
+/// indicator to the end of the content (it covered the line break and the next line's indentation, so JSON, SARIF
+/// and the editor offered an edit that deleted the next entry), and `--fix` writes exactly that. With a comment on
+/// the indicator's line no fix is offered (the edit would lose it).
+#[test]
+fn a_block_scalar_value_is_fixed_in_place() {
+    for header in [">-", "|-", "|", ">", "|2"] {
+        let text = format!("tools:\n  show: {header}\n    beeuni:shw\n  web_search: beeuni:web_search\n");
+        let dir = project(&[("beeuni.yaml", &text)]);
+        let (_, report) = fix_support::common::json_in(dir.path(), &[]);
+        let edit = &report["diagnostics"][0]["fix"]["edits"][0];
+        let (start, end) = (text.find(header).unwrap(), text.find("beeuni:shw").unwrap() + 10);
+        assert_eq!((edit["start"].as_u64(), edit["end"].as_u64()), (Some(start as u64), Some(end as u64)), "{header}");
+        assert_eq!(edit["content"], "beeuni:show");
+        let diff = diff(dir.path());
+        assert!(diff.contains("+  show: beeuni:show\n"), "{diff}");
+        run_in(dir.path(), &["--fix", "."]);
+        let fixed = std::fs::read_to_string(dir.path().join("beeuni.yaml")).unwrap();
+        assert_eq!(fixed, "tools:\n  show: beeuni:show\n  web_search: beeuni:web_search\n", "{header}");
+    }
+    let commented = "tools:\n  show: >- # mine\n    beeuni:shw\n  web_search: beeuni:web_search\n";
+    let dir = project(&[("beeuni.yaml", commented)]);
+    let (_, report) = fix_support::common::json_in(dir.path(), &[]);
+    assert_eq!(report["diagnostics"][0]["rule"], "beeuni-ref");
+    assert!(report["diagnostics"][0].get("fix").is_none(), "{report:#}");
+}

@@ -24,6 +24,25 @@ pub fn requote(original: &str, new: &str) -> String {
     }
 }
 
+/// The span an edit replaces to set a `name: value` entry's value on the key's line: the value itself, or for a
+/// block scalar (`show: >-` with the value on the next lines) its header as well, so that the new plain value
+/// stands on the key's line, where a trailing comment can follow it (after the content of a block scalar, a `#`
+/// is part of the value). `None` when the header line holds something an edit would lose (a comment, a tag or an
+/// anchor): such a value is not edited.
+pub fn settable_value(text: &str, key_end: usize, value: Span) -> Option<Span> {
+    let between = text.get(key_end..value.start)?;
+    let Some(colon) = between.find(':') else { return Some(value) };
+    let after_colon = &between[colon + 1..];
+    let header = after_colon.trim_start_matches([' ', '\t']);
+    if !header.starts_with(['|', '>']) {
+        return Some(value);
+    }
+    // The header is the indicator (`|`, `>`, with `-`/`+` and an indentation digit), then the line break.
+    let line = header.split(['\n', '\r']).next().unwrap_or_default();
+    let indicator_only = line.trim_end_matches([' ', '\t']).chars().skip(1).all(|c| matches!(c, '-' | '+' | '1'..='9'));
+    indicator_only.then(|| Span::new(value.start - header.len(), value.end))
+}
+
 /// The indentation before `at` when only spaces (after a BOM on line 1) stand between the line start and `at`.
 fn indentation(text: &str, at: usize) -> Option<&str> {
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);

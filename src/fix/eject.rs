@@ -1,7 +1,7 @@
 //! `beeuni-lint eject NAME (--from FILE | --template) [--force]` (RULES.md §8): gives the project its own copy
 //! of a Beeuni tool and points the tool's line at it, in the file that declares it, keeping every other byte.
 
-use super::edit::{add_entries, line_break, requote};
+use super::edit::{add_entries, line_break, requote, settable_value};
 use super::manifest::{
     Target, load_for_edit, module_state, not_a_beeuni_tool, trailing_comment, write_new, write_text,
 };
@@ -57,7 +57,13 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
     let (file, edits) = match decl {
         Some(decl) => {
             let source = project.file(decl.file);
-            let value = requote(source.slice(decl.value_span()), &module);
+            let value_span = settable_value(&source.text, decl.name_span().end, decl.value_span()).ok_or_else(|| {
+                format!(
+                    "the value of `{name}` in {} is a block scalar whose `|`/`>` line holds more than the indicator: write it as a plain value first",
+                    source.path
+                )
+            })?;
+            let value = requote(source.slice(value_span), &module);
             // An empty value sits on its `:`: the path goes after it.
             let value = match decl.value_span().is_empty() {
                 true => Edit {
@@ -65,7 +71,7 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
                     span: Span::empty(decl.value_span().start + 1),
                     content: format!(" {value}"),
                 },
-                false => Edit { file: decl.file, span: decl.value_span(), content: value },
+                false => Edit { file: decl.file, span: value_span, content: value },
             };
             let mut edits = vec![value];
             edits.push(match trailing_comment(&project, decl.file, decl.value_span().end) {

@@ -2,7 +2,7 @@
 //! eject comment) and deletes the ejected module only when that is certainly safe; otherwise keeps it and
 //! says why.
 
-use super::edit::{add_entries, requote};
+use super::edit::{add_entries, requote, settable_value};
 use super::manifest::{Target, load_for_edit, module_state, not_a_beeuni_tool, trailing_comment, write_text};
 use crate::catalog::{MODULE_EXTENSIONS, is_beeuni};
 use crate::diagnostic::Edit;
@@ -36,10 +36,16 @@ pub fn restore(path: &Path, name: &str) -> Result<String, String> {
         return Ok(format!("{name} is already the Beeuni tool (`{line}`): nothing to restore\n"));
     }
     let source = project.file(decl.file);
+    let value_span = settable_value(&source.text, decl.name_span().end, decl.value_span()).ok_or_else(|| {
+        format!(
+            "the value of `{name}` in {} is a block scalar whose `|`/`>` line holds more than the indicator: write it as a plain value first",
+            source.path
+        )
+    })?;
     let mut edits = vec![Edit {
         file: decl.file,
-        span: decl.value_span(),
-        content: requote(source.slice(decl.value_span()), &format!("beeuni:{name}")),
+        span: value_span,
+        content: requote(source.slice(value_span), &format!("beeuni:{name}")),
     }];
     let comment = trailing_comment(&project, decl.file, decl.value_span().end);
     let ejected = comment.is_some_and(|c| ejected_from(&source.text[c.start + 1..c.end]) == Some(name));

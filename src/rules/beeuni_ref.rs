@@ -19,7 +19,7 @@
 //! Safe: set the value to `beeuni:<key>`.
 
 use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Safety, Severity};
-use crate::fix::edit::requote;
+use crate::fix::edit::{requote, settable_value};
 use crate::manifest::tools::ToolValue;
 use crate::project::Project;
 use crate::rules::Rule;
@@ -40,11 +40,17 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let message = format!(
             "must be `beeuni:{name}` (the Beeuni tool) or a repo-relative path to a .ts or .js module (e.g. `tools/{name}.ts`) that replaces it."
         );
-        let content = requote(project.file(decl.file).slice(decl.value_span()), &format!("beeuni:{name}"));
-        let fix = Fix::new(Safety::Safe, vec![Edit { file: decl.file, span: decl.value_span(), content }]);
+        // A block scalar becomes a plain value on the key's line (its content alone set to `beeuni:show` would keep
+        // the line break `|` and `>` add); one whose `|`/`>` line holds a comment, tag or anchor gets no fix.
+        let text = &project.file(decl.file).text;
+        let fix = settable_value(text, decl.name_span().end, decl.value_span()).map(|span| {
+            let content = requote(project.file(decl.file).slice(span), &format!("beeuni:{name}"));
+            Fix::new(Safety::Safe, vec![Edit { file: decl.file, span, content }])
+        });
         let help = format!("write `{name}: beeuni:{name}` to keep the Beeuni tool");
-        out.push(
-            Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry()), message).help(help).fix(fix),
-        );
+        let mut diagnostic =
+            Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry()), message).help(help);
+        diagnostic.fix = fix;
+        out.push(diagnostic);
     }
 }

@@ -72,10 +72,10 @@ pub(in crate::yaml) fn build_document(
                     (None, ScalarStyle::Plain) => plain_kind(&value),
                     (None, _) => ScalarKind::Str,
                 };
-                let style = match style {
-                    ScalarStyle::Plain => Style::Plain,
-                    ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => Style::Quoted,
-                    _ => Style::Block,
+                let (style, span) = match style {
+                    ScalarStyle::Plain => (Style::Plain, span),
+                    ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => (Style::Quoted, span),
+                    _ => (Style::Block, block_content(text, span)),
                 };
                 let id = push(&mut doc, Value::Scalar { text: value.into(), kind, style }, span, false);
                 if anchor != 0 {
@@ -198,6 +198,15 @@ fn last_child_end(doc: &Document, value: &Value) -> Option<usize> {
     let node = &doc.nodes[last];
     // An empty value sits on its `:`; the entry still ends after the colon.
     Some(if node.span.start == node.span.end { node.span.end + 1 } else { node.span.end })
+}
+
+/// A block scalar's span as its content: the parser's span runs on past the last content line, over its line break
+/// and the next line's indentation, to where the next token starts. An edit of that span (a fix, an eject, a
+/// restore that sets the value) would join the next entry to the value's line and lose it, and a finding would end
+/// on the next line.
+fn block_content(text: &str, span: Span) -> Span {
+    let content = text.get(span.start..span.end).unwrap_or_default();
+    Span::new(span.start, span.start + content.trim_end_matches([' ', '\t', '\r', '\n']).len())
 }
 
 #[cfg(test)]
