@@ -286,3 +286,42 @@ fn restore_sets_a_block_scalar_value_on_the_key_line() {
         assert!(dir.path().join("tools/show.ts").exists());
     }
 }
+
+/// Ejecting a tool the project does not declare into a flow mapping: the entry goes in, and the marker ends the
+/// line it lands on (it was left out, so `restore` later kept the copy); restore then deletes the copy. Into a
+/// block mapping the printed `set` line is the new entry (it was the entry above it).
+#[test]
+fn an_undeclared_tool_ejected_into_a_flow_mapping_is_marked_and_restored() {
+    let before = "tools: {web_search: beeuni:web_search, memory: beeuni:memory}\nagents:\n  a:\n    tools: all\n";
+    let dir = repo(&[("beeuni.yaml", before)]);
+    let run = run_in(dir.path(), &["eject", "show", "--template"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let ejected = "tools: {web_search: beeuni:web_search, memory: beeuni:memory, show: tools/show.ts}  # ejected from beeuni:show\nagents:\n  a:\n    tools: all\n";
+    assert_eq!(read(dir.path(), "beeuni.yaml"), ejected);
+    assert!(
+        run.stdout.contains(&format!("\n  set     beeuni.yaml: {}\n", ejected.lines().next().unwrap())),
+        "{}",
+        run.stdout
+    );
+    commit(dir.path());
+    let run = run_in(dir.path(), &["restore", "show"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("\n  deleted tools/show.ts\n"), "{}", run.stdout);
+    assert!(!dir.path().join("tools/show.ts").exists());
+    let restored = "tools: {web_search: beeuni:web_search, memory: beeuni:memory, show: beeuni:show}\nagents:\n  a:\n    tools: all\n";
+    assert_eq!(read(dir.path(), "beeuni.yaml"), restored);
+
+    let block = repo(&[("beeuni.yaml", "tools:\n  web_search: beeuni:web_search\n  memory: beeuni:memory\n")]);
+    let run = run_in(block.path(), &["eject", "show", "--template"]);
+    assert!(
+        run.stdout.contains("\n  set     beeuni.yaml: show: tools/show.ts  # ejected from beeuni:show\n"),
+        "{}",
+        run.stdout
+    );
+    // A comment already ends the flow mapping's line: the marker has nowhere to go, nothing is written.
+    let commented = repo(&[("beeuni.yaml", "tools: {web_search: beeuni:web_search}  # hosted\n")]);
+    assert_eq!(
+        refused(commented.path(), &["eject", "show", "--template"]),
+        "the line of the flow mapping `tools:` in beeuni.yaml ends in a comment, where `# ejected from beeuni:show` must go: write the entry by hand"
+    );
+}

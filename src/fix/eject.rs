@@ -130,12 +130,25 @@ fn add_line(
     let line = format!("{name}: {module}  {comment}");
     if let Some(key) = project.tools_keys.iter().find(|k| k.file == root) {
         let flow = doc.node(key.value).flow;
-        // A comment cannot stand inside a flow mapping: there the entry goes in without it.
-        let line = if flow { format!("{name}: {module}") } else { line };
-        let edit = add_entries(doc, text, root, key.key, key.value, &[line]).ok_or_else(|| {
-            format!("cannot add `{name}` to the `tools:` key of {}: write it by hand", project.file(root).path)
-        })?;
-        return Ok((root, vec![edit]));
+        // In a flow mapping the entry goes in without the comment, which ends the line it lands on instead:
+        // `restore` reads the marker at the end of the value's line.
+        let entry = if flow { format!("{name}: {module}") } else { line };
+        let cannot =
+            || format!("cannot add `{name}` to the `tools:` key of {}: write it by hand", project.file(root).path);
+        let edit = add_entries(doc, text, root, key.key, key.value, &[entry]).ok_or_else(cannot)?;
+        if !flow {
+            return Ok((root, vec![edit]));
+        }
+        let from = edit.span.end;
+        let line_end = text[from..].find(['\r', '\n']).map_or(text.len(), |i| from + i);
+        if doc.comments.iter().any(|c| (from..=line_end).contains(&c.span.start)) {
+            return Err(format!(
+                "the line of the flow mapping `tools:` in {} ends in a comment, where `{comment}` must go: write the entry by hand",
+                project.file(root).path
+            ));
+        }
+        let marker = Edit { file: root, span: Span::empty(line_end), content: format!("  {comment}") };
+        return Ok((root, vec![edit, marker]));
     }
     let mut lines = vec![line];
     if project.tools_keys.is_empty() {

@@ -73,7 +73,11 @@ pub fn write_text(project: &Project, file: FileId, edits: &[Edit]) -> Result<Str
         .map_err(|e| format!("the edit would make {} invalid YAML ({}): nothing written", source.path, e.message))?;
     replace(&project.checkout.root, &source.path, text.as_bytes())
         .map_err(|why| format!("cannot write {}: {why}", source.path))?;
-    let at = edits.iter().map(|e| e.span.start).min().unwrap_or(0);
+    // The line the first edit's text lands on: an added entry starts with the line break that ends the line
+    // before it, which is not the line set (it named the entry above the new one).
+    let first = edits.iter().min_by_key(|e| e.span.start);
+    let at = first.map_or(0, |e| e.span.start + e.content.len() - e.content.trim_start_matches(['\r', '\n']).len());
+    let at = at.min(text.len());
     let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
     Ok(text[start..end].trim_start_matches('\u{feff}').trim().trim_end_matches('\r').to_string())
