@@ -1,4 +1,5 @@
-//! `beeuni-lint lsp`: a language server over stdio (the synchronous `lsp-server` crate, one thread).
+//! `beeuni-lint lsp`: a language server over stdio (the synchronous `lsp-server` crate's messages, one thread;
+//! its input read through [`transport`], which bounds and answers what a client sends).
 //!
 //! Every change to an open buffer lints its project again with the open buffers laid over the files on disk;
 //! files whose text did not change keep their parsed YAML and module facts. Diagnostics are pushed for every
@@ -8,8 +9,11 @@
 mod actions;
 mod complete;
 mod convert;
+mod framing;
 mod ignore;
 mod navigate;
+mod parameters;
+mod transport;
 mod workspace;
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
@@ -74,30 +78,33 @@ fn capabilities() -> ServerCapabilities {
 
 /// Runs the server on standard input and output until `exit`. Exit status 0 after `shutdown`, else 1.
 pub fn run() -> Result<u8, String> {
-    let (connection, io_threads) = Connection::stdio();
+    let (connection, writer) = transport::stdio()?;
     let status = serve(&connection);
     // Dropping the connection ends the writer thread once everything queued is written.
     drop(connection);
-    io_threads.join().map_err(|e| format!("the language server's input or output failed: {e}"))?;
+    writer.join().map_err(|_| "the language server's output thread failed".to_string())?;
     status
 }
 
 fn serve(connection: &Connection) -> Result<u8, String> {
-    let failed = |e: lsp_server::ProtocolError| format!("the language client broke the protocol: {e}");
-    let (id, params) = connection.initialize_start().map_err(failed)?;
+    let Some((id, params)) = initialize_request(connection) else { return Ok(1) };
     let params: InitializeParams = serde_json::from_value(params).unwrap_or_default();
     let result = lsp_types::InitializeResult {
         capabilities: capabilities(),
         server_info: Some(ServerInfo { name: "beeuni-lint".into(), version: Some(env!("CARGO_PKG_VERSION").into()) }),
     };
     let result = serde_json::to_value(result).map_err(|e| e.to_string())?;
-    connection.initialize_finish(id, result).map_err(failed)?;
     let mut server = Server { connection, client: Client::of(&params), workspace: Workspace::default() };
+    // `initialized` follows; like any notification the server does not act on, it is read and dropped.
+    server.send(Response { id, result: Some(result), error: None }.into());
     let mut shut_down = false;
     for message in &connection.receiver {
         match message {
             Message::Request(request) if shut_down => {
                 server.respond_error(request.id, ErrorCode::InvalidRequest, "the server is shutting down");
+            }
+            Message::Request(request) if request.method == req::Initialize::METHOD => {
+                server.respond_error(request.id, ErrorCode::InvalidRequest, "the server is already initialized");
             }
             Message::Request(request) if request.method == req::Shutdown::METHOD => {
                 shut_down = true;
@@ -112,6 +119,27 @@ fn serve(connection: &Connection) -> Result<u8, String> {
     }
     // The client closed the stream without `exit`.
     Ok(1)
+}
+
+/// The id and parameters of the `initialize` request; `None` when `exit` or the end of the stream comes first.
+/// Requests before it are answered with an error, notifications and responses dropped (the protocol's rules).
+fn initialize_request(connection: &Connection) -> Option<(RequestId, serde_json::Value)> {
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) if request.method == req::Initialize::METHOD => {
+                return Some((request.id, request.params));
+            }
+            Message::Request(request) => {
+                let error = "the server is not initialized: `initialize` comes first";
+                let response = Response::new_err(request.id, ErrorCode::ServerNotInitialized as i32, error.into());
+                // The writer is gone only when the client is: the loop ends with the input.
+                let _ = connection.sender.send(response.into());
+            }
+            Message::Notification(n) if n.method == note::Exit::METHOD => return None,
+            Message::Notification(_) | Message::Response(_) => {}
+        }
+    }
+    None
 }
 
 struct Server<'a> {
@@ -146,7 +174,8 @@ impl Server<'_> {
                 answer::<req::GotoDefinition>(request, |p| navigate::definition(&self.workspace, p))
             }
             req::Completion::METHOD => answer::<req::Completion>(request, |p| complete::complete(&self.workspace, p)),
-            _ => Err((ErrorCode::MethodNotFound, format!("beeuni-lint does not answer `{}`", request.method))),
+            // The method's name escaped: it is the client's text.
+            _ => Err((ErrorCode::MethodNotFound, format!("beeuni-lint does not answer {:?}", request.method))),
         };
         match answer {
             Ok(result) => self.send(Response { id, result: Some(result), error: None }.into()),
@@ -222,7 +251,7 @@ fn params<N: note::Notification>(notification: Notification) -> Option<N::Params
 where
     N::Params: DeserializeOwned,
 {
-    notification.extract(N::METHOD).ok()
+    parameters::read(notification.params).ok()
 }
 
 type Answer = Result<serde_json::Value, (ErrorCode, String)>;
@@ -232,8 +261,7 @@ where
     R::Params: DeserializeOwned,
     R::Result: Serialize,
 {
-    let (_, params) = request
-        .extract::<R::Params>(R::METHOD)
-        .map_err(|e| (ErrorCode::InvalidParams, format!("bad parameters for `{}`: {e:?}", R::METHOD)))?;
+    let params = parameters::read(request.params)
+        .map_err(|e| (ErrorCode::InvalidParams, format!("bad parameters for `{}`: {e}", R::METHOD)))?;
     serde_json::to_value(handle(params)).map_err(|e| (ErrorCode::InternalError, e.to_string()))
 }
