@@ -231,6 +231,10 @@ impl Checkout {
     pub fn read(&self, rel: &str) -> Result<Vec<u8>, Refusal> {
         let resolved = self.resolve(rel)?;
         if let Some(Some(bytes)) = self.overlaid(rel) {
+            // An editor's buffer is held to the limit of a file read, like the file it stands for.
+            if bytes.len() as u64 > fs::MAX_FILE_BYTES {
+                return Err(Refusal::TooLarge(bytes.len() as u64));
+            }
             return Ok(bytes.clone());
         }
         self.read_resolved(&resolved)
