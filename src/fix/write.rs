@@ -3,6 +3,7 @@
 
 use super::Change;
 use crate::repo::fs::{self, Refusal};
+use crate::source::escape::escape;
 use std::io::Write;
 use std::path::Path;
 
@@ -99,16 +100,44 @@ fn delete(root: &Path, rel: &str) -> Result<(), String> {
     std::fs::remove_file(folder.join(path.file_name().ok_or("it has no name")?)).map_err(|e| e.to_string())
 }
 
-/// The plan as a unified diff (`a/` and `b/` paths, three lines of context); line breaks are kept as they are.
+/// The plan as a unified diff (`a/` and `b/` paths, three lines of context); line breaks (LF, CRLF) are kept as
+/// they are. The paths and lines are the repository's: any other character that acts (a lone CR, ESC) is escaped
+/// ([`escape`]), so a diff of such a file shows it and no longer applies as a patch.
 pub fn diff(changes: &[Change]) -> String {
     let mut out = String::new();
     for change in changes {
         let before = String::from_utf8_lossy(&change.before);
         let after = change.after.as_deref().map(String::from_utf8_lossy).unwrap_or_default();
-        let old = format!("a/{}", change.shown);
-        let new = if change.after.is_some() { format!("b/{}", change.shown) } else { "/dev/null".to_string() };
+        let shown = escape(&change.shown);
+        let old = format!("a/{shown}");
+        let new = if change.after.is_some() { format!("b/{shown}") } else { "/dev/null".to_string() };
         let text = similar::TextDiff::from_lines(before.as_ref(), after.as_ref());
-        out.push_str(&text.unified_diff().context_radius(3).header(&old, &new).missing_newline_hint(true).to_string());
+        let unified = text.unified_diff().context_radius(3).header(&old, &new).missing_newline_hint(true).to_string();
+        for line in unified.split_inclusive('\n') {
+            let body = line.strip_suffix('\n').map_or(line, |body| body.strip_suffix('\r').unwrap_or(body));
+            out.push_str(&escape(body));
+            out.push_str(&line[body.len()..]);
+        }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_diff_keeps_line_breaks_and_escapes_the_rest() {
+        let change = Change {
+            path: "a.yaml".into(),
+            shown: "d\u{1b}/a.yaml".into(),
+            before: b"x: 1\r\ny: \x1b[2J\rz\nw: bsh\n".to_vec(),
+            after: Some(b"x: 1\r\ny: \x1b[2J\rz\nw: bash\n".to_vec()),
+        };
+        assert_eq!(
+            diff(&[change]),
+            // similar breaks lines at a lone CR too: its context line ` z` follows the escaped CR.
+            "--- a/d\\u{1b}/a.yaml\n+++ b/d\\u{1b}/a.yaml\n@@ -1,4 +1,4 @@\n x: 1\r\n y: \\u{1b}[2J\\r z\n-w: bsh\n+w: bash\n"
+        );
+    }
 }

@@ -162,6 +162,10 @@ fn the_step_summary_keeps_repository_text_in_code_spans() {
 #[test]
 fn the_fix_log_shows_repository_text_escaped() {
     let sandbox = hostile();
+    let diff = sandbox.run(&["check", FOLDER, "--unsafe-fixes", "--diff"]);
+    assert_neutral("--diff", &diff, &[]);
+    let header = format!("--- a/{FOLDER_SHOWN}/beeuni.yaml\n+++ b/{FOLDER_SHOWN}/beeuni.yaml\n");
+    assert!(diff.stdout().starts_with(&header), "{}", diff.stdout());
     let outcome = sandbox.run(&["check", FOLDER, "--unsafe-fixes", "--format", "short"]);
     assert_neutral("--unsafe-fixes", &outcome, &[]);
     sandbox.assert_untouched("--unsafe-fixes", &outcome);
