@@ -13,6 +13,7 @@ use crate::manifest::agents::{AgentDecl, ToolList};
 use crate::project::Project;
 use crate::rules::names;
 use crate::rules::tool_name::name_problem;
+use crate::source::escape::escape;
 use serde::Serialize;
 
 /// Where a tool comes from: the table's columns.
@@ -269,9 +270,11 @@ fn shorten(names: &[String]) -> Vec<String> {
 }
 
 fn table(rows: &[Row], full: &[Vec<&str>; 3]) -> String {
+    // Agent and tool names are the repository's: each cell is escaped before it is measured.
     let cells = |row: &Row| -> [String; 5] {
         let [harness, beeuni, project] = &row.cells;
         [row.agent.clone(), row.why.clone(), cell(harness, &full[0]), cell(beeuni, &full[1]), cell(project, &full[2])]
+            .map(|cell| escape(&cell).into_owned())
     };
     let all: Vec<[String; 5]> = std::iter::once(HEADINGS.map(String::from)).chain(rows.iter().map(cells)).collect();
     let widths: Vec<usize> = (0..5).map(|c| all.iter().map(|r| r[c].chars().count()).max().unwrap_or(0) + 2).collect();
@@ -293,5 +296,5 @@ fn table(rows: &[Row], full: &[Vec<&str>; 3]) -> String {
 pub fn render_json(access: &[AgentAccess]) -> String {
     let mut text = serde_json::to_string_pretty(access).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     text.push('\n');
-    text
+    crate::source::escape::json(text)
 }

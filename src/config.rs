@@ -8,6 +8,7 @@
 use crate::catalog::BEEUNI_TOOLS;
 use crate::diagnostic::Severity;
 use crate::rules::{self, names};
+use crate::source::escape::escape;
 use crate::source::{SourceFile, Span};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use std::collections::BTreeMap;
@@ -175,7 +176,8 @@ impl Errors {
             .iter()
             .map(|(at, message)| {
                 let pos = source.position(*at);
-                format!("{}:{}:{}: {message}", source.path, pos.line, pos.column)
+                // A key or value of the file may hold any character: each mistake stays on its line.
+                format!("{}:{}:{}: {}", escape(&source.path), pos.line, pos.column, escape(message))
             })
             .collect();
         lines.join("\n")

@@ -44,14 +44,9 @@ pub struct Report {
 }
 
 impl Report {
-    /// Makes every message, and the text of every file a finding points into (renderers show no other), safe to
-    /// print on a terminal (see [`render::terminal_safe`]).
+    /// Makes the text of every file a finding points into (renderers show no other) safe to print in a snippet
+    /// (see [`source::escape::same_length`]); the renderers escape messages, helps and paths themselves.
     pub fn make_terminal_safe(&mut self) {
-        let safe = |text: &mut String| {
-            if let Some(clean) = render::terminal_safe(text) {
-                *text = clean;
-            }
-        };
         let mut shown = vec![false; self.sources.len()];
         for diagnostic in &self.diagnostics {
             for label in std::iter::once(&diagnostic.primary).chain(&diagnostic.related) {
@@ -62,13 +57,6 @@ impl Report {
         }
         for (file, _) in self.sources.iter_mut().zip(shown).filter(|(_, shown)| *shown) {
             file.text.make_terminal_safe();
-        }
-        for diagnostic in &mut self.diagnostics {
-            safe(&mut diagnostic.message);
-            diagnostic.help.iter_mut().for_each(safe);
-            for label in std::iter::once(&mut diagnostic.primary).chain(&mut diagnostic.related) {
-                label.message.iter_mut().for_each(safe);
-            }
         }
     }
 

@@ -5,7 +5,9 @@ use crate::diagnostic::Diagnostic;
 use crate::manifest::tools::ToolValue;
 use crate::project::Project;
 use crate::rules::tool_name::name_problem;
+use crate::source::escape::escape;
 use serde::Serialize;
+use std::borrow::Cow;
 
 #[derive(Serialize, Debug, PartialEq, Eq)]
 pub struct Listed {
@@ -86,7 +88,8 @@ fn xcsh_tools(project: &Project) -> Vec<XcshListed> {
     listed
 }
 
-/// The docs' table: each column as wide as its longest cell plus two.
+/// The docs' table: each column as wide as its longest cell plus two. Names and paths are the repository's: each
+/// cell is escaped ([`escape`]) before it is measured.
 pub fn render_text(listing: &Listing) -> String {
     let mut out = if listing.manifest.is_some() { beeuni_table(listing) } else { String::new() };
     if !listing.xcsh.is_empty() {
@@ -94,18 +97,19 @@ pub fn render_text(listing: &Listing) -> String {
             out.push('\n');
         }
         out.push_str("xcsh custom tools:\n");
-        let width = listing.xcsh.iter().map(|t| t.name.chars().count()).max().unwrap_or(0).max(4) + 2;
+        let rows: Vec<[Cow<str>; 2]> = listing.xcsh.iter().map(|t| [escape(&t.name), escape(&t.path)]).collect();
+        let width = rows.iter().map(|[name, _]| name.chars().count()).max().unwrap_or(0).max(4) + 2;
         out.push_str(&format!("{:<width$}FILE\n", "NAME"));
-        for tool in &listing.xcsh {
-            out.push_str(&format!("{:<width$}{}\n", tool.name, tool.path));
+        for [name, path] in &rows {
+            out.push_str(&format!("{name:<width$}{path}\n"));
         }
     }
     out
 }
 
 fn beeuni_table(listing: &Listing) -> String {
-    let rows: Vec<[&str; 3]> = std::iter::once(["NAME", "KIND", "SOURCE"])
-        .chain(listing.tools.iter().map(|t| [t.name.as_str(), t.kind, t.source.as_str()]))
+    let rows: Vec<[Cow<str>; 3]> = std::iter::once(["NAME", "KIND", "SOURCE"].map(Cow::Borrowed))
+        .chain(listing.tools.iter().map(|t| [escape(&t.name), Cow::Borrowed(t.kind), escape(&t.source)]))
         .collect();
     let width = |column: usize| rows.iter().map(|r| r[column].chars().count()).max().unwrap_or(0) + 2;
     let (name_width, kind_width) = (width(0), width(1));
@@ -123,5 +127,5 @@ fn beeuni_table(listing: &Listing) -> String {
 pub fn render_json(listing: &Listing) -> String {
     let mut text = serde_json::to_string_pretty(listing).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     text.push('\n');
-    text
+    crate::source::escape::json(text)
 }

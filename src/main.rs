@@ -3,6 +3,7 @@
 mod cli;
 
 use beeuni_lint::diagnostic::Severity;
+use beeuni_lint::source::escape::{escape_lines, prefixed_lines};
 use beeuni_lint::{CacheChoice, CheckOptions, listing, render, rules};
 use clap::Parser;
 use cli::{CheckArgs, Cli, Color, Command, FailOn, Format, MinSeverity, ViewArgs};
@@ -24,12 +25,12 @@ fn main() -> ExitCode {
                 (None, false) => None,
             };
             beeuni_lint::fix::eject::eject(std::path::Path::new("."), &name, source, force)
-                .and_then(|out| print(&out))
+                .and_then(|out| print(&escape_lines(&out)))
                 .map(|()| 0)
         }
-        Some(Command::Restore { name }) => {
-            beeuni_lint::fix::restore::restore(std::path::Path::new("."), &name).and_then(|out| print(&out)).map(|()| 0)
-        }
+        Some(Command::Restore { name }) => beeuni_lint::fix::restore::restore(std::path::Path::new("."), &name)
+            .and_then(|out| print(&escape_lines(&out)))
+            .map(|()| 0),
         Some(Command::Rules) => print(&rules_table()).map(|()| 0),
         Some(Command::Lsp) => beeuni_lint::lsp::run(),
         Some(Command::Schema) => print(&schema_text()).map(|()| 0),
@@ -38,7 +39,7 @@ fn main() -> ExitCode {
     match outcome {
         Ok(code) => ExitCode::from(code),
         Err(message) => {
-            eprintln!("beeuni-lint: {message}");
+            eprint!("{}", prefixed_lines("beeuni-lint: ", &message));
             ExitCode::from(2)
         }
     }
@@ -100,7 +101,7 @@ fn hook(args: &CheckArgs) -> Result<u8, String> {
     let mut worst = 0;
     for project in projects {
         let code = check_path(args, project).unwrap_or_else(|message| {
-            eprintln!("beeuni-lint: {message}");
+            eprint!("{}", prefixed_lines("beeuni-lint: ", &message));
             2
         });
         worst = worst.max(code);
@@ -134,7 +135,10 @@ fn check_path(args: &CheckArgs, path: std::path::PathBuf) -> Result<u8, String> 
     let mut report = if args.fix || args.unsafe_fixes || args.diff {
         let outcome = beeuni_lint::fix::plan(&options, args.unsafe_fixes, min)?;
         if args.diff {
-            print(&beeuni_lint::fix::diff(&outcome.changes))?;
+            // Raw bytes where they go to a program (`--diff | git apply`); shown escaped where they may be read as
+            // they come: a terminal, or the job log of GitHub Actions, which runs a line starting with `::`.
+            let raw = !std::io::stdout().is_terminal() && std::env::var_os("GITHUB_ACTIONS").is_none();
+            print(&beeuni_lint::fix::diff(&outcome.changes, raw))?;
             return Ok(u8::from(!outcome.changes.is_empty()));
         }
         beeuni_lint::fix::write(&outcome.root, &outcome.changes)?;
@@ -151,7 +155,7 @@ fn check_path(args: &CheckArgs, path: std::path::PathBuf) -> Result<u8, String> 
     if let (Format::Github, Some(summary)) = (args.format, std::env::var_os("GITHUB_STEP_SUMMARY")) {
         append_file(std::path::Path::new(&summary), &render::github::step_summary(&report))?;
     }
-    if matches!(args.format, Format::Human | Format::Short | Format::Github) {
+    if matches!(args.format, Format::Human) {
         report.make_terminal_safe();
     }
     let text = match args.format {
@@ -204,9 +208,7 @@ fn view_project(view: ViewArgs) -> Result<Result<beeuni_lint::project::Project, 
     if blockers.is_empty() {
         return Ok(Ok(project));
     }
-    let mut report =
-        beeuni_lint::Report { files: project.sources.len(), sources: project.sources, diagnostics: blockers };
-    report.make_terminal_safe();
+    let report = beeuni_lint::Report { files: project.sources.len(), sources: project.sources, diagnostics: blockers };
     eprint!("{}", render::short::render(&report));
     eprintln!(
         "beeuni-lint: the manifest cannot be read: fix the errors above (`beeuni-lint check` shows them in full)"

@@ -35,6 +35,7 @@ impl Span {
 /// Index of a file in [`Sources`].
 pub type FileId = usize;
 
+pub mod escape;
 mod text;
 
 pub use text::{Reread, TEXTS_READ_AGAIN, Text};

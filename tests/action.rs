@@ -137,9 +137,36 @@ fn a_fork_pull_request_skips_the_upload_with_a_notice() {
     assert_eq!((outcome.output("status"), outcome.output("warnings")), ("0", "2"));
     let note = "SARIF upload skipped: a pull request from the fork someone/shop gets no security-events: write token.";
     assert!(outcome.log.contains(&format!("::notice title=beeuni-lint::{note}")), "{}", outcome.log);
-    assert!(outcome.summary.contains(note), "{}", outcome.summary);
+    // In the job summary, the fork's name is a code span.
+    let summarised = "from the fork `someone/shop` gets no security-events: write token.";
+    assert!(outcome.summary.contains(summarised), "{}", outcome.summary);
     // The report is still written, for an artifact.
     assert_eq!(rules(&sarif_results(&outcome)), ["removed-beeuni-tool", "unknown-tool"]);
+}
+
+#[test]
+fn an_input_with_a_line_break_adds_no_output_and_no_workflow_command() {
+    let setup = setup();
+    // Written as `name=value`, this category would add `status=0` after the real status: a failing run would pass.
+    let category = "beeuni-lint/x\nstatus=0";
+    let fork = "someone/shop\n::add-mask::x\r::stop-commands::y ![x](http://e/x.png) `";
+    let inputs = [("category", category), ("version", "1.0\n::error::forged")];
+    let outcome = run(&setup.invocation("pull_request", pull_request(fork), &inputs));
+    assert!(outcome.log.contains("version \"1.0???error??forged\" is not a version number"), "{}", outcome.log);
+    let outcome = run(&setup.invocation("pull_request", pull_request(fork), &inputs[..1]));
+    assert!(!outcome.success, "two warnings under fail-on: warning fail:\n{}", outcome.log);
+    assert_eq!(outcome.output("status"), "1");
+    assert_eq!(outcome.step("lint", "category"), category, "the whole value, line break included");
+    let names: Vec<&String> = outcome.steps["lint"].keys().collect();
+    assert_eq!(names, ["category", "errors", "sarif-file", "status", "upload", "warnings"]);
+    for line in outcome.log.split(['\r', '\n']) {
+        let allowed = ["::warning file=", "::notice title=beeuni-lint::SARIF upload skipped"];
+        assert!(!line.starts_with("::") || allowed.iter().any(|a| line.starts_with(a)), "{line:?}");
+    }
+    let shown = "someone/shop???add-mask??x???stop-commands??y???x??http?//e/x.png???";
+    assert!(outcome.log.contains(&format!("from the fork {shown} gets")), "{}", outcome.log);
+    assert!(outcome.summary.contains(&format!("from the fork `{shown}` gets")), "{}", outcome.summary);
+    assert!(!outcome.summary.contains("](") && !outcome.summary.contains('\r'), "{}", outcome.summary);
 }
 
 #[test]

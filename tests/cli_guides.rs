@@ -65,8 +65,8 @@ fn every_config_mistake_in_one_run() {
     assert_eq!(
         run.stderr,
         "beeuni-lint: beeuni-lint.toml:1:1: unknown key `harness-tool`: did you mean `harness-tools`?\n\
-         beeuni-lint.toml:3:1: unknown rule `unknown-tol` in [rules]: did you mean `unknown-tool`?\n\
-         beeuni-lint.toml:4:13: `warn` is not a level: use error, warning, info or off (did you mean `warning`?)\n"
+         beeuni-lint: beeuni-lint.toml:3:1: unknown rule `unknown-tol` in [rules]: did you mean `unknown-tool`?\n\
+         beeuni-lint: beeuni-lint.toml:4:13: `warn` is not a level: use error, warning, info or off (did you mean `warning`?)\n"
     );
 }
 

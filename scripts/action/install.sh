@@ -15,11 +15,24 @@
 set -euo pipefail
 
 releases="${BEEUNI_LINT_RELEASES:-https://github.com/beeuni/beeuni-lint/releases/download}"
-output() { echo "$1=$2" >> "$GITHUB_OUTPUT"; }
+# Each output as `name<<DELIMITER` ... `DELIMITER` with a random delimiter the value does not hold, so that no value
+# (an input may hold a line break) can add a line, and so an output, of its own.
+output() {
+  local delimiter
+  delimiter="beeuni-lint-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+  while [[ "$2" == *"$delimiter"* ]]; do
+    delimiter="beeuni-lint-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+  done
+  printf '%s<<%s\n%s\n%s\n' "$1" "$delimiter" "$2" "$delimiter" >> "$GITHUB_OUTPUT"
+}
 
 # The version of the action's own source, from its Cargo.toml.
 source_version=$(sed -n 's/^version = "\([^"]*\)"$/\1/p' "$ACTION_PATH/Cargo.toml" | head -n 1)
 semver='^[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.-]+)?$'
+
+# An input as the log shows it: only the characters of a version or a ref, any other byte as `?` (no line break,
+# which would start a workflow command).
+plain() { printf '%s' "$1" | LC_ALL=C tr -c 'A-Za-z0-9._/+-' '?'; }
 
 download() { curl --fail --silent --show-error --location --retry 3 --output "$2" "$1"; }
 
@@ -37,7 +50,7 @@ elif [ -z "$wanted" ] && [[ "$ACTION_REF" =~ ^[0-9a-f]{40}$ ]]; then
   rm -f "$commit_file"
 fi
 if [ -n "$wanted" ] && ! [[ "$wanted" =~ $semver ]]; then
-  echo "::error title=beeuni-lint::version \"$VERSION\" is not a version number such as 0.1.0"
+  echo "::error title=beeuni-lint::version \"$(plain "$VERSION")\" is not a version number such as 0.1.0"
   exit 1
 fi
 
@@ -74,7 +87,8 @@ checksum() {
 }
 
 if [ -z "$wanted" ]; then
-  echo "The action is used at \"${ACTION_REF:-an unknown ref}\", not at a release: building beeuni-lint $source_version from its source."
+  ref=$(plain "$ACTION_REF")
+  echo "The action is used at \"${ref:-an unknown ref}\", not at a release: building beeuni-lint $source_version from its source."
   build
   exit 0
 fi

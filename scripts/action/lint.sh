@@ -15,8 +15,20 @@
 # category, upload (true|false).
 set -euo pipefail
 
-output() { echo "$1=$2" >> "$GITHUB_OUTPUT"; }
+# Each output as `name<<DELIMITER` ... `DELIMITER` with a random delimiter the value does not hold, so that no value
+# (an input may hold a line break) can add a line, and so an output, of its own.
+output() {
+  local delimiter
+  delimiter="beeuni-lint-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+  while [[ "$2" == *"$delimiter"* ]]; do
+    delimiter="beeuni-lint-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+  done
+  printf '%s<<%s\n%s\n%s\n' "$1" "$delimiter" "$2" "$delimiter" >> "$GITHUB_OUTPUT"
+}
 summary() { if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then echo "$1" >> "$GITHUB_STEP_SUMMARY"; fi; }
+# A name from the event (a fork's owner/name) as the log and the job summary show it: only the characters a
+# repository name may hold, any other byte as `?`: no line break (a workflow command), no Markdown.
+plain() { printf '%s' "$1" | LC_ALL=C tr -c 'A-Za-z0-9._/-' '?'; }
 
 path="${LINT_PATH:-.}"
 # One code-scanning category per project, so that two projects of a repository keep their own alerts.
@@ -65,9 +77,10 @@ elif [ "$UPLOAD_SARIF" != "true" ]; then
   output sarif-file "$sarif"
 elif [ -n "$PR_BASE_REF" ] && [ "$PR_HEAD_REPO" != "$REPOSITORY" ]; then
   output sarif-file "$sarif"
-  note="SARIF upload skipped: a pull request from the fork $PR_HEAD_REPO gets no security-events: write token. The annotations above show every finding."
-  echo "::notice title=beeuni-lint::$note"
-  summary "$note"
+  fork=$(plain "$PR_HEAD_REPO")
+  why="gets no security-events: write token. The annotations above show every finding."
+  echo "::notice title=beeuni-lint::SARIF upload skipped: a pull request from the fork $fork $why"
+  summary "SARIF upload skipped: a pull request from the fork \`$fork\` $why"
 elif [ "$ACTOR" = "dependabot[bot]" ]; then
   output sarif-file "$sarif"
   note="SARIF upload skipped: Dependabot's runs get a read-only token. The annotations above show every finding."

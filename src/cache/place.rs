@@ -42,7 +42,7 @@ pub fn note(note: String) {
     static SHOWN: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let mut shown = SHOWN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     if !shown.contains(&note) {
-        eprintln!("beeuni-lint: {note}");
+        eprint!("{}", crate::source::escape::prefixed_lines("beeuni-lint: ", &note));
         shown.push(note);
     }
 }

@@ -1,26 +1,31 @@
 //! `--diff`: the plan as a unified diff that `git apply` takes.
 //!
-//! Lines are what git calls lines: each ends after a `\n` (a lone `\r` is inside a line, as git reads it, so a
+//! Written raw (its bytes exactly, for `git apply`) or shown (the repository's characters that act on a terminal
+//! or GitHub's log escaped, [`escape`]; LF and the CR of CRLF kept): a diff of a line holding a lone CR or ESC
+//! then shows it, and no longer applies as a patch. Lines are what git calls lines: each ends after a `\n` (a lone `\r` is inside a line, as git reads it, so a
 //! file with lone-CR line breaks is one line), and a last line without `\n` is followed by `\ No newline at end
 //! of file`. Hunk headers are counted from those same lines, so they always agree with the lines shown.
 
 use super::Change;
+use crate::source::escape::escape;
 use similar::{Algorithm, DiffTag, capture_diff_slices, group_diff_ops};
 use std::fmt::Write as _;
 
 /// Lines of context around each change.
 const CONTEXT: usize = 3;
 
-/// The plan as a unified diff (`a/` and `b/` paths, three lines of context); line breaks are kept as they are.
-pub fn diff(changes: &[Change]) -> String {
+/// The plan as a unified diff (`a/` and `b/` paths, three lines of context); line breaks are kept as they are, and
+/// the rest too when `raw` (else shown: see the module).
+pub fn diff(changes: &[Change], raw: bool) -> String {
     let mut out = String::new();
     for change in changes {
         let before = String::from_utf8_lossy(&change.before);
         let after = change.after.as_deref().map(String::from_utf8_lossy).unwrap_or_default();
-        let new_name = if change.after.is_some() { format!("b/{}", change.shown) } else { "/dev/null".into() };
-        let hunks = hunks(&lines(&before), &lines(&after));
+        let shown = if raw { change.shown.as_str().into() } else { escape(&change.shown) };
+        let new_name = if change.after.is_some() { format!("b/{shown}") } else { "/dev/null".into() };
+        let hunks = hunks(&lines(&before), &lines(&after), raw);
         if !hunks.is_empty() {
-            let _ = writeln!(out, "--- a/{}\n+++ {new_name}", change.shown);
+            let _ = writeln!(out, "--- a/{shown}\n+++ {new_name}");
             out.push_str(&hunks);
         }
     }
@@ -32,7 +37,7 @@ fn lines(text: &str) -> Vec<&str> {
     text.split_inclusive('\n').collect()
 }
 
-fn hunks(old: &[&str], new: &[&str]) -> String {
+fn hunks(old: &[&str], new: &[&str], raw: bool) -> String {
     let mut out = String::new();
     for group in group_diff_ops(capture_diff_slices(Algorithm::Myers, old, new), CONTEXT) {
         let Some(first) = group.first() else { continue };
@@ -45,13 +50,13 @@ fn hunks(old: &[&str], new: &[&str]) -> String {
             if matches!(tag, DiffTag::Equal) {
                 old_count += old_lines.len();
                 new_count += old_lines.len();
-                old[old_lines].iter().for_each(|line| push_line(&mut body, ' ', line));
+                old[old_lines].iter().for_each(|line| push_line(&mut body, ' ', line, raw));
                 continue;
             }
             old_count += old_lines.len();
             new_count += new_lines.len();
-            old[old_lines].iter().for_each(|line| push_line(&mut body, '-', line));
-            new[new_lines].iter().for_each(|line| push_line(&mut body, '+', line));
+            old[old_lines].iter().for_each(|line| push_line(&mut body, '-', line, raw));
+            new[new_lines].iter().for_each(|line| push_line(&mut body, '+', line, raw));
         }
         let (old_start, new_start) = (first.old_range().start, first.new_range().start);
         let _ = writeln!(out, "@@ -{} +{} @@", range(old_start, old_count), range(new_start, new_count));
@@ -70,9 +75,16 @@ fn range(start: usize, count: usize) -> String {
     }
 }
 
-fn push_line(out: &mut String, sign: char, line: &str) {
+fn push_line(out: &mut String, sign: char, line: &str, raw: bool) {
     out.push(sign);
-    out.push_str(line);
+    if raw {
+        out.push_str(line);
+    } else {
+        // The line's own break (LF, CRLF) is kept; anything else that acts is shown.
+        let body = line.strip_suffix('\n').map_or(line, |body| body.strip_suffix('\r').unwrap_or(body));
+        out.push_str(&escape(body));
+        out.push_str(&line[body.len()..]);
+    }
     if !line.ends_with('\n') {
         out.push_str("\n\\ No newline at end of file\n");
     }
@@ -95,7 +107,7 @@ mod tests {
     fn a_fixed_item_followed_by_the_name_it_becomes() {
         let before = "agents:\n  a:\n    tools:\n      exclude:\n        - bsah\n        - bash\n";
         let after = "agents:\n  a:\n    tools:\n      exclude:\n        - bash\n        - bash\n";
-        let text = diff(&[change(before, Some(after))]);
+        let text = diff(&[change(before, Some(after))], true);
         // Whatever the alignment, the header counts exactly the lines shown.
         let body: Vec<&str> = text.lines().skip(3).collect();
         let old_count = body.iter().filter(|l| l.starts_with(' ') || l.starts_with('-')).count();
@@ -107,13 +119,13 @@ mod tests {
 
     #[test]
     fn no_newline_at_the_end_and_lone_carriage_returns() {
-        let text = diff(&[change("a: 1\nb: bsah", Some("a: 1\nb: bash"))]);
+        let text = diff(&[change("a: 1\nb: bsah", Some("a: 1\nb: bash"))], true);
         assert_eq!(
             text,
             "--- a/beeuni.yaml\n+++ b/beeuni.yaml\n@@ -1,2 +1,2 @@\n a: 1\n-b: bsah\n\\ No newline at end of file\n+b: bash\n\\ No newline at end of file\n"
         );
         // A lone CR is inside a line for git: the whole file is one line.
-        let text = diff(&[change("a: 1\rb: bsah\r", Some("a: 1\rb: bash\r"))]);
+        let text = diff(&[change("a: 1\rb: bsah\r", Some("a: 1\rb: bash\r"))], true);
         assert_eq!(
             text,
             "--- a/beeuni.yaml\n+++ b/beeuni.yaml\n@@ -1 +1 @@\n-a: 1\rb: bsah\r\n\\ No newline at end of file\n+a: 1\rb: bash\r\n\\ No newline at end of file\n"
@@ -122,7 +134,20 @@ mod tests {
 
     #[test]
     fn a_deleted_file_and_an_unchanged_one() {
-        assert_eq!(diff(&[change("x\ny\n", None)]), "--- a/beeuni.yaml\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-x\n-y\n");
-        assert_eq!(diff(&[change("x\n", Some("x\n"))]), "");
+        assert_eq!(
+            diff(&[change("x\ny\n", None)], true),
+            "--- a/beeuni.yaml\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-x\n-y\n"
+        );
+        assert_eq!(diff(&[change("x\n", Some("x\n"))], true), "");
+    }
+
+    #[test]
+    fn shown_the_repository_characters_that_act_are_escaped_and_line_breaks_kept() {
+        let mut shown = change("x: 1\r\ny: \u{1b}[2J\rz\nw: bsh\n", Some("x: 1\r\ny: \u{1b}[2J\rz\nw: bash\n"));
+        shown.shown = "d\u{1b}/a.yaml".into();
+        assert_eq!(
+            diff(&[shown], false),
+            "--- a/d\\u{1b}/a.yaml\n+++ b/d\\u{1b}/a.yaml\n@@ -1,3 +1,3 @@\n x: 1\r\n y: \\u{1b}[2J\\rz\n-w: bsh\n+w: bash\n"
+        );
     }
 }

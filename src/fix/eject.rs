@@ -10,6 +10,7 @@ use crate::diagnostic::Edit;
 use crate::manifest::tools::ToolValue;
 use crate::project::TEMPLATE_MARKER;
 use crate::source::Span;
+use crate::source::escape::escape;
 use std::path::{Path, PathBuf};
 
 /// Where the module's bytes come from.
@@ -88,7 +89,8 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
     };
     let written = write_text(&project, file, &edits)?;
     write_new(&project, &module, &bytes)?;
-    let shown = project.file(file).path.clone();
+    // The manifest's path is the repository's: it stays on its line.
+    let shown = escape(&project.file(file).path).into_owned();
     let (what, first) = match source {
         Source::From(file) => {
             (format!("the source from {}, now the project's to change", file.display()), format!("Edit {module}."))
@@ -98,6 +100,7 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
             format!("Fill in {module}, then delete its `{TEMPLATE_MARKER}` comment."),
         ),
     };
+    let written = escape(&written);
     let mut out = format!("  ✓  Ejected {name}\n  wrote   {module} ({what})\n  set     {shown}: {written}\n\nNext:\n");
     out.push_str(&format!(
         "  1. {first} Keep the default export: {{ description, parameters, execute(args, context) }}.\n  \

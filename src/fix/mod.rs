@@ -20,6 +20,7 @@ pub use write::write;
 use crate::diagnostic::{Diagnostic, Fix, Safety, Severity};
 use crate::repo::checkout::Overlay;
 use crate::source::Span;
+use crate::source::escape::escape;
 use crate::{CacheChoice, CheckOptions, Report};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
@@ -203,15 +204,17 @@ pub fn plan(options: &CheckOptions, unsafe_fixes: bool, min: Severity) -> Result
 }
 
 /// What `--fix` says it did (on standard error, so that the report itself stays in its format): each fixed
-/// finding, each dropped fix and why, and one line of counts.
+/// finding, each dropped fix and why, and one line of counts. The paths and messages are the repository's: escaped.
 pub fn summary(outcome: &Outcome) -> String {
     let mut out = String::new();
     for a in &outcome.applied {
-        out.push_str(&format!("fixed {}:{}: {}[{}] {}\n", a.path, a.line, safety(a.safety), a.rule, a.message));
+        let (path, message) = (escape(&a.path), escape(&a.message));
+        out.push_str(&format!("fixed {path}:{}: {}[{}] {message}\n", a.line, safety(a.safety), a.rule));
     }
     for d in &outcome.dropped {
         let a = &d.applied;
-        out.push_str(&format!("not fixed {}:{}: [{}] {} ({})\n", a.path, a.line, a.rule, a.message, d.reason));
+        let (path, message, reason) = (escape(&a.path), escape(&a.message), escape(&d.reason));
+        out.push_str(&format!("not fixed {path}:{}: [{}] {message} ({reason})\n", a.line, a.rule));
     }
     let files = outcome.changes.len();
     let remain = outcome.report.diagnostics.len();

@@ -11,6 +11,7 @@ use crate::modules::resolve::Resolution;
 use crate::project::Project;
 use crate::rules::eject_comment::ejected_from;
 use crate::source::Span;
+use crate::source::escape::escape;
 use std::path::Path;
 
 /// Restores `name` in the project that holds `path`; returns what to print. `Err`: refused (exit 2).
@@ -108,13 +109,14 @@ fn report(
     deleted: Option<&str>,
     kept: Option<String>,
 ) -> String {
-    let shown = &project.file(file).path;
-    let mut out = format!("  ✓  Restored {name}\n  set     {shown}: {written}\n");
+    // The paths are the repository's: each stays on its line.
+    let shown = escape(&project.file(file).path);
+    let mut out = format!("  ✓  Restored {name}\n  set     {shown}: {}\n", escape(written));
     if let Some(kept) = kept {
-        out.push_str(&format!("  kept    {kept}\n"));
+        out.push_str(&format!("  kept    {}\n", escape(&kept)));
     }
     let mut add = shown.to_string();
-    if let Some(module) = deleted {
+    if let Some(module) = deleted.map(escape) {
         out.push_str(&format!("  deleted {module}\n"));
         add = format!("-A {shown} {module}");
     }

@@ -5,6 +5,7 @@
 use super::workspace::{Linted, Workspace};
 use super::{Client, convert, ignore};
 use crate::diagnostic::{Diagnostic, Fix, Safety};
+use crate::source::escape::escape;
 use crate::source::{FileId, Span};
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionResponse, TextEdit, Uri, WorkspaceEdit,
@@ -167,13 +168,15 @@ fn safe_fixes_of(diagnostics: &[Diagnostic], file: FileId) -> Vec<(FileId, Span,
     taken
 }
 
-/// "Replace `bsh` with `bash`", "Delete `x`", "Insert `y`"; "Apply the fix" when that would not be short.
+/// "Replace `bsh` with `bash`", "Delete `x`", "Insert `y`"; "Apply the fix" when that would not be short. The
+/// texts are the repository's: escaped.
 fn fix_title(linted: &Linted, fix: &Fix) -> String {
     let short = |text: &str| text.len() <= 48 && !text.contains('\n');
     match fix.edits.as_slice() {
         [edit] => {
-            let old = linted.project.file(edit.file).slice(edit.span);
-            let new = edit.content.as_str();
+            let old = escape(linted.project.file(edit.file).slice(edit.span));
+            let new = escape(&edit.content);
+            let (old, new) = (old.as_ref(), new.as_ref());
             match (old.is_empty(), new.is_empty()) {
                 (false, true) if short(old) => format!("Delete `{old}`"),
                 (true, false) if short(new.trim()) => format!("Insert `{}`", new.trim()),

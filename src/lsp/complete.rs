@@ -6,6 +6,7 @@ use super::convert;
 use super::workspace::Workspace;
 use crate::catalog::{self, AGENT_KEYS, AGENT_TOOLS_KEYS, BEEUNI_TOOLS, HarnessTier, TOP_KEYS};
 use crate::project::Project;
+use crate::source::escape::escape;
 use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionParams, CompletionResponse, CompletionTextEdit, Range, TextEdit,
 };
@@ -111,7 +112,7 @@ fn tool_names(project: &Project) -> Vec<(String, String)> {
         if let Some(path) = decl.module_path()
             && !out.iter().any(|(n, _)| *n == decl.name)
         {
-            out.push((decl.name.to_string(), format!("project tool ({path})")));
+            out.push((decl.name.to_string(), format!("project tool ({})", escape(path))));
         }
     }
     out

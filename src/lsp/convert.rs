@@ -3,6 +3,7 @@
 use crate::diagnostic::{self, Severity};
 use crate::render::sarif::INFORMATION_URI;
 use crate::rules;
+use crate::source::escape::escape;
 use crate::source::{SourceFile, Span};
 use lsp_types::{
     CodeDescription, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Position, Range, Uri,
@@ -107,6 +108,7 @@ pub fn rule_page(rule: &str) -> Option<Uri> {
 }
 
 /// A finding as the protocol shows it. `file` is its primary file; `locate` gives a related label's file and URI.
+/// Its texts are escaped ([`escape`]): an editor shows them as they come.
 pub fn diagnostic<'a>(
     file: &SourceFile,
     finding: &diagnostic::Diagnostic,
@@ -117,13 +119,13 @@ pub fn diagnostic<'a>(
         .iter()
         .filter_map(|label| {
             let (file, uri) = locate(label.file)?;
-            let message = label.message.clone().unwrap_or_else(|| "related location".into());
+            let message = escape(label.message.as_deref().unwrap_or("related location")).into_owned();
             Some(DiagnosticRelatedInformation { location: Location { uri, range: range(file, label.span) }, message })
         })
         .collect();
     let message = match &finding.help {
-        Some(help) => format!("{}\nhelp: {help}", finding.message),
-        None => finding.message.clone(),
+        Some(help) => format!("{}\nhelp: {}", escape(&finding.message), escape(help)),
+        None => escape(&finding.message).into_owned(),
     };
     lsp_types::Diagnostic {
         range: range(file, finding.primary.span),
@@ -151,6 +153,19 @@ mod tests {
         let vscode = Uri::from_str("file:///tmp/x%3Ay/beeuni.yaml").unwrap();
         assert_eq!(uri_to_path(&vscode).unwrap(), Path::new("/tmp/x:y/beeuni.yaml"));
         assert_eq!(uri_to_path(&Uri::from_str("untitled:Untitled-1").unwrap()), None);
+    }
+
+    #[test]
+    fn a_finding_shows_repository_text_escaped() {
+        use crate::diagnostic::{Diagnostic, Label};
+        let file = SourceFile::new("beeuni.yaml", "a: b\n".into());
+        let uri = Uri::from_str("file:///r/beeuni.yaml").unwrap();
+        let finding = Diagnostic::new("r", Severity::Warning, Label::new(0, Span::new(0, 1)), "`a\r::add-mask::x`")
+            .help("b\u{1b}]0;title\u{7}")
+            .related(Label::with_message(0, Span::new(3, 4), "c\u{202e}d\n"));
+        let shown = diagnostic(&file, &finding, |_| Some((&file, uri.clone())));
+        assert_eq!(shown.message, "`a\\r::add-mask::x`\nhelp: b\\u{1b}]0;title\\u{7}");
+        assert_eq!(shown.related_information.unwrap()[0].message, "c\\u{202e}d\\n");
     }
 
     #[test]

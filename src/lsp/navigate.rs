@@ -9,6 +9,7 @@ use crate::catalog::{self, HarnessTier};
 use crate::manifest::tools::ToolValue;
 use crate::project::Project;
 use crate::repo::fs;
+use crate::source::escape::{code_span, escape};
 use crate::source::{FileId, Span};
 use lsp_types::{
     GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents, HoverParams, Location, MarkupContent,
@@ -53,13 +54,22 @@ pub fn hover(workspace: &Workspace, client: &Client, params: HoverParams) -> Opt
     let (linted, file, offset) = at(workspace, &place.text_document.uri, place.position)?;
     let project = &linted.project;
     let Target::Tool { name, span, .. } = target_at(project, file, offset)? else { return None };
-    let mut text = format!("`{name}`: {}\n\n", describe(project, name));
+    let markdown = client.markdown_hover;
+    let code = |text: &str| code(text, markdown);
+    let mut text = format!("{}: {}\n\n", code(name), describe(project, name, &code));
     let access = access::access(project);
     for harness in ["standard", "experimental"] {
         let callers: Vec<String> = access
             .iter()
             .filter(|a| a.harness == harness)
-            .filter_map(|a| Some(format!("`{}` ({})", a.agent, a.tools.iter().find(|t| t.name == name)?.why)))
+            .filter_map(|a| {
+                let why = &a.tools.iter().find(|t| t.name == name)?.why;
+                // A reason may quote names of the repository in backticks of its own: in Markdown, one code span
+                // unless it is words only (`listed`, `not excluded`).
+                let words = why.bytes().all(|b| b.is_ascii_alphanumeric() || b == b' ');
+                let why = if markdown && !words { code(why) } else { escape(why).into_owned() };
+                Some(format!("{} ({why})", code(&a.agent)))
+            })
             .collect();
         let callers = match (callers.is_empty(), project.agents.is_empty()) {
             (_, true) => "no agent is declared".to_string(),
@@ -68,20 +78,27 @@ pub fn hover(workspace: &Workspace, client: &Client, params: HoverParams) -> Opt
         };
         text.push_str(&format!("- {harness} harness: {callers}\n"));
     }
-    let kind = if client.markdown_hover { MarkupKind::Markdown } else { MarkupKind::PlainText };
+    let kind = if markdown { MarkupKind::Markdown } else { MarkupKind::PlainText };
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent { kind, value: text }),
         range: Some(convert::range(project.file(file), span)),
     })
 }
 
-/// The tool's kind and source, as `ls` and `agents` tell them.
-fn describe(project: &Project, name: &str) -> String {
+/// Repository text in a hover: escaped, and in Markdown a code span, so that no name can form a link, an image or
+/// HTML; in plain text, between backticks.
+fn code(text: &str, markdown: bool) -> String {
+    let text = escape(text);
+    if markdown { code_span(&text) } else { format!("`{text}`") }
+}
+
+/// The tool's kind and source, as `ls` and `agents` tell them; `code` shows a name or path of the repository.
+fn describe(project: &Project, name: &str, code: &dyn Fn(&str) -> String) -> String {
     let decl = project.tools.iter().find(|d| d.name == name);
     let module = decl.and_then(|d| d.module_path());
     if catalog::is_beeuni(name) {
         return match (project.is_loaded_beeuni(name), module) {
-            (true, Some(path)) => format!("Beeuni tool, replaced by the module `{path}`"),
+            (true, Some(path)) => format!("Beeuni tool, replaced by the module {}", code(path)),
             (true, None) => format!("Beeuni tool (hosted), source `beeuni:{name}`"),
             (false, _) => {
                 format!("Beeuni tool this project does not load (add `{name}: beeuni:{name}` under `tools:`)")
@@ -90,9 +107,9 @@ fn describe(project: &Project, name: &str) -> String {
     }
     if let Some(decl) = decl {
         return match (&decl.value, module) {
-            (_, Some(path)) => format!("project tool, module `{path}`"),
+            (_, Some(path)) => format!("project tool, module {}", code(path)),
             (ToolValue::Beeuni(target), _) => {
-                format!("project tool with the value `beeuni:{target}`, which loads nothing")
+                format!("project tool with the value {}, which loads nothing", code(&format!("beeuni:{target}")))
             }
             _ => "project tool whose value is not a module path".into(),
         };

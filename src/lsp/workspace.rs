@@ -7,6 +7,7 @@ use crate::discover::MANIFEST;
 use crate::manifest::load::Parsed;
 use crate::project::Project;
 use crate::repo::checkout::{DiskMemo, Overlay, Side};
+use crate::source::escape::escape_lines;
 use crate::source::{FileId, SourceFile};
 use crate::{CheckOptions, rules, suppress};
 use lsp_types::{PublishDiagnosticsParams, Uri};
@@ -128,7 +129,7 @@ impl Workspace {
             }
             Err(message) => {
                 if self.errors.insert(root.to_path_buf(), message.clone()).as_ref() != Some(&message) {
-                    outcome.message = Some(format!("beeuni-lint: {message}"));
+                    outcome.message = Some(format!("beeuni-lint: {}", escape_lines(&message)));
                 }
             }
         }

@@ -9,6 +9,7 @@
 use crate::Report;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::render::{Summary, locate, summary_line};
+use crate::source::escape::{code_span, escape};
 
 /// GitHub shows at most this many annotations of each type for a step.
 const SHOWN_A_TYPE: usize = 10;
@@ -46,7 +47,7 @@ fn annotation(report: &Report, d: &Diagnostic) -> String {
     let mut properties = Vec::new();
     // A label whose file is unknown (a bug elsewhere) still annotates the run, with no place.
     if !at.path.is_empty() {
-        properties.push(format!("file={}", property(at.path)));
+        properties.push(format!("file={}", property(&escape(at.path))));
         properties.push(format!("line={}", at.start.line));
         if at.start.line == at.end.line {
             properties.push(format!("col={}", at.start.column));
@@ -57,15 +58,16 @@ fn annotation(report: &Report, d: &Diagnostic) -> String {
         }
     }
     properties.push(format!("title={}", property(&format!("beeuni-lint ({})", d.rule))));
-    let mut message = d.message.clone();
+    // The line breaks the annotation shows are the renderer's own: every part is escaped.
+    let mut message = escape(&d.message).into_owned();
     if let Some(help) = d.help.as_deref().filter(|help| !help.is_empty()) {
-        message.push_str(&format!("\nhelp: {help}"));
+        message.push_str(&format!("\nhelp: {}", escape(help)));
     }
     for label in &d.related {
         let at = locate(&report.sources, label.file, label.span);
-        message.push_str(&format!("\n{}:{}:{}", at.path, at.start.line, at.start.column));
+        message.push_str(&format!("\n{}:{}:{}", escape(at.path), at.start.line, at.start.column));
         if let Some(text) = &label.message {
-            message.push_str(&format!(": {text}"));
+            message.push_str(&format!(": {}", escape(text)));
         }
     }
     format!("::{command} {}::{}", properties.join(","), data(&message))
@@ -83,7 +85,8 @@ fn property(text: &str) -> String {
 
 /// A Markdown summary for `$GITHUB_STEP_SUMMARY`: a heading, the count, and a table of the findings (rule,
 /// severity, location, message), at most `SUMMARY_ROWS` (1,000) rows. The caller appends it to the file that
-/// variable names, when it is set.
+/// variable names, when it is set. The location and each line of the message are code spans
+/// ([`code_span`]): no text of the repository can form a link, an image or HTML there.
 pub fn step_summary(report: &Report) -> String {
     let mut out = format!("### beeuni-lint\n\n{}\n", summary_line(&Summary::of(report)));
     if report.diagnostics.is_empty() {
@@ -92,26 +95,21 @@ pub fn step_summary(report: &Report) -> String {
     out.push_str("\n| Rule | Severity | Location | Message |\n| --- | --- | --- | --- |\n");
     for d in report.diagnostics.iter().take(SUMMARY_ROWS) {
         let at = locate(&report.sources, d.primary.file, d.primary.span);
-        let location = format!("{}:{}:{}", at.path, at.start.line, at.start.column);
-        let mut message = d.message.clone();
+        let location = code_span(&format!("{}:{}:{}", escape(at.path), at.start.line, at.start.column));
+        let mut message = escape(&d.message).into_owned();
         if let Some(help) = d.help.as_deref().filter(|help| !help.is_empty()) {
-            message.push_str(&format!("\nhelp: {help}"));
+            message.push_str(&format!("\nhelp: {}", escape(help)));
         }
         if message.chars().count() > SUMMARY_MESSAGE {
             message = message.chars().take(SUMMARY_MESSAGE - 1).chain(['…']).collect();
         }
-        let row = [d.rule, d.severity.as_str(), &location, &message].map(cell);
-        out.push_str(&format!("| {} |\n", row.join(" | ")));
+        let message: Vec<String> = message.split('\n').map(code_span).collect();
+        out.push_str(&format!("| {} | {} | {location} | {} |\n", d.rule, d.severity.as_str(), message.join("<br>")));
     }
     if let Some(more) = report.diagnostics.len().checked_sub(SUMMARY_ROWS).filter(|&n| n > 0) {
         out.push_str(&format!("\n… and {more} more: see the step's log.\n"));
     }
     out
-}
-
-/// A table cell: `|` escaped, line breaks as `<br>`.
-fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace("\r\n", "<br>").replace(['\n', '\r'], "<br>")
 }
 
 #[cfg(test)]
@@ -142,16 +140,17 @@ mod tests {
         assert_eq!(property("a:b,c%\n"), "a%3Ab%2Cc%25%0A");
         let mut sources = Sources::default();
         let text = "a:\n  b: [x]\n";
-        let file = sources.add(SourceFile::new("dir,1/we:ird%.yaml", text.into()));
+        let file = sources.add(SourceFile::new("dir,1/we:ird%\u{1b}\u{202e}.yaml", text.into()));
         let diagnostics = vec![
-            Diagnostic::new("r", Severity::Error, Label::new(file, Span::new(0, 7)), "two\nlines: 50%").help("a,b"),
+            Diagnostic::new("r", Severity::Error, Label::new(file, Span::new(0, 7)), "two\r\nlines: 50%").help("a,b"),
             Diagnostic::new("r", Severity::Info, Label::new(7, Span::empty(0)), "::stop-commands::x"),
         ];
         let report = Report { sources, diagnostics, files: 1 };
         let lines: Vec<String> = render(&report).lines().map(String::from).collect();
-        // Over two lines: no columns. An unknown file: no place at all.
-        let first = "::error file=dir%2C1/we%3Aird%25.yaml,line=1,endLine=2,title=beeuni-lint (r)::";
-        assert_eq!(lines[0], format!("{first}two%0Alines: 50%25%0Ahelp: a,b"));
+        // Over two lines: no columns. An unknown file: no place at all. A line break of the message is the
+        // message's (escaped); only the renderer's own (before `help:`) is the annotation's.
+        let first = "::error file=dir%2C1/we%3Aird%25\\u{1b}\\u{202e}.yaml,line=1,endLine=2,title=beeuni-lint (r)::";
+        assert_eq!(lines[0], format!("{first}two\\r\\nlines: 50%25%0Ahelp: a,b"));
         assert_eq!(lines[1], "::notice title=beeuni-lint (r)::::stop-commands::x");
         assert_eq!(lines[2], "beeuni-lint: 1 error, 1 info in 1 file");
     }
@@ -172,13 +171,13 @@ mod tests {
     #[test]
     fn step_summary_table() {
         let mut report = fixture::report();
-        report.diagnostics[2].message = "a | b\nc".into();
+        report.diagnostics[2].message = "a | b\nc `![x](http://e/x.png)`".into();
         let expected = "### beeuni-lint\n\n1 error, 1 warning, 1 info in 2 files\n\n\
             | Rule | Severity | Location | Message |\n| --- | --- | --- | --- |\n\
-            | odd-name | warning | beeuni.yaml:1:15 | the name ends in `agent` |\n\
-            | unknown-excluded-tool | error | beeuni.yaml:3:13 | \
-            unknown tool `bsh` in `exclude`<br>help: did you mean `bash`? |\n\
-            | empty-value | info | beeuni.yaml:4:7 | a \\| b<br>c |\n";
+            | odd-name | warning | `beeuni.yaml:1:15` | `` the name ends in `agent` `` |\n\
+            | unknown-excluded-tool | error | `beeuni.yaml:3:13` | \
+            `` unknown tool `bsh` in `exclude` ``<br>``help: did you mean `bash`?`` |\n\
+            | empty-value | info | `beeuni.yaml:4:7` | `` a \\| b\\nc `![x](http://e/x.png)` `` |\n";
         assert_eq!(step_summary(&report), expected);
         report.diagnostics.clear();
         assert_eq!(step_summary(&report), "### beeuni-lint\n\nno problems in 2 files\n");

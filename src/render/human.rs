@@ -4,6 +4,7 @@
 //! reads snippets by the file's line index (no copy, no scan from the start of
 //! the file), and which reports UTF-16 columns like every other format.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use miette::{
@@ -14,6 +15,7 @@ use miette::{
 use crate::Report;
 use crate::diagnostic::{Diagnostic, Safety, Severity};
 use crate::render::{Summary, file, short, summary_line};
+use crate::source::escape::escape;
 use crate::source::{Lines, SourceFile, Sources, Span};
 
 /// The report's width: fixed, so that output does not depend on the terminal.
@@ -62,7 +64,7 @@ fn fix_mark(d: &Diagnostic) -> &'static str {
 struct Finding<'a> {
     /// `severity[rule-id]`.
     code: Option<String>,
-    message: &'a str,
+    message: Cow<'a, str>,
     severity: miette::Severity,
     source: Option<FileSource<'a>>,
     labels: Vec<LabeledSpan>,
@@ -72,27 +74,29 @@ struct Finding<'a> {
 impl<'a> Finding<'a> {
     fn of(sources: &'a Sources, d: &'a Diagnostic) -> Self {
         let primary = file(sources, d.primary.file);
+        let label_text = |message: &Option<String>| message.as_deref().map(|m| escape(m).into_owned());
         let mut labels: Vec<LabeledSpan> =
-            primary.map(|f| label(f, d.primary.span, d.primary.message.clone(), true)).into_iter().collect();
+            primary.map(|f| label(f, d.primary.span, label_text(&d.primary.message), true)).into_iter().collect();
         // A place in another file is one line under the help (`see apps/a/beeuni.yaml:7:3: declared here`), not a
         // second snippet: module findings all carry their `tools:` entry, and a snippet each would repeat it.
-        let mut help: Vec<String> = d.help.iter().filter(|help| !help.is_empty()).cloned().collect();
+        let mut help: Vec<String> =
+            d.help.iter().filter(|help| !help.is_empty()).map(|help| escape(help).into_owned()).collect();
         for extra in &d.related {
             match file(sources, extra.file) {
                 Some(f) if primary.is_some() && extra.file == d.primary.file => {
-                    labels.push(label(f, extra.span, extra.message.clone(), false))
+                    labels.push(label(f, extra.span, label_text(&extra.message), false))
                 }
                 Some(f) => {
                     let at = f.position(extra.span.start);
-                    let what = extra.message.as_deref().unwrap_or("related location");
-                    help.push(format!("see {}:{}:{}: {what}", f.shown, at.line, at.column));
+                    let what = escape(extra.message.as_deref().unwrap_or("related location"));
+                    help.push(format!("see {}:{}:{}: {what}", escape(&f.shown), at.line, at.column));
                 }
                 None => {}
             }
         }
         Finding {
             code: Some(format!("{}[{}]{}", d.severity.as_str(), d.rule, fix_mark(d))),
-            message: &d.message,
+            message: escape(&d.message),
             severity: match d.severity {
                 Severity::Error => miette::Severity::Error,
                 Severity::Warning => miette::Severity::Warning,
@@ -143,7 +147,7 @@ fn ceil_boundary(text: &str, mut at: usize) -> usize {
 
 impl fmt::Display for Finding<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message)
+        f.write_str(&self.message)
     }
 }
 
@@ -171,13 +175,14 @@ impl miette::Diagnostic for Finding<'_> {
     }
 }
 
-/// A borrowed [`SourceFile`] as miette source code, named by its repo-relative path.
+/// A borrowed [`SourceFile`] as miette source code, named by its repo-relative path (escaped). Its text is what
+/// miette prints of the snippet: made safe beforehand, offsets kept ([`crate::Report::make_terminal_safe`]).
 #[derive(Debug)]
-struct FileSource<'a>(&'a str, Lines<'a>);
+struct FileSource<'a>(Cow<'a, str>, Lines<'a>);
 
 impl<'a> FileSource<'a> {
     fn of(file: &'a SourceFile) -> Self {
-        FileSource(&file.shown, file.lines())
+        FileSource(escape(&file.shown), file.lines())
     }
 }
 

@@ -97,7 +97,7 @@ pub fn render(report: &Report, version: &str) -> String {
     match serde_json::to_string_pretty(&output) {
         Ok(mut text) => {
             text.push('\n');
-            text
+            crate::source::escape::json(text)
         }
         // Unreachable for these plain structs; still answer with valid JSON.
         Err(err) => format!("{{\"version\": 1, \"error\": {}}}\n", serde_json::Value::String(err.to_string())),

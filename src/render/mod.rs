@@ -2,7 +2,8 @@
 //!
 //! Every renderer takes the [`Report`] as it is: diagnostics arrive sorted and
 //! are written in that order. Positions are 1-based lines and UTF-16 columns
-//! (see [`SourceFile::position`]).
+//! (see [`SourceFile::position`]). The text renderers (human, short, github) pass every message, help and path
+//! through [`crate::source::escape`]; JSON and SARIF are data, escaped by serde.
 
 pub mod github;
 pub mod human;
@@ -13,22 +14,6 @@ pub mod short;
 use crate::Report;
 use crate::diagnostic::Severity;
 use crate::source::{FileId, Position, SourceFile, Sources, Span};
-
-/// `text` with every control character (but line breaks and tabs) and every bidirectional override replaced by
-/// `?`s of the same byte length, so that byte offsets still hold; `None` when there is nothing to replace.
-/// A linted file is untrusted input: its bytes must not drive the terminal that shows them.
-pub fn terminal_safe(text: &str) -> Option<String> {
-    let unsafe_char = |c: char| {
-        (c.is_control() && !matches!(c, '\n' | '\t' | '\r'))
-            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-    };
-    // Printable ASCII and line breaks, the common case, by bytes.
-    let plain = |b: &u8| matches!(b, b' '..=b'~' | b'\n' | b'\t' | b'\r');
-    if text.as_bytes().iter().all(plain) || !text.chars().any(unsafe_char) {
-        return None;
-    }
-    Some(text.chars().map(|c| if unsafe_char(c) { "?".repeat(c.len_utf8()) } else { c.to_string() }).collect())
-}
 
 /// Counts for the summary line and JSON summary.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -76,7 +61,8 @@ pub(crate) fn file(sources: &Sources, id: FileId) -> Option<&SourceFile> {
     (id < sources.len()).then(|| sources.get(id))
 }
 
-/// Where a span lies: its file's path and the start and end positions.
+/// Where a span lies: its file's path (as the repository has it: a text renderer escapes it) and the start and
+/// end positions.
 pub(crate) struct Location<'a> {
     pub path: &'a str,
     pub start: Position,

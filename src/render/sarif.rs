@@ -94,7 +94,7 @@ fn render_within(report: &Report, version: &str, max_results: usize, max_locatio
         .build();
     let log = sarif::Sarif::builder().schema(SCHEMA_URI).version(Value::from("2.1.0")).runs(vec![run]).build();
     match serde_json::to_string_pretty(&log) {
-        Ok(text) => text + "\n",
+        Ok(text) => crate::source::escape::json(text + "\n"),
         // Unreachable for these plain structs; still answer with a valid (empty) log.
         Err(_) => "{\n  \"version\": \"2.1.0\",\n  \"runs\": []\n}\n".into(),
     }

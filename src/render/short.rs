@@ -4,6 +4,7 @@ use crate::Report;
 use crate::diagnostic::Diagnostic;
 use crate::render::locate;
 use crate::source::Sources;
+use crate::source::escape::escape;
 
 pub fn render(report: &Report) -> String {
     report.diagnostics.iter().map(|diagnostic| render_one(&report.sources, diagnostic)).collect()
@@ -12,11 +13,11 @@ pub fn render(report: &Report) -> String {
 /// One finding's line, line break included.
 pub(crate) fn render_one(sources: &Sources, diagnostic: &Diagnostic) -> String {
     let at = locate(sources, diagnostic.primary.file, diagnostic.primary.span);
-    // One line a finding, whatever the message holds.
-    let message = diagnostic.message.replace("\r\n", " ").replace(['\n', '\r'], " ");
+    // One line a finding, whatever the message holds: its line breaks are escaped.
+    let message = escape(&diagnostic.message);
     format!(
         "{}:{}:{}: {}[{}] {}\n",
-        at.path,
+        escape(at.path),
         at.start.line,
         at.start.column,
         diagnostic.severity.as_str(),

@@ -38,7 +38,7 @@ pub struct Text {
     /// to the end of the run) costs its file 16 bytes here, where the text and the table beside it took 56.
     held: OnceLock<Box<Held>>,
     again: Option<Reread>,
-    /// Made safe for a terminal ([`crate::render::terminal_safe`]) when read again.
+    /// Made safe for a snippet ([`super::escape::same_length`]) when read again.
     terminal_safe: bool,
 }
 
@@ -71,11 +71,12 @@ impl Text {
         self.held.get().is_some()
     }
 
-    /// Replaces control characters now, or when the text is read again (see [`crate::Report::make_terminal_safe`]).
+    /// Replaces the characters a terminal acts on now, or when the text is read again (see
+    /// [`crate::Report::make_terminal_safe`]).
     pub fn make_terminal_safe(&mut self) {
         match self.held.get_mut() {
             Some(held) => {
-                if let Some(clean) = crate::render::terminal_safe(&held.text) {
+                if let Some(clean) = super::escape::same_length(&held.text) {
                     held.text = clean;
                 }
             }
@@ -88,7 +89,7 @@ impl Text {
         self.held.get_or_init(|| {
             let text = self.again.as_ref().map(Reread::read).unwrap_or_default();
             Held::new(match self.terminal_safe {
-                true => crate::render::terminal_safe(&text).unwrap_or(text),
+                true => super::escape::same_length(&text).unwrap_or(text),
                 false => text,
             })
         })

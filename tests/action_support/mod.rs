@@ -213,9 +213,22 @@ impl Context {
     }
 }
 
+/// A `GITHUB_OUTPUT` file read as the runner reads it: `name=value` lines and `name<<DELIMITER` … `DELIMITER`
+/// blocks (the value the lines between, joined by line breaks); a later value of a name replaces an earlier one.
 fn parse_outputs(path: &Path) -> BTreeMap<String, String> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
-    text.lines().filter_map(|line| line.split_once('=')).map(|(k, v)| (k.to_owned(), v.to_owned())).collect()
+    let mut outputs = BTreeMap::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let heredoc = line.split_once("<<").filter(|(name, _)| !name.contains('='));
+        if let Some((name, delimiter)) = heredoc {
+            let value: Vec<&str> = lines.by_ref().take_while(|line| *line != delimiter).collect();
+            outputs.insert(name.to_owned(), value.join("\n"));
+        } else if let Some((name, value)) = line.split_once('=') {
+            outputs.insert(name.to_owned(), value.to_owned());
+        }
+    }
+    outputs
 }
 
 /// Runs the action as GitHub would for `invocation`.
