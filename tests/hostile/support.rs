@@ -137,17 +137,25 @@ pub fn run_with(dir: &Path, args: &[&str], env: &[(&str, &str)], stdin: Option<&
         let _ = err_pipe.read_to_end(&mut bytes);
         bytes
     });
+    // The child's own peak memory is its image's high-water mark (`VmHWM`), read while it runs. `wait4`'s
+    // `ru_maxrss` is no measure of it: std spawns with `posix_spawn` (CLONE_VM | CLONE_VFORK), and `exec` records
+    // the peak of the memory it replaces, the test process's, shared by the parallel tests, into the child's.
     let watchdog = std::thread::spawn(move || {
         let deadline = Instant::now() + KILL_AFTER;
+        let mut peak: Option<u64> = None;
         while Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(50));
+            if let Some(hwm) = high_water_mark(pid) {
+                peak = Some(peak.unwrap_or(0).max(hwm));
+            }
             // SAFETY: signal 0 only asks whether the process exists; it is our child until reaped below.
             if unsafe { libc::kill(pid, 0) } != 0 {
-                return;
+                return peak;
             }
+            std::thread::sleep(Duration::from_millis(2));
         }
         // SAFETY: as above; the child has outlived its deadline.
         unsafe { libc::kill(pid, libc::SIGKILL) };
+        peak
     });
     let mut status: libc::c_int = 0;
     // SAFETY: an all-zero rusage is a valid value of that plain C struct.
@@ -157,7 +165,7 @@ pub fn run_with(dir: &Path, args: &[&str], env: &[(&str, &str)], stdin: Option<&
     let wall = started.elapsed();
     assert_eq!(reaped, pid, "wait4 on the child");
     let _ = writer.join();
-    let _ = watchdog.join();
+    let polled = watchdog.join().expect("the watchdog");
     let status = std::process::ExitStatus::from_raw(status);
     // The child is reaped: `Child` must not wait for it again.
     std::mem::forget(child);
@@ -167,9 +175,18 @@ pub fn run_with(dir: &Path, args: &[&str], env: &[(&str, &str)], stdin: Option<&
         stdout: out.join().expect("stdout reader"),
         stderr: err.join().expect("stderr reader"),
         wall,
-        // Linux reports ru_maxrss in KiB.
-        peak_rss_bytes: usage.ru_maxrss as u64 * 1024,
+        // A run too short to be read while it ran gets the upper bound: ru_maxrss (KiB on Linux), which also
+        // holds the test process's own peak.
+        peak_rss_bytes: polled.unwrap_or(usage.ru_maxrss as u64 * 1024),
     }
+}
+
+/// `VmHWM` of a running process, in bytes; `None` once it has exited (a zombie has no memory to report).
+fn high_water_mark(pid: libc::pid_t) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    let kib: u64 = line.trim_start_matches("VmHWM:").trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(kib * 1024)
 }
 
 /// A temporary git repository (its work tree at `repo`) beside a folder outside it (`outside`) holding a secret
