@@ -403,3 +403,61 @@ fn a_save_shows_files_changed_on_disk() {
     let (status, _) = client.shutdown_and_exit();
     assert_eq!(status, Some(0));
 }
+
+/// A buffer whose lines end in a lone CR: findings, the quick fix and hover work there as with LF (the server
+/// counted lines at `\n` only, so such a buffer was one line and got no action, hover or definition).
+#[test]
+fn a_buffer_with_lone_carriage_returns_gets_actions_and_hover() {
+    let text = "tools:\r  memory: beeuni:memroy\r  lookup: tools/lookup.ts\ragents:\r  a:\r    tools: [lookup]\r";
+    let dir = common::project(&[("beeuni.yaml", text), ("tools/lookup.ts", common::MODULE)]);
+    let (mut client, _) = Client::initialized(dir.path(), neovim_07());
+    let manifest = uri(&dir.path().join("beeuni.yaml"));
+    client.open(&manifest, text);
+    let diagnostics = client.diagnostics(&manifest);
+    let beeuni_ref = by_rule(&diagnostics, "beeuni-ref");
+    assert_eq!(beeuni_ref["range"]["start"], json!({ "line": 1, "character": 2 }));
+    let actions = actions_at(&mut client, &manifest, beeuni_ref);
+    let fix = actions.iter().find(|a| a["isPreferred"] == true).unwrap_or_else(|| panic!("{actions:#?}"));
+    let fixed = apply_edits(text, &fix["edit"], &manifest);
+    assert_eq!(fixed, text.replace("memroy", "memory"));
+    let hover = client.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": manifest }, "position": { "line": 5, "character": 13 } }),
+    );
+    assert!(hover["contents"]["value"].as_str().is_some_and(|v| v.contains("lookup")), "{hover}");
+    let definition = client.request(
+        "textDocument/definition",
+        json!({ "textDocument": { "uri": manifest }, "position": { "line": 2, "character": 4 } }),
+    );
+    assert!(definition.to_string().contains("tools/lookup.ts"), "{definition}");
+    let (status, _) = client.shutdown_and_exit();
+    assert_eq!(status, Some(0));
+}
+
+/// "Ignore on this line" for a finding on a module's `#!` line puts the comment below the hashbang (above it, the
+/// module no longer parsed and nothing was ignored), and the finding goes.
+#[test]
+fn ignoring_a_finding_on_a_hashbang_line_writes_below_it() {
+    let module = "#!/usr/bin/env bun\nexport const lookup = { description: 'x' }\n";
+    let dir = common::project(&[("beeuni.yaml", "tools:\n  lookup: tools/lookup.ts\n"), ("tools/lookup.ts", module)]);
+    let (mut client, _) = Client::initialized(dir.path(), neovim_07());
+    let path = uri(&dir.path().join("tools/lookup.ts"));
+    client.open(&path, module);
+    let diagnostics = client.diagnostics(&path);
+    let finding = by_rule(&diagnostics, "module-no-default-export");
+    assert_eq!(finding["range"]["start"], json!({ "line": 0, "character": 0 }));
+    let actions = actions_at(&mut client, &path, finding);
+    let ignore = actions
+        .iter()
+        .find(|a| a["title"] == "Ignore `module-no-default-export` on this line")
+        .unwrap_or_else(|| panic!("{actions:#?}"));
+    let text = apply_edits(module, &ignore["edit"], &path);
+    assert_eq!(
+        text,
+        "#!/usr/bin/env bun\n// beeuni-lint: ignore[module-no-default-export]\nexport const lookup = { description: 'x' }\n"
+    );
+    client.change(&path, 2, &text);
+    assert_eq!(client.diagnostics(&path), Vec::<Value>::new());
+    let (status, _) = client.shutdown_and_exit();
+    assert_eq!(status, Some(0));
+}

@@ -290,3 +290,20 @@ fn secrets_read_from_process_env_in_every_form() {
         ]
     );
 }
+
+/// A finding about a whole module that starts with `#!` is on line 1, and an ignore alone below the hashbang
+/// (before the first statement) suppresses it: nothing may stand above a hashbang.
+#[test]
+fn a_whole_module_finding_below_a_hashbang_is_ignored_from_the_line_below() {
+    let manifest = "tools:\n  web_search: beeuni:web_search\n  lookup: tools/lookup.ts\n";
+    let module = "#!/usr/bin/env bun\nexport const lookup = { description: 'x' }\n";
+    let dir = project(&[("beeuni.yaml", manifest), ("tools/lookup.ts", module)]);
+    let (_, report) = json_in(dir.path(), &[]);
+    let found = of_rule(&report, "module-no-default-export");
+    assert_eq!(found.len(), 1, "{report:#}");
+    assert_eq!((found[0]["path"].as_str(), found[0]["line"].as_u64()), (Some("tools/lookup.ts"), Some(1)));
+    let ignored = "#!/usr/bin/env bun\n// beeuni-lint: ignore[module-no-default-export]\nexport const lookup = { description: 'x' }\n";
+    let dir = project(&[("beeuni.yaml", manifest), ("tools/lookup.ts", ignored)]);
+    let (code, report) = json_in(dir.path(), &[]);
+    assert_clean("ignored below the hashbang", code, &report);
+}

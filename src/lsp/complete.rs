@@ -31,7 +31,8 @@ pub fn complete(workspace: &Workspace, params: CompletionParams) -> Option<Compl
     }
     let text = &doc.text;
     let offset = convert::offset(text, place.position);
-    let line_start = text[..offset].rfind('\n').map_or(0, |at| at + 1);
+    // A lone CR ends a line too (YAML's line breaks, and the protocol's).
+    let line_start = text[..offset].rfind(['\n', '\r']).map_or(0, |at| at + 1);
     let prefix = &text[line_start..offset];
     let word = prefix.len() - prefix.chars().rev().take_while(|&c| is_word(c)).map(char::len_utf8).sum::<usize>();
     let range = Range { start: convert::position_in(text, line_start + word), end: place.position };
@@ -168,7 +169,7 @@ fn parents(text: &str, line_start: usize, indent: usize, item: bool) -> Vec<Stri
     let mut keys = Vec::new();
     let mut limit = indent;
     let mut first = true;
-    for line in text[..line_start].lines().rev() {
+    for line in text[..line_start].split(['\n', '\r']).rev() {
         let content = line.trim_start_matches(' ');
         if content.is_empty() || content.starts_with('#') {
             continue;
@@ -197,7 +198,7 @@ mod tests {
     fn place(text: &str) -> Place {
         let at = text.find('|').unwrap();
         let text = text.replace('|', "");
-        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1);
         let prefix = &text[line_start..at];
         let word = prefix.len() - prefix.chars().rev().take_while(|&c| is_word(c)).count();
         place_of(&text, line_start, &prefix[..word])
@@ -224,5 +225,15 @@ mod tests {
         assert_eq!(place("tools:\n  web_search: beeuni:w|\n"), Place::Value(keys(&["tools", "web_search"])));
         assert_eq!(place("imports: []\nage|"), Place::Key(Vec::new()));
         assert_eq!(place("agents:\n  a:\n    # note\n    sec|"), Place::Key(keys(&["agents", "a"])));
+    }
+
+    #[test]
+    fn lone_carriage_returns_and_crlf_end_lines() {
+        for eol in ["\r", "\r\n"] {
+            let text = "agents:\n  support:\n    tools:\n      - ba|\n".replace('\n', eol);
+            assert_eq!(place(&text), Place::Item(keys(&["agents", "support", "tools"])), "{eol:?}");
+            let text = "tools:\n  web_search: beeuni:w|\n".replace('\n', eol);
+            assert_eq!(place(&text), Place::Value(keys(&["tools", "web_search"])), "{eol:?}");
+        }
     }
 }

@@ -56,15 +56,26 @@ pub fn position(file: &SourceFile, offset: usize) -> Position {
     Position { line: (at.line - 1) as u32, character: (at.column - 1) as u32 }
 }
 
+/// Where each line after the first starts: after `\n`, and after a `\r` not followed by `\n` (a lone CR ends a line,
+/// for the protocol as for [`SourceFile::position`]).
+fn line_breaks(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let bytes = text.as_bytes();
+    bytes
+        .iter()
+        .enumerate()
+        .filter(move |&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
+        .map(|(i, _)| i + 1)
+}
+
 /// [`position`] in a text without a line index (a buffer).
 pub fn position_in(text: &str, offset: usize) -> Position {
     let before = &text[..offset];
-    let line_start = before.rfind('\n').map_or(0, |at| at + 1);
+    let (line, line_start) = line_breaks(before).fold((0, 0), |(line, _), start| (line + 1, start));
     let mut character = before[line_start..].encode_utf16().count();
     if line_start == 0 && before.starts_with('\u{feff}') {
         character -= 1;
     }
-    Position { line: before.matches('\n').count() as u32, character: character as u32 }
+    Position { line, character: character as u32 }
 }
 
 pub fn range(file: &SourceFile, span: Span) -> Range {
@@ -73,20 +84,20 @@ pub fn range(file: &SourceFile, span: Span) -> Range {
 
 /// The byte offset of a protocol position in `text` (clamped to the line's end and to the text).
 pub fn offset(text: &str, position: Position) -> usize {
-    let mut line_start = 0;
-    for _ in 0..position.line {
-        match text[line_start..].find('\n') {
-            Some(at) => line_start += at + 1,
+    let line_start = match position.line {
+        0 => 0,
+        line => match line_breaks(text).nth(line as usize - 1) {
+            Some(start) => start,
             None => return text.len(),
-        }
-    }
+        },
+    };
     let line = &text[line_start..];
-    let line = &line[..line.find('\n').unwrap_or(line.len())];
+    let line = &line[..line.find(['\n', '\r']).unwrap_or(line.len())];
     // A byte-order mark is not a column (see `SourceFile::position`).
     let skip = if line_start == 0 && line.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
     let mut units = 0;
     for (at, ch) in line[skip..].char_indices() {
-        if units >= position.character as usize || ch == '\r' {
+        if units >= position.character as usize {
             return line_start + skip + at;
         }
         units += ch.len_utf16();
@@ -179,5 +190,20 @@ mod tests {
         // Past the line's end: the end, before `\r\n`.
         assert_eq!(offset(text, Position { line: 1, character: 99 }), text.find('\r').unwrap());
         assert_eq!(offset(text, Position { line: 9, character: 0 }), text.len());
+    }
+
+    #[test]
+    fn a_lone_carriage_return_ends_a_line_as_in_the_line_index() {
+        let text = "tools:\r  web_search: beeuni:web_serch\r\nagents: {}\rz";
+        let file = SourceFile::new("beeuni.yaml", text.into());
+        for offset_in in
+            [0, text.find("web_").unwrap(), text.find("serch").unwrap(), text.find("agents").unwrap(), text.len()]
+        {
+            let at = position(&file, offset_in);
+            assert_eq!(position_in(text, offset_in), at, "at {offset_in}");
+            assert_eq!(offset(text, at), offset_in, "back from {at:?}");
+        }
+        assert_eq!(offset(text, Position { line: 1, character: 99 }), text.find("\r\n").unwrap());
+        assert_eq!(offset(text, Position { line: 2, character: 99 }), text.rfind('\r').unwrap());
     }
 }

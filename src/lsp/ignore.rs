@@ -1,6 +1,7 @@
 //! Where "ignore this rule on this line" writes its comment (INTERFACE.md, Ignoring): into an ignore comment
 //! that already speaks for the line; else at the end of a YAML line; else (a line that already ends in a
-//! comment, such as `# ejected from beeuni:<name>`, and every module line) alone on a new line above it.
+//! comment, such as `# ejected from beeuni:<name>`, and every module line) alone on a new line above it; for a
+//! module's `#!` line, below it.
 
 use crate::diagnostic::Diagnostic;
 use crate::project::Project;
@@ -46,6 +47,14 @@ pub fn comment(project: &Project, finding: &Diagnostic) -> Option<(Span, String)
     let line_text = source.slice(bounds);
     let indent = &line_text[..line_text.len() - line_text.trim_start().len()];
     let newline = if source.text[bounds.end..].starts_with("\r\n") { "\r\n" } else { "\n" };
+    // Nothing may stand above a module's `#!` line (the module would no longer parse) nor after it on its line
+    // (that is the hashbang's text): the comment goes on a line of its own below it, where an ignore before the
+    // first statement speaks for line 1 too (crate::suppress).
+    if !is_yaml && line == 0 && source.text.starts_with("#!") {
+        let end = source.text[bounds.end..].find('\n').map_or(source.text.len(), |i| bounds.end + i + 1);
+        let lead = if end == source.text.len() && !source.text.ends_with('\n') { newline } else { "" };
+        return Some((Span::empty(end), format!("{lead}{text}{newline}")));
+    }
     Some((Span::empty(bounds.start), format!("{indent}{text}{newline}")))
 }
 

@@ -205,7 +205,12 @@ pub fn apply_edits(text: &str, edit: &Value, uri: &str) -> String {
 pub fn offset(text: &str, position: &Value) -> usize {
     let line = position["line"].as_u64().unwrap() as usize;
     let character = position["character"].as_u64().unwrap() as usize;
-    let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+    // Lines end at `\n`, `\r\n` and a lone `\r`, as the protocol says.
+    let bytes = text.as_bytes();
+    let mut breaks = (0..bytes.len())
+        .filter(|&i| bytes[i] == b'\n' || (bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
+        .map(|i| i + 1);
+    let start = if line == 0 { 0 } else { breaks.nth(line - 1).unwrap_or(text.len()) };
     let mut units = 0;
     for (at, ch) in text[start..].char_indices() {
         if units == character {
