@@ -2,7 +2,8 @@
 //! of a Beeuni tool and points the tool's line at it, in the file that declares it, keeping every other byte.
 
 use super::edit::{add_entries, line_break, requote};
-use super::manifest::{Target, load_for_edit, module_state, trailing_comment, write_new, write_text};
+use super::manifest::{Target, edited, load_for_edit, module_state, trailing_comment, write_all};
+use super::transaction::Step;
 use crate::catalog::{BEEUNI_TOOLS, is_beeuni, ui_arguments};
 use crate::diagnostic::Edit;
 use crate::manifest::tools::ToolValue;
@@ -78,8 +79,11 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
         }
         None => add_line(&project, name, &module, &comment)?,
     };
-    let written = write_text(&project, file, &edits)?;
-    write_new(&project, &module, &bytes)?;
+    // The manifest's edit and the new module are one change: both are checked (the module's folder too) before
+    // either is written, and the manifest is put back when the module cannot be written.
+    let manifest = edited(&project, file, &edits)?;
+    write_all(&project, &[Step::Replace(&manifest.path, manifest.text.as_bytes()), Step::Create(&module, &bytes)])?;
+    let written = manifest.line;
     let shown = project.file(file).path.clone();
     let (what, first) = match source {
         Source::From(file) => {

@@ -11,6 +11,7 @@ pub mod edit;
 pub mod eject;
 mod manifest;
 pub mod restore;
+pub mod transaction;
 mod write;
 
 pub use write::{diff, write};
