@@ -32,7 +32,11 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
     };
     let module = format!("tools/{name}.ts");
     let bytes = match &source {
-        Source::From(file) => std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?,
+        Source::From(file) => {
+            // The user's file, but never through a link the repository holds that leads out of it.
+            let real = crate::repo::given::follow(file, "--from").map_err(|refused| refused.0)?;
+            std::fs::read(real).map_err(|e| format!("cannot read {}: {e}", file.display()))?
+        }
         Source::Template => template(name).into_bytes(),
     };
     let project = load_for_edit(path)?;
