@@ -19,7 +19,12 @@ pub struct Refused(pub String);
 /// The real path of `given` (relative to the current folder): every symlink on the way followed and checked, parts
 /// that do not exist (yet) kept as written. `what` names the path in a refusal (`--output`, `PATH`).
 pub fn follow(given: &Path, what: &str) -> Result<PathBuf, Refused> {
-    let refused = |why: String| Refused(format!("{what} `{}` {why}", given.display()));
+    walk(given, given, what)
+}
+
+/// [`follow`] of `given`, `named` itself or a folder on the way to it (the path a refusal names).
+fn walk(given: &Path, named: &Path, what: &str) -> Result<PathBuf, Refused> {
+    let refused = |why: String| Refused(format!("{what} `{}` {why}", named.display()));
     let absolute = if given.is_absolute() {
         given.to_path_buf()
     } else {
@@ -52,7 +57,7 @@ pub fn follow(given: &Path, what: &str) -> Result<PathBuf, Refused> {
                 if let Some(tree) = work_tree_of(&real) {
                     let landed = lands_at(&real, &target);
                     // The path itself, or a folder on its way.
-                    let link = match parts.is_empty() && links == 1 {
+                    let link = match parts.is_empty() && links == 1 && given == named {
                         true => "is a symlink".to_string(),
                         false => format!("goes through `{}`, a symlink", shown_link(&next, &tree)),
                     };
@@ -87,7 +92,7 @@ pub fn write_report(given: &Path, what: &str, text: &str) -> Result<(), String> 
         return Err(refused("names no file"));
     };
     let folder = given.parent().filter(|folder| !folder.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let real_folder = follow(folder, what).map_err(|refused| refused.0)?;
+    let real_folder = walk(folder, given, what).map_err(|refused| refused.0)?;
     let target = real_folder.join(name);
     if let Some(tree) = work_tree_of(&real_folder) {
         if target.strip_prefix(&tree).is_ok_and(in_git_folder) {
