@@ -7,6 +7,7 @@
 
 use crate::catalog::BEEUNI_TOOLS;
 use crate::diagnostic::Severity;
+use crate::repo::fs::{self, Refusal};
 use crate::rules::{self, names};
 use crate::source::escape::escape;
 use crate::source::{SourceFile, Span};
@@ -54,17 +55,22 @@ struct Found {
 
 impl Config {
     /// Reads the config: `explicit` when given (it must exist), else the nearest `beeuni-lint.toml` from the
-    /// project `root` up to the work tree root `top`. A bad config is an error naming every mistake.
+    /// project `root` up to the work tree root `top`. A bad config is an error naming every mistake. A config inside
+    /// the repository is read only as the repository's other files are (see [`crate::repo::fs::resolve`]): never
+    /// through a symlink that leaves it, never from `.git`, never a FIFO or device; a refusal names the file and
+    /// why, never what the link leads to.
     pub fn load(root: &Path, top: &Path, explicit: Option<&Path>) -> Result<Config, String> {
         let found = match explicit {
-            Some(path) => Found { path: path.to_path_buf(), shown: path.display().to_string(), prefix: String::new() },
-            None => match discover(root, top) {
+            Some(path) => given(path, top)?,
+            None => match discover(root, top)? {
                 Some(found) => found,
                 None => return Ok(Config::default()),
             },
         };
-        let text = std::fs::read_to_string(&found.path)
-            .map_err(|e| format!("cannot read the config `{}`: {e}", found.shown))?;
+        let bytes = fs::read_resolved(&found.path)
+            .map_err(|refusal| format!("cannot read the config `{}`: it {}", found.shown, refusal.describe()))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| format!("cannot read the config `{}`: it is not UTF-8 text", found.shown))?;
         let mut config = Config::parse(&text, &found.shown)?;
         config.exclude_prefix = found.prefix;
         Ok(config)
@@ -139,14 +145,46 @@ impl Config {
     }
 }
 
-/// The nearest `beeuni-lint.toml` from `root` up to `top`.
-fn discover(root: &Path, top: &Path) -> Option<Found> {
-    let dir = root.ancestors().take_while(|dir| dir.starts_with(top)).find(|dir| dir.join(FILE_NAME).is_file())?;
+/// The nearest `beeuni-lint.toml` from `root` up to `top` (a folder of that name is no config).
+fn discover(root: &Path, top: &Path) -> Result<Option<Found>, String> {
     let slashed = |p: &Path| p.components().filter_map(|c| c.as_os_str().to_str()).collect::<Vec<_>>().join("/");
-    let folder = dir.strip_prefix(top).map(slashed).unwrap_or_default();
-    let shown = if folder.is_empty() { FILE_NAME.to_string() } else { format!("{folder}/{FILE_NAME}") };
-    let prefix = root.strip_prefix(dir).map(slashed).unwrap_or_default();
-    Some(Found { path: dir.join(FILE_NAME), shown, prefix })
+    for dir in root.ancestors().take_while(|dir| dir.starts_with(top)) {
+        let folder = dir.strip_prefix(top).map(slashed).unwrap_or_default();
+        let shown = if folder.is_empty() { FILE_NAME.to_string() } else { format!("{folder}/{FILE_NAME}") };
+        match fs::resolve(top, &shown) {
+            Ok(path) => {
+                let prefix = root.strip_prefix(dir).map(slashed).unwrap_or_default();
+                return Ok(Some(Found { path, shown, prefix }));
+            }
+            Err(Refusal::NotFound | Refusal::Directory) => {}
+            Err(refusal) => return Err(format!("the config `{shown}` {}: {REFUSED_HELP}", refusal.describe())),
+        }
+    }
+    Ok(None)
+}
+
+/// What to do about a config that is refused.
+const REFUSED_HELP: &str = "beeuni-lint reads a config only from a regular file inside the repository";
+
+/// `--config FILE`: inside the repository (followed part by part, see [`crate::repo::given`]) it is read as the
+/// repository's files are; outside it, it is the user's own file.
+fn given(path: &Path, top: &Path) -> Result<Found, String> {
+    let shown = path.display().to_string();
+    let real = crate::repo::given::follow(path, "--config").map_err(|refused| refused.0)?;
+    let found = |path| Found { path, shown: shown.clone(), prefix: String::new() };
+    let Ok(rel) = real.strip_prefix(top) else {
+        return match std::fs::metadata(&real) {
+            Ok(meta) if meta.is_file() => Ok(found(real)),
+            Ok(_) => Err(format!("cannot read the config `{shown}`: it is not a regular file")),
+            Err(e) => Err(format!("cannot read the config `{shown}`: {e}")),
+        };
+    };
+    let rel = rel.to_str().ok_or_else(|| format!("cannot read the config `{shown}`: its path is not UTF-8"))?;
+    match fs::resolve(top, rel) {
+        Ok(real) => Ok(found(real)),
+        Err(Refusal::NotFound) => Err(format!("cannot read the config `{shown}`: it does not exist")),
+        Err(refusal) => Err(format!("the config `{shown}` {}: {REFUSED_HELP}", refusal.describe())),
+    }
 }
 
 /// Every mistake of one config: (byte offset, message).

@@ -24,7 +24,9 @@ pub struct Discovered {
 
 /// `staged`: the manifest may exist only in the index (staged, then deleted from the work tree).
 pub fn discover(path: &Path, staged: bool) -> Result<Discovered, String> {
-    let path = std::fs::canonicalize(path).map_err(|e| format!("cannot open `{}`: {e}", path.display()))?;
+    // Followed part by part: a symlink inside the repository that leads out of it is refused, not linted.
+    let real = crate::repo::given::follow(path, "PATH").map_err(|refused| refused.0)?;
+    let path = std::fs::canonicalize(&real).map_err(|e| format!("cannot open `{}`: {e}", path.display()))?;
     let git = GitRepo::discover(&path)?;
     let start = if path.is_file() { path.parent().map_or_else(|| path.clone(), Path::to_path_buf) } else { path };
     let top = git.as_ref().map_or_else(|| start.clone(), |g| g.root().to_path_buf());

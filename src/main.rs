@@ -119,7 +119,10 @@ fn check_path(args: &CheckArgs, path: std::path::PathBuf) -> Result<u8, String> 
         xcsh: args.xcsh.clone(),
         cache: match (&args.cache_dir, args.no_cache) {
             (_, true) => CacheChoice::Off,
-            (Some(dir), false) => CacheChoice::Dir(dir.clone()),
+            // A cache folder is written: never through a symlink that leads out of the repository.
+            (Some(dir), false) => {
+                CacheChoice::Dir(beeuni_lint::repo::given::follow(dir, "--cache-dir").map_err(|refused| refused.0)?)
+            }
             (None, false) => CacheChoice::ProjectRoot,
         },
         keep_texts: false,
@@ -150,7 +153,7 @@ fn check_path(args: &CheckArgs, path: std::path::PathBuf) -> Result<u8, String> 
     report.diagnostics.retain(|d| d.severity >= min);
     let version = env!("CARGO_PKG_VERSION");
     if let Some(path) = &args.sarif_file {
-        write_file(path, &render::sarif::render(&report, version))?;
+        beeuni_lint::repo::given::write_report(path, "--sarif-file", &render::sarif::render(&report, version))?;
     }
     if let (Format::Github, Some(summary)) = (args.format, std::env::var_os("GITHUB_STEP_SUMMARY")) {
         append_file(std::path::Path::new(&summary), &render::github::step_summary(&report))?;
@@ -176,7 +179,7 @@ fn check_path(args: &CheckArgs, path: std::path::PathBuf) -> Result<u8, String> 
     };
     let quiet = args.quiet && report.diagnostics.is_empty();
     match &args.output {
-        Some(path) => write_file(path, &text)?,
+        Some(path) => beeuni_lint::repo::given::write_report(path, "--output", &text)?,
         None if quiet => {}
         None => print(&text)?,
     }
@@ -261,10 +264,6 @@ fn explain(id: &str) -> Result<u8, String> {
     })?;
     print(&format!("{} ({})\n\n{}", rule.id, rule.severity.as_str(), rule.docs()))?;
     Ok(0)
-}
-
-fn write_file(path: &std::path::Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 fn append_file(path: &std::path::Path, text: &str) -> Result<(), String> {

@@ -2,9 +2,8 @@
 //! of a Beeuni tool and points the tool's line at it, in the file that declares it, keeping every other byte.
 
 use super::edit::{add_entries, line_break, requote, settable_value};
-use super::manifest::{
-    Target, load_for_edit, module_state, not_a_beeuni_tool, trailing_comment, write_new, write_text,
-};
+use super::manifest::{Target, edited, load_for_edit, module_state, not_a_beeuni_tool, trailing_comment, write_all};
+use super::transaction::Step;
 use crate::catalog::{BEEUNI_TOOLS, is_beeuni, ui_arguments};
 use crate::diagnostic::Edit;
 use crate::manifest::tools::ToolValue;
@@ -34,7 +33,11 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
     };
     let module = format!("tools/{name}.ts");
     let bytes = match &source {
-        Source::From(file) => std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?,
+        Source::From(file) => {
+            // The user's file, but never through a link the repository holds that leads out of it.
+            let real = crate::repo::given::follow(file, "--from").map_err(|refused| refused.0)?;
+            std::fs::read(real).map_err(|e| format!("cannot read {}: {e}", file.display()))?
+        }
         Source::Template => template(name).into_bytes(),
     };
     let project = load_for_edit(path)?;
@@ -87,8 +90,11 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
         }
         None => add_line(&project, name, &module, &comment)?,
     };
-    let written = write_text(&project, file, &edits)?;
-    write_new(&project, &module, &bytes)?;
+    // The manifest's edit and the new module are one change: both are checked (the module's folder too) before
+    // either is written, and the manifest is put back when the module cannot be written.
+    let manifest = edited(&project, file, &edits)?;
+    write_all(&project, &[Step::Replace(&manifest.path, manifest.text.as_bytes()), Step::Create(&module, &bytes)])?;
+    let written = manifest.line;
     // The manifest's path is the repository's: it stays on its line.
     let shown = escape(&project.file(file).path).into_owned();
     let (what, first) = match source {

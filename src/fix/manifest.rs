@@ -2,7 +2,7 @@
 //! state of a module file, and writing (atomically, re-parsed first).
 
 use super::splice;
-use super::write::{create, replace};
+use super::transaction::{self, Step};
 use crate::diagnostic::Edit;
 use crate::manifest::load::ProblemKind;
 use crate::project::Project;
@@ -63,16 +63,14 @@ pub fn module_state(project: &Project, rel: &str) -> Target {
     })
 }
 
-/// Applies `edits` to a manifest file, checks the result still parses, and writes it atomically. Returns the
-/// first edited line as it now reads (for the report).
-pub fn write_text(project: &Project, file: FileId, edits: &[Edit]) -> Result<String, String> {
+/// A manifest file with `edits` applied, checked to still parse; nothing is written. Returns its project-relative
+/// path, its new text, and the first edited line as it now reads (for the report).
+pub fn edited(project: &Project, file: FileId, edits: &[Edit]) -> Result<Edited, String> {
     let source = project.file(file);
     let pairs: Vec<(Span, &str)> = edits.iter().map(|e| (e.span, e.content.as_str())).collect();
     let text = splice(&source.text, &pairs).ok_or("the edits overlap")?;
     crate::yaml::parse(&text)
         .map_err(|e| format!("the edit would make {} invalid YAML ({}): nothing written", source.path, e.message))?;
-    replace(&project.checkout.root, &source.path, text.as_bytes())
-        .map_err(|why| format!("cannot write {}: {why}", source.path))?;
     // The line the first edit's text lands on: an added entry starts with the line break that ends the line
     // before it, which is not the line set (it named the entry above the new one).
     let first = edits.iter().min_by_key(|e| e.span.start);
@@ -80,12 +78,22 @@ pub fn write_text(project: &Project, file: FileId, edits: &[Edit]) -> Result<Str
     let at = at.min(text.len());
     let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
-    Ok(text[start..end].trim_start_matches('\u{feff}').trim().trim_end_matches('\r').to_string())
+    let line = text[start..end].trim_start_matches('\u{feff}').trim().trim_end_matches('\r').to_string();
+    Ok(Edited { path: source.path.to_string(), text, line })
 }
 
-/// Writes a module file (atomically), creating its folder inside the project when needed.
-pub fn write_new(project: &Project, rel: &str, bytes: &[u8]) -> Result<(), String> {
-    create(&project.checkout.root, rel, bytes).map_err(|why| format!("cannot write {rel}: {why}"))
+/// A manifest file as an edit leaves it.
+pub struct Edited {
+    pub path: String,
+    pub text: String,
+    /// The first edited line.
+    pub line: String,
+}
+
+/// Writes every step (atomically each, and all of them or none); an error names the file that could not be written.
+pub fn write_all(project: &Project, steps: &[Step]) -> Result<(), String> {
+    transaction::apply(&project.checkout.root, steps)
+        .map_err(|failed| format!("cannot write {}: {}", steps[failed.at].path(), failed.why))
 }
 
 /// Why `eject NAME` / `restore NAME` refuse a name that is no Beeuni tool, with the one meant when it is near.

@@ -12,6 +12,7 @@ pub mod edit;
 pub mod eject;
 mod manifest;
 pub mod restore;
+pub mod transaction;
 mod write;
 
 pub use diff::diff;

@@ -3,7 +3,8 @@
 //! says why.
 
 use super::edit::{add_entries, requote, settable_value};
-use super::manifest::{Target, load_for_edit, module_state, not_a_beeuni_tool, trailing_comment, write_text};
+use super::manifest::{Target, edited, load_for_edit, module_state, not_a_beeuni_tool, trailing_comment, write_all};
+use super::transaction::Step;
 use crate::catalog::{MODULE_EXTENSIONS, is_beeuni};
 use crate::diagnostic::Edit;
 use crate::manifest::tools::ToolValue;
@@ -30,8 +31,9 @@ pub fn restore(path: &Path, name: &str) -> Result<String, String> {
             add_entries(doc, &project.file(key.file).text, key.file, key.key, key.value, &[line]).ok_or_else(|| {
                 format!("cannot add `{name}` to the `tools:` key of {}: write it by hand", project.file(key.file).path)
             })?;
-        let written = write_text(&project, key.file, &[edit])?;
-        return Ok(report(&project, name, key.file, &written, None, None));
+        let manifest = edited(&project, key.file, &[edit])?;
+        write_all(&project, &[Step::Replace(&manifest.path, manifest.text.as_bytes())])?;
+        return Ok(report(&project, name, key.file, &manifest.line, None, None));
     };
     if decl.value == ToolValue::Beeuni(name.into()) {
         return Ok(format!("{name} is already the Beeuni tool (`{line}`): nothing to restore\n"));
@@ -61,12 +63,16 @@ pub fn restore(path: &Path, name: &str) -> Result<String, String> {
     }
     let module = decl.module_path().map(str::to_string);
     let verdict = module.as_deref().map(|m| deletion(&project, name, m, ejected));
-    let written = write_text(&project, decl.file, &edits)?;
-    let mut deleted = None;
-    if let (Some(module), Some(Ok(()))) = (&module, &verdict) {
-        std::fs::remove_file(project.checkout.root.join(module)).map_err(|e| format!("cannot delete {module}: {e}"))?;
-        deleted = Some(module.as_str());
-    }
+    // The manifest's edit and the module's deletion are one change: both checked first, both done or neither.
+    let manifest = edited(&project, decl.file, &edits)?;
+    let mut steps = vec![Step::Replace(&manifest.path, manifest.text.as_bytes())];
+    let deleted = match (&module, &verdict) {
+        (Some(module), Some(Ok(()))) => Some(module.as_str()),
+        _ => None,
+    };
+    steps.extend(deleted.map(Step::Delete));
+    write_all(&project, &steps)?;
+    let written = manifest.line;
     let kept = match (&module, verdict) {
         (Some(module), Some(Err(why))) => Some(format!("{module}: {why}")),
         _ => None,

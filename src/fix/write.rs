@@ -1,65 +1,36 @@
 //! Writing a plan: each changed file atomically (a temporary file in its own folder, renamed over it, with its
-//! permissions), never through a symlink that leaves the repository and never outside it; and `--diff`.
+//! permissions), never through a symlink that leaves the repository and never outside it, all of them or none.
 
 use super::Change;
-use crate::repo::fs::{self, Refusal};
+use super::transaction::{self, Step};
+use crate::repo::fs;
 use std::io::Write;
 use std::path::Path;
 
-/// Writes every change under `root` (the project root). Stops at the first file that cannot be written.
+/// Writes every change under `root` (the project root), all of them or none (see [`super::transaction`]).
 pub fn write(root: &Path, changes: &[Change]) -> Result<(), String> {
-    for change in changes {
-        match &change.after {
-            Some(bytes) => replace(root, &change.path, bytes),
-            None => delete(root, &change.path),
-        }
-        .map_err(|why| format!("cannot fix {}: {why}", change.shown))?;
-    }
-    Ok(())
+    let steps: Vec<Step> = changes
+        .iter()
+        .map(|change| match &change.after {
+            Some(bytes) => Step::Replace(&change.path, bytes),
+            None => Step::Delete(&change.path),
+        })
+        .collect();
+    transaction::apply(root, &steps)
+        .map_err(|failed| format!("cannot fix {}: {}", changes[failed.at].shown, failed.why))
 }
 
 /// Where a project-relative path really is: inside the root, through symlinks that stay inside.
-fn real_path(root: &Path, rel: &str) -> Result<std::path::PathBuf, String> {
-    fs::resolve(root, rel).map_err(|refusal| match refusal {
-        Refusal::OutsideRepository => "it resolves through a symlink to outside the repository".to_string(),
-        other => format!("it {}", other.describe()),
-    })
-}
-
-/// Replaces an existing file (its real path, inside the root) with `bytes`, keeping its permissions.
-pub(super) fn replace(root: &Path, rel: &str, bytes: &[u8]) -> Result<(), String> {
-    let real = real_path(root, rel)?;
-    let permissions = std::fs::metadata(&real).map_err(|e| e.to_string())?.permissions();
-    rename_into(&real, bytes, Some(permissions))
-}
-
-/// Writes `bytes` at `rel`: over the file when it exists, else as a new file, creating its folders (each one
-/// checked to stay inside the root).
-pub(super) fn create(root: &Path, rel: &str, bytes: &[u8]) -> Result<(), String> {
-    if real_path(root, rel).is_ok() {
-        return replace(root, rel, bytes);
-    }
-    let mut folder = root.to_path_buf();
-    let parts: Vec<&str> = rel.split('/').collect();
-    for part in &parts[..parts.len() - 1] {
-        folder.push(part);
-        if !folder.exists() {
-            std::fs::create_dir(&folder).map_err(|e| e.to_string())?;
-        }
-        folder = std::fs::canonicalize(&folder).map_err(|e| e.to_string())?;
-        if !folder.starts_with(root) {
-            return Err("its folder resolves through a symlink to outside the repository".into());
-        }
-    }
-    let target = folder.join(parts[parts.len() - 1]);
-    if std::fs::symlink_metadata(&target).is_ok() {
-        return Err("it exists but is not a regular file inside the repository".into());
-    }
-    rename_into(&target, bytes, None)
+pub(super) fn real_path(root: &Path, rel: &str) -> Result<std::path::PathBuf, String> {
+    fs::resolve(root, rel).map_err(|refusal| format!("it {}", refusal.describe()))
 }
 
 /// Writes a temporary file beside `target` and renames it over `target`.
-fn rename_into(target: &Path, bytes: &[u8], permissions: Option<std::fs::Permissions>) -> Result<(), String> {
+pub(super) fn rename_into(
+    target: &Path,
+    bytes: &[u8],
+    permissions: Option<std::fs::Permissions>,
+) -> Result<(), String> {
     let folder = target.parent().ok_or("it has no folder")?;
     let mut temp = tempfile_in(folder)?;
     let result = temp
@@ -86,15 +57,4 @@ fn tempfile_in(folder: &Path) -> Result<(std::path::PathBuf, std::fs::File), Str
         }
     }
     Err(format!("cannot create a temporary file in {}", folder.display()))
-}
-
-/// Deletes the file itself (a symlink is removed, its target kept), once its folder is known to be inside.
-fn delete(root: &Path, rel: &str) -> Result<(), String> {
-    real_path(root, rel)?;
-    let path = root.join(rel);
-    let folder = path.parent().and_then(|f| std::fs::canonicalize(f).ok()).ok_or("its folder cannot be read")?;
-    if !folder.starts_with(root) {
-        return Err("its folder is outside the repository".into());
-    }
-    std::fs::remove_file(folder.join(path.file_name().ok_or("it has no name")?)).map_err(|e| e.to_string())
 }

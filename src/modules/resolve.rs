@@ -210,8 +210,8 @@ impl<'a> Resolver<'a> {
             match self.checkout.resolve_module(&candidate) {
                 // Too large to read, but there: the modules stage says it was not analysed.
                 Ok(_) | Err(fs::Refusal::TooLarge(_)) => return Ok(Some(candidate)),
-                Err(fs::Refusal::OutsideRepository) => {
-                    return Err("it resolves through a symlink to outside the repository".into());
+                Err(refusal @ (fs::Refusal::OutsideRepository | fs::Refusal::GitFolder)) => {
+                    return Err(format!("it {}", refusal.describe()));
                 }
                 Err(_) => {}
             }

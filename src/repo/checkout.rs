@@ -164,6 +164,10 @@ impl Checkout {
     fn resolve_in_git(&self, git: &GitRepo, source: GitSource, rel: &str) -> Result<Resolved, Refusal> {
         let mut path = rel.to_string();
         for _ in 0..8 {
+            // git keeps no `.git` in a tree; a symlink may still name one (of the work tree it was committed from).
+            if fs::in_git_folder(Path::new(&path)) {
+                return Err(Refusal::GitFolder);
+            }
             let Some((id, kind)) = git.entry(source, &self.git_path(&path)) else {
                 let is_dir = git.is_dir(source, &self.git_path(&path));
                 return Err(if is_dir { Refusal::Directory } else { Refusal::NotFound });

@@ -24,6 +24,9 @@ pub enum Refusal {
     NotRegular,
     /// A symlink (or `..`) that leads out of the repository.
     OutsideRepository,
+    /// A path inside `.git` (a part named so, in any case, as git itself refuses it), directly or through a symlink:
+    /// git's own files (its config, hooks, credentials helpers' settings) are never a source.
+    GitFolder,
     TooLarge(u64),
     Io(String),
 }
@@ -35,6 +38,7 @@ impl Refusal {
             Refusal::Directory => "is a folder, not a file".into(),
             Refusal::NotRegular => "is not a regular file (a FIFO, socket or device)".into(),
             Refusal::OutsideRepository => "resolves through a symlink to outside the repository".into(),
+            Refusal::GitFolder => "is inside `.git`, git's own folder, which beeuni-lint never reads".into(),
             Refusal::TooLarge(size) => {
                 format!("is {size} bytes, more than the {MAX_FILE_BYTES} bytes beeuni-lint reads")
             }
@@ -108,6 +112,12 @@ pub fn split_folder(rel: &str) -> (&str, &str) {
     }
 }
 
+/// Is one of the parts of this (relative) path `.git`, in any case? git refuses such paths (`.GIT` is the same
+/// folder on a case-insensitive file system), and so does every source of a run.
+pub fn in_git_folder(rel: &Path) -> bool {
+    rel.components().any(|part| matches!(part, Component::Normal(name) if name.eq_ignore_ascii_case(".git")))
+}
+
 /// Canonical forms of the folders already resolved: a project names thousands of modules in a few folders,
 /// and resolving each folder once saves a `readlink` per path component per module.
 static FOLDERS: Mutex<Option<HashMap<PathBuf, Option<PathBuf>>>> = Mutex::new(None);
@@ -133,6 +143,11 @@ fn canonical_folder(folder: &Path) -> Option<PathBuf> {
 
 /// Where a repo-relative path leads, checked without reading it.
 pub fn resolve(root: &Path, rel: &str) -> Result<PathBuf, Refusal> {
+    // As written, whether or not it exists (`.GIT` is `.git` on a file system that ignores case); `resolve_entry`
+    // checks the real path too.
+    if in_git_folder(Path::new(rel)) {
+        return Err(Refusal::GitFolder);
+    }
     resolve_entry(root, in_canonical_folder(root, rel)?)
 }
 
@@ -161,6 +176,9 @@ fn resolve_entry(root: &Path, real: PathBuf) -> Result<PathBuf, Refusal> {
     };
     if !real.starts_with(root) {
         return Err(Refusal::OutsideRepository);
+    }
+    if real.strip_prefix(root).is_ok_and(in_git_folder) {
+        return Err(Refusal::GitFolder);
     }
     if meta.is_dir() {
         return Err(Refusal::Directory);

@@ -4,3 +4,4 @@ pub mod checkout;
 pub mod folders;
 pub mod fs;
 pub mod git;
+pub mod given;

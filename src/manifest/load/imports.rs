@@ -107,6 +107,12 @@ pub(super) fn check_import(
             ));
             None
         }
+        Err(Refusal::GitFolder) => {
+            let message = format!("import `{}` is inside `.git`, git's own folder: it is never read", item.path);
+            let help = "import a file of the repository's content, outside `.git`".to_string();
+            problems.push(problem(ProblemKind::ImportPath, message, Some(help)));
+            None
+        }
         Err(Refusal::NotFound) if checkout.only_in_work_tree(&rel) => {
             let message = format!("imported file `{rel}` is not staged: the commit being made does not contain it");
             problems.push(problem(

@@ -1,7 +1,7 @@
 //! Folder listings that answer [`resolve`](super::resolve) for a run: one `getdents` a folder in place of an
 //! `lstat` a file, with the `lstat`s a listing cannot spare remembered by path.
 
-use super::{RealPath, Refusal, canonical_folder, is_plain, resolve, resolve_entry, split_folder};
+use super::{RealPath, Refusal, canonical_folder, in_git_folder, is_plain, resolve, resolve_entry, split_folder};
 use crate::repo::folders::{self, Kind};
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
@@ -47,12 +47,13 @@ fn resolve_entry_once(
     answer
 }
 
-/// A folder's canonical path, whether that is inside the root, and its entries by name (`None` when it cannot be
-/// listed).
+/// A folder's canonical path and its entries by name (`None` when it cannot be listed, or is refused).
 struct Listing {
     real: PathBuf,
-    inside: bool,
-    /// `real` below the root, with the platform's separator after it unless empty (when `inside` and in UTF-8):
+    /// Why nothing in it is looked at: it is outside the root (a symlink on the way leads out) or in `.git`. Such a
+    /// folder is neither listed nor has any entry `lstat`ed.
+    refused: Option<Refusal>,
+    /// `real` below the root, with the platform's separator after it unless empty (when inside and in UTF-8):
     /// with a name after it, the text [`RealPath::new`] keeps of the file's path (`\` between parts on Windows),
     /// so that a file listed and a file looked up compare equal.
     below: Option<String>,
@@ -61,11 +62,25 @@ struct Listing {
 
 impl Listing {
     fn of(root: &Path, folder: &str) -> Option<Listing> {
+        // As written, whether or not it exists (`.GIT` is `.git` on a file system that ignores case).
+        if in_git_folder(Path::new(folder)) {
+            return Some(Listing {
+                real: root.join(folder),
+                refused: Some(Refusal::GitFolder),
+                below: None,
+                names: None,
+            });
+        }
         let real = canonical_folder(&root.join(folder))?;
-        let names = folders::list(&real);
+        let refused = match real.strip_prefix(root) {
+            Err(_) => Some(Refusal::OutsideRepository),
+            Ok(below) if in_git_folder(below) => Some(Refusal::GitFolder),
+            Ok(_) => None,
+        };
+        let names = if refused.is_none() { folders::list(&real) } else { None };
         let below = real.strip_prefix(root).ok().and_then(Path::to_str).map(str::to_string);
         let below = below.map(|below| if below.is_empty() { below } else { below + std::path::MAIN_SEPARATOR_STR });
-        Some(Listing { inside: real.starts_with(root), below, real, names })
+        Some(Listing { real, refused, below, names })
     }
 }
 
@@ -111,16 +126,20 @@ pub fn resolve_listed(
     let Some(listing) = folders.get(*last).and_then(|(_, listing)| listing.as_ref()) else {
         return Err(Refusal::NotFound);
     };
+    if let Some(refusal) = &listing.refused {
+        return Err(refusal.clone());
+    }
+    if name.eq_ignore_ascii_case(".git") {
+        return Err(Refusal::GitFolder);
+    }
     let Some(names) = &listing.names else {
         return resolve_entry_once(resolved, &shared, rel, || listing.real.join(name));
     };
     match names.get(name) {
         None => Err(Refusal::NotFound),
         Some(kind @ (Kind::File | Kind::Folder)) => {
-            // A plain name in a folder inside the root is inside the root.
-            if !listing.inside {
-                Err(Refusal::OutsideRepository)
-            } else if kind == Kind::Folder {
+            // A plain name in a folder inside the root is inside the root (only such folders are listed).
+            if kind == Kind::Folder {
                 Err(Refusal::Directory)
             } else if within_limit() {
                 // The listing's folder below the root, and the name (a plain part): no path is built.
@@ -197,6 +216,25 @@ mod tests {
         assert_eq!(listed, RealPath::Below(Arc::new(root.clone()), "tools/a.ts".into()));
         for rel in ["tools/a.ts", "./tools/a.ts", "tools/in.ts", "tools/sub/../a.ts"] {
             assert_eq!(resolve_listed(&root, rel, &listings, || false), Ok(listed.clone()), "{rel}");
+        }
+        // A folder a symlink takes out of the root, and `.git` (in any case, directly or through a link), are refused
+        // without being listed.
+        std::os::unix::fs::symlink(outside.path(), root.join("linked")).unwrap();
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        std::fs::write(root.join(".git/config"), "[core]").unwrap();
+        std::os::unix::fs::symlink(".git/config", root.join("config.yaml")).unwrap();
+        // Listed again: the listings so far are of the disk as it was.
+        let listings = Listings::default();
+        for (rel, refusal) in [
+            ("linked/secret.ts", Refusal::OutsideRepository),
+            ("linked/none.ts", Refusal::OutsideRepository),
+            (".git/config", Refusal::GitFolder),
+            (".Git/config", Refusal::GitFolder),
+            (".git", Refusal::GitFolder),
+            ("config.yaml", Refusal::GitFolder),
+        ] {
+            assert_eq!(resolve_listed(&root, rel, &listings, || true), Err(refusal.clone()), "{rel}");
+            assert_eq!(resolve(&root, rel).map_err(|_| ()), Err(()), "{rel}");
         }
         let root_itself = RealPath::new(&Arc::new(root.clone()), root.clone());
         assert!(matches!(&root_itself, RealPath::Whole(whole) if **whole == *root), "{root_itself:?}");
