@@ -78,3 +78,82 @@ fn the_cap_counts_after_min_severity_and_levels() {
     outcome.assert_bounded("150 ignore comments, the rule off");
     assert_eq!(outcome.json()["diagnostics"], serde_json::json!([]));
 }
+
+/// `m/f0.yaml` … `m/f{n-1}.yaml`, each importing the next and `beeuni.yaml`, all imported by `beeuni.yaml`.
+fn chain_importing_the_root(n: usize) -> Sandbox {
+    let sandbox = Sandbox::new();
+    let listed: String = (0..n).map(|i| format!("  - m/f{i}.yaml\n")).collect();
+    sandbox.file("beeuni.yaml", format!("imports:\n{listed}{MANIFEST}"));
+    for i in 0..n {
+        let next = if i + 1 < n { format!("  - m/f{}.yaml\n", i + 1) } else { String::new() };
+        sandbox.file(&format!("m/f{i}.yaml"), format!("imports:\n{next}  - beeuni.yaml\n"));
+    }
+    sandbox.commit("chain");
+    sandbox
+}
+
+const CYCLE_HELP: &str = "remove one of these imports; each file needs to be imported once";
+
+/// 4,000 files importing one another and the root: one `import-cycle` (not one per import back to the root, each
+/// naming the whole chain), its files named up to 8; the graph stops at 1,000 files with a located finding.
+#[test]
+fn thousands_of_files_importing_the_root_are_one_cycle() {
+    let sandbox = chain_importing_the_root(4_000);
+    for format in ["json", "github"] {
+        let outcome = sandbox.run(&["--format", format, "."]);
+        outcome.assert_bounded(&format!("4,000 files in a cycle, --format {format}"));
+        assert_eq!(outcome.code, Some(1));
+        assert!(outcome.stdout.len() < 10_000, "--format {format}: {} bytes", outcome.stdout.len());
+    }
+    let report = sandbox.run(&["--format", "json", "."]).json();
+    assert_eq!(report["diagnostics"].as_array().map(Vec::len), Some(2), "{report:#}");
+    let cycle = of_rule(&report, "import-cycle");
+    let named: Vec<String> = (0..7).map(|i| format!("m/f{i}.yaml")).collect();
+    let message = format!("import cycle: beeuni.yaml → {} → … and 992 more → beeuni.yaml", named.join(" → "));
+    // The first import back to the root the walk meets: the last file opened, after the limit.
+    assert_at(cycle[0], "import-cycle", "m/f998.yaml", 3, &message);
+    assert_eq!(cycle[0]["help"], CYCLE_HELP);
+    assert_eq!(cycle[0]["related"].as_array().map(Vec::len), Some(7));
+    let limit = of_rule(&report, "import-path");
+    let message = "import `m/f999.yaml` is not followed: the graph already holds 1000 files, as many as beeuni-lint loads; no file past this limit is checked";
+    assert_at(limit[0], "import-path", "m/f998.yaml", 2, message);
+}
+
+/// Under the limit: 300 files, one finding for the group, and the group counted when it is larger than the cycle
+/// named (the first cycle closed is `f299 → root`: the whole chain; with `f0` importing `f1` back, a cycle of 2).
+#[test]
+fn a_group_of_cycles_is_one_finding() {
+    let sandbox = chain_importing_the_root(300);
+    let outcome = sandbox.run(&["--format", "json", "."]);
+    outcome.assert_bounded("300 files in a cycle");
+    let report = outcome.json();
+    assert_eq!(report["diagnostics"].as_array().map(Vec::len), Some(1), "{report:#}");
+    let named: Vec<String> = (0..7).map(|i| format!("m/f{i}.yaml")).collect();
+    let message = format!("import cycle: beeuni.yaml → {} → … and 293 more → beeuni.yaml", named.join(" → "));
+    assert_at(&report["diagnostics"][0], "import-cycle", "m/f299.yaml", 2, &message);
+
+    sandbox.file("m/f1.yaml", "imports:\n  - m/f0.yaml\n  - m/f2.yaml\n  - beeuni.yaml\n").commit("back");
+    let report = sandbox.run(&["--format", "json", "."]).json();
+    assert_eq!(report["diagnostics"].as_array().map(Vec::len), Some(1), "{report:#}");
+    let message =
+        "import cycle: m/f0.yaml → m/f1.yaml → m/f0.yaml; 301 files import one another through cycles like it";
+    assert_at(&report["diagnostics"][0], "import-cycle", "m/f1.yaml", 2, message);
+}
+
+/// One file listing 20,000 imports (of 10 files, again and again): 10,000 are looked at, then one finding.
+#[test]
+fn a_list_of_imports_is_followed_up_to_the_limit() {
+    let sandbox = Sandbox::new();
+    let listed: String = (0..20_000).map(|i| format!("  - m/f{}.yaml\n", i % 10)).collect();
+    sandbox.file("beeuni.yaml", format!("imports:\n{listed}{MANIFEST}"));
+    for i in 0..10 {
+        sandbox.file(&format!("m/f{i}.yaml"), "agents: {}\n");
+    }
+    sandbox.commit("imports");
+    let outcome = sandbox.run(&["--format", "json", "."]);
+    outcome.assert_bounded("20,000 imports");
+    let report = outcome.json();
+    assert_eq!(report["diagnostics"].as_array().map(Vec::len), Some(1), "{report:#}");
+    let message = "import `m/f0.yaml` is not followed: it comes after 10000 `imports:` entries, as many as beeuni-lint follows; no file past this limit is checked";
+    assert_at(&report["diagnostics"][0], "import-path", "beeuni.yaml", 10_002, message);
+}
