@@ -157,3 +157,51 @@ fn a_list_of_imports_is_followed_up_to_the_limit() {
     let message = "import `m/f0.yaml` is not followed: it comes after 10000 `imports:` entries, as many as beeuni-lint follows; no file past this limit is checked";
     assert_at(&report["diagnostics"][0], "import-path", "beeuni.yaml", 10_002, message);
 }
+
+/// A 5.5 MB config is refused unread: exit 2, one error naming the file and the limit.
+#[test]
+fn a_config_of_megabytes_is_refused() {
+    let rules: String = (0..300_000).map(|i| format!("rule-{i} = \"off\"\n")).collect();
+    let sandbox = Sandbox::new();
+    sandbox.file("beeuni.yaml", MANIFEST).file("beeuni-lint.toml", format!("[rules]\n{rules}")).commit("config");
+    let outcome = sandbox.run(&["--format", "json", "."]);
+    outcome.assert_bounded("a 5.5 MB config");
+    assert_eq!(outcome.code, Some(2));
+    assert_eq!(
+        outcome.stderr(),
+        "beeuni-lint: the config `beeuni-lint.toml` is larger than 1 MiB (1048576 bytes), the most beeuni-lint reads: a config is a handful of lines; shorten it\n"
+    );
+    assert!(outcome.stdout.is_empty());
+}
+
+/// Under the size limit, a config of 50,000 mistakes lists 100 of them, each located, and counts the rest; a list
+/// of more than 1,000 entries and a glob of more than 256 bytes are mistakes too.
+#[test]
+fn the_mistakes_of_a_config_are_bounded() {
+    let rules: String = (0..50_000).map(|i| format!("rule-{i} = \"off\"\n")).collect();
+    let sandbox = Sandbox::new();
+    sandbox.file("beeuni.yaml", MANIFEST).file("beeuni-lint.toml", format!("[rules]\n{rules}")).commit("config");
+    let outcome = sandbox.run(&["--format", "json", "."]);
+    outcome.assert_bounded("50,000 unknown rules");
+    assert_eq!(outcome.code, Some(2));
+    let stderr = outcome.stderr();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 101, "{}", &stderr[..2000.min(stderr.len())]);
+    assert_eq!(
+        lines[0],
+        "beeuni-lint: beeuni-lint.toml:2:1: unknown rule `rule-0` in [rules]: `beeuni-lint rules` lists the rule ids"
+    );
+    assert_eq!(lines[100], "beeuni-lint.toml: … and 49900 more mistakes: fix those above and run again");
+
+    let tools: Vec<String> = (0..1_001).map(|i| format!("\"t{i}\"")).collect();
+    let glob = format!("\"{}\"", "a".repeat(257));
+    let config = format!("harness-tools = [{}]\n[paths]\nexclude = [{glob}]\n", tools.join(", "));
+    sandbox.file("beeuni-lint.toml", config).commit("lists");
+    let outcome = sandbox.run(&["--format", "json", "."]);
+    outcome.assert_bounded("long lists");
+    assert_eq!(outcome.code, Some(2));
+    assert_eq!(
+        outcome.stderr(),
+        "beeuni-lint: beeuni-lint.toml:1:17: `harness-tools` holds 1001 entries, more than the 1000 a list may hold\nbeeuni-lint.toml:3:12: this glob is 257 bytes long, more than the 256 a glob may be\n"
+    );
+}
