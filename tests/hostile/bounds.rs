@@ -205,3 +205,78 @@ fn the_mistakes_of_a_config_are_bounded() {
         "beeuni-lint: beeuni-lint.toml:1:17: `harness-tools` holds 1001 entries, more than the 1000 a list may hold\nbeeuni-lint.toml:3:12: this glob is 257 bytes long, more than the 256 a glob may be\n"
     );
 }
+
+/// A tool module importing `pkg`, with `files` around it.
+fn importing_pkg(import: &str, files: &[(&str, &str)]) -> Outcome {
+    let sandbox = Sandbox::new();
+    sandbox.file("beeuni.yaml", manifest_with_tool()).file("tools/t.ts", format!("{import}\n{MODULE}"));
+    for (path, text) in files {
+        sandbox.file(path, text);
+    }
+    sandbox.commit("package");
+    let outcome = sandbox.run(&["--format", "json", "."]);
+    outcome.assert_bounded(import);
+    sandbox.assert_untouched(import, &outcome);
+    outcome
+}
+
+/// 200,000 `exports` patterns: the look-up stops at 10,000 entries and says the import cannot be checked (an
+/// info, not an error); with 100 patterns the same import resolves.
+#[test]
+fn a_package_of_200_000_exports_patterns_is_not_looked_through() {
+    let patterns: Vec<String> = (0..200_000).map(|i| format!("\"./a{i}/*\": \"./a{i}/*.js\"")).collect();
+    let package = format!("{{\"name\": \"pkg\", \"exports\": {{{}}}}}", patterns.join(", "));
+    let outcome = importing_pkg("import x from 'pkg/a7/b'", &[("node_modules/pkg/package.json", &package)]);
+    assert_eq!(outcome.code, Some(0));
+    let report = outcome.json();
+    assert_eq!(report["diagnostics"].as_array().map(Vec::len), Some(1), "{report:#}");
+    let message = "'pkg/a7/b' cannot be checked statically: \"exports\" of `node_modules/pkg/package.json` is larger than beeuni-lint looks through (10000 entries, a target of 4 KiB)";
+    assert_at(&report["diagnostics"][0], "module-unanalyzable", "tools/t.ts", 1, message);
+    assert_eq!(report["diagnostics"][0]["severity"], "info");
+
+    let package = format!("{{\"name\": \"pkg\", \"exports\": {{{}}}}}", patterns[..100].join(", "));
+    let files =
+        [("node_modules/pkg/package.json", package.as_str()), ("node_modules/pkg/a7/b.js", "export default 1\n")];
+    let outcome = importing_pkg("import x from 'pkg/a7/b'", &files);
+    assert_eq!(outcome.json()["diagnostics"], serde_json::json!([]), "100 patterns resolve");
+}
+
+/// A target of a million `*` filled with the subpath would be gigabytes: not built, not checked.
+#[test]
+fn a_target_of_a_million_stars_is_not_filled_in() {
+    let package = format!("{{\"name\": \"pkg\", \"exports\": {{\"./*\": \"./{}\"}}}}", "*".repeat(1_000_000));
+    let outcome = importing_pkg("import x from 'pkg/abcdefghijklmnop'", &[("node_modules/pkg/package.json", &package)]);
+    let report = outcome.json();
+    assert_eq!(report["diagnostics"].as_array().map(Vec::len), Some(1), "{report:#}");
+    assert_eq!(report["diagnostics"][0]["rule"], "module-unanalyzable");
+}
+
+/// `"#a": "#a"` in `imports`: a target that is not a package is not looked up again (and again).
+#[test]
+fn an_imports_alias_to_itself_ends() {
+    let package = r##"{"name": "app", "imports": {"#a": "#a"}}"##;
+    let outcome = importing_pkg("import x from '#a'", &[("package.json", package)]);
+    let report = outcome.json();
+    let message = "`tools/t.ts` imports `#a`: the alias `#a` of `package.json` maps it to `#a`, which is neither a `./` path nor a package";
+    assert_eq!(report["diagnostics"].as_array().map(Vec::len), Some(1), "{report:#}");
+    assert_at(&report["diagnostics"][0], "module-import-missing", "tools/t.ts", 1, message);
+}
+
+/// A byte order mark at the start of `package.json` or `tsconfig.json` is skipped, as Bun does: the package's
+/// `main` and the config's `paths` are read (they were ignored: a false "Cannot find module"). Without the file
+/// they name, the finding is still there.
+#[test]
+fn a_byte_order_mark_in_package_json_or_tsconfig_is_skipped() {
+    let package = "\u{feff}{\"name\": \"pkg\", \"main\": \"lib/main.js\"}";
+    let files = [("node_modules/pkg/package.json", package), ("node_modules/pkg/lib/main.js", "export default 1\n")];
+    let outcome = importing_pkg("import x from 'pkg'", &files);
+    assert_eq!(outcome.json()["diagnostics"], serde_json::json!([]), "a package.json with a BOM");
+    let outcome = importing_pkg("import x from 'pkg'", &files[..1]);
+    let report = outcome.json();
+    assert_at(&report["diagnostics"][0], "module-package-missing", "tools/t.ts", 1, "Cannot find module 'pkg'");
+
+    let config = "\u{feff}{\"compilerOptions\": {\"paths\": {\"@lib/*\": [\"./lib/*\"]}}}";
+    let files = [("tsconfig.json", config), ("lib/x.ts", "export default 1\n")];
+    let outcome = importing_pkg("import x from '@lib/x'", &files);
+    assert_eq!(outcome.json()["diagnostics"], serde_json::json!([]), "a tsconfig.json with a BOM");
+}
