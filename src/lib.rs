@@ -287,7 +287,7 @@ pub fn lint(
     // Counted for the cap as the report will hold them: ignored, excluded, below `--min-severity` or off the
     // change, a finding is not one of those shown.
     diagnostics.retain(|d| d.severity >= options.min_severity);
-    diagnostic::cap::per_rule_per_file(&mut diagnostics);
+    diagnostic::cap::apply(&mut diagnostics);
     let root = project.checkout.root.clone();
     let report = Report { sources: std::mem::take(&mut project.sources), diagnostics, files };
     if options.leave_model {

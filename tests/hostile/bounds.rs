@@ -280,3 +280,26 @@ fn a_byte_order_mark_in_package_json_or_tsconfig_is_skipped() {
     let outcome = importing_pkg("import x from '@lib/x'", &files);
     assert_eq!(outcome.json()["diagnostics"], serde_json::json!([]), "a tsconfig.json with a BOM");
 }
+
+/// 12 files of 100 missing modules each: 1,000 `module-missing` findings are shown, then one summary for the
+/// project (a thousand such files would otherwise report 100,000).
+#[test]
+fn at_most_a_thousand_findings_of_a_rule_are_shown() {
+    let sandbox = Sandbox::new();
+    let listed: String = (0..12).map(|i| format!("  - m/f{i:02}.yaml\n")).collect();
+    sandbox.file("beeuni.yaml", format!("imports:\n{listed}{MANIFEST}"));
+    for i in 0..12 {
+        let tools: String = (0..100).map(|j| format!("  f{i}_t{j}: tools/f{i}_t{j}.ts\n")).collect();
+        sandbox.file(&format!("m/f{i:02}.yaml"), format!("tools:\n{tools}"));
+    }
+    sandbox.commit("missing modules");
+    let outcome = sandbox.run(&["--format", "json", "--fail-on", "never", "."]);
+    outcome.assert_bounded("1,200 missing modules");
+    let report = outcome.json();
+    let found = of_rule(&report, "module-missing");
+    assert_eq!(found.len(), 1_001);
+    assert_eq!(report["diagnostics"].as_array().map(Vec::len), Some(1_001), "only module-missing");
+    let message = "… and 200 more `module-missing` findings in the project (at most 1000 of a rule are shown)";
+    assert_at(found[1_000], "module-missing", "m/f10.yaml", 2, message);
+    assert_eq!(found[1_000]["severity"], "error");
+}
