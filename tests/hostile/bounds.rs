@@ -51,6 +51,22 @@ fn millions_of_ignore_comments_are_capped() {
     assert_eq!(found[100]["help"], "fix the `unused-ignore` findings shown and run again to see the rest");
 }
 
+/// The same in `beeuni.yaml` (its comments come from the YAML parser, not from a module's).
+#[test]
+fn millions_of_ignore_comments_in_the_manifest_are_capped() {
+    let line = "# beeuni-lint: ignore[tool-name]\n";
+    let sandbox = Sandbox::new();
+    sandbox.file("beeuni.yaml", line.repeat(30_000_000 / line.len()) + MANIFEST).commit("ignores");
+    let outcome = sandbox.run(&["--format", "json", "."]);
+    outcome.assert_bounded("30 MB of ignore comments in beeuni.yaml");
+    let report = outcome.json();
+    let found = of_rule(&report, "unused-ignore");
+    assert_eq!(report["diagnostics"].as_array().map(Vec::len), Some(101));
+    assert_at(found[0], "unused-ignore", "beeuni.yaml", 1, "this ignore comment suppresses no `tool-name` finding");
+    let message = "… and 901 more `unused-ignore` findings in this file (at most 100 of a rule are shown per file)";
+    assert_at(found[100], "unused-ignore", "beeuni.yaml", 101, message);
+}
+
 /// The cap counts what is shown: with `--min-severity warning` the info findings are dropped before it, so none
 /// of them is summed up; with `[rules]` turning the rule off, none either.
 #[test]
