@@ -14,6 +14,7 @@ use crate::project::Project;
 use crate::rules::{self, unused_ignore};
 use crate::source::{FileId, SourceFile, Span};
 use std::collections::{HashMap, HashSet};
+use std::ops::ControlFlow;
 
 const MARKER: &str = "beeuni-lint: ignore";
 
@@ -31,7 +32,6 @@ struct Ignore {
     whole_file: bool,
     rule: String,
     comment: Span,
-    used: bool,
 }
 
 /// Parses `beeuni-lint: ignore[a, b] -- reason` out of a comment's text (after `#` or `//`): the rule ids, an
@@ -92,12 +92,12 @@ impl<'s> FileIgnores<'s> {
 
     /// Reads the comment at `comment` (`text`: after its `#` or `//`) into `found`; `Break` when the file's ids
     /// are all read (the comment is in `found.unread`: what is past the limit is not looked at).
-    fn comment(&mut self, found: &mut Found, comment: Span, text: &str) -> std::ops::ControlFlow<()> {
-        let Some(ids) = parse_ignore(text) else { return std::ops::ControlFlow::Continue(()) };
+    fn comment(&mut self, found: &mut Found, comment: Span, text: &str) -> ControlFlow<()> {
+        let Some(ids) = parse_ignore(text) else { return ControlFlow::Continue(()) };
         let ids = if ids.is_empty() { vec![String::new()] } else { ids };
         if self.read + ids.len() > IGNORES_PER_FILE {
             found.unread.push(Label::new(self.file, comment));
-            return std::ops::ControlFlow::Break(());
+            return ControlFlow::Break(());
         }
         self.read += ids.len();
         let source = self.source;
@@ -109,9 +109,9 @@ impl<'s> FileIgnores<'s> {
         let target = if alone { line + 1 } else { line };
         let whole_file = alone && line < first;
         for rule in ids {
-            found.ignores.push(Ignore { file: self.file, line: target, whole_file, rule, comment, used: false });
+            found.ignores.push(Ignore { file: self.file, line: target, whole_file, rule, comment });
         }
-        std::ops::ControlFlow::Continue(())
+        ControlFlow::Continue(())
     }
 }
 
@@ -188,7 +188,7 @@ pub fn apply(
     config_file: Option<FileId>,
     found: Vec<Diagnostic>,
 ) -> Vec<Diagnostic> {
-    let Found { mut ignores, unread } = collect_ignores(project, &found);
+    let Found { ignores, unread } = collect_ignores(project, &found);
     // Where each file's ignores of each rule are: a finding looks at those alone.
     let mut by_file_and_rule: HashMap<(FileId, &str), Vec<usize>> = HashMap::new();
     for (at, ignore) in ignores.iter().enumerate() {
@@ -213,10 +213,6 @@ pub fn apply(
             kept.push(diagnostic);
         }
     }
-    drop(by_file_and_rule);
-    for (ignore, used) in ignores.iter_mut().zip(used) {
-        ignore.used = used;
-    }
     for label in unread {
         let message = format!(
             "this file names more than {IGNORES_PER_FILE} rules in ignore comments: from this comment on they are not read, and suppress nothing"
@@ -225,7 +221,11 @@ pub fn apply(
         kept.push(Diagnostic::new(unused_ignore::RULE.id, unused_ignore::RULE.severity, label, message).help(help));
     }
     // Without a base the change-aware rules do not run: their ignores wait for a run that has one.
-    let unused = ignores.iter().filter(|i| !i.used && (project.base.is_some() || !rules::is_change_aware(&i.rule)));
+    let unused = ignores
+        .iter()
+        .zip(used)
+        .filter(|(i, used)| !used && (project.base.is_some() || !rules::is_change_aware(&i.rule)))
+        .map(|(i, _)| i);
     for ignore in unused {
         let (message, help) = if ignore.rule.is_empty() {
             (
