@@ -19,6 +19,9 @@ use toml::de::{DeTable, DeValue};
 
 pub const FILE_NAME: &str = "beeuni-lint.toml";
 
+mod limits;
+use limits::MAX_LIST;
+
 const KEYS: [&str; 5] = ["harness-tools", "removed-beeuni-tools", "xcsh-paths", "rules", "paths"];
 const PATHS_KEYS: [&str; 1] = ["exclude"];
 const LEVELS: [&str; 4] = ["error", "warning", "info", "off"];
@@ -61,6 +64,8 @@ impl Config {
     /// why, never what the link leads to.
     pub fn load(root: &Path, top: &Path, explicit: Option<&Path>) -> Result<Config, String> {
         let found = match explicit {
+            // The usual way to say "no config" (a device, which a config otherwise may not be).
+            Some(path) if path == Path::new("/dev/null") => return Ok(Config::default()),
             Some(path) => given(path, top)?,
             None => match discover(root, top)? {
                 Some(found) => found,
@@ -69,8 +74,7 @@ impl Config {
         };
         let bytes = fs::read_resolved(&found.path)
             .map_err(|refusal| format!("cannot read the config `{}`: it {}", found.shown, refusal.describe()))?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| format!("cannot read the config `{}`: it is not UTF-8 text", found.shown))?;
+        let text = limits::text(bytes, &found.shown)?;
         let mut config = Config::parse(&text, &found.shown)?;
         config.exclude_prefix = found.prefix;
         Ok(config)
@@ -100,6 +104,14 @@ impl Config {
         if !globs.is_empty() {
             let mut builder = GlobSetBuilder::new();
             for (glob, at) in &globs {
+                if glob.len() > limits::MAX_GLOB_BYTES {
+                    let most = limits::MAX_GLOB_BYTES;
+                    errors.add(
+                        *at,
+                        format!("this glob is {} bytes long, more than the {most} a glob may be", glob.len()),
+                    );
+                    continue;
+                }
                 match Glob::new(glob) {
                     Ok(parsed) => {
                         builder.add(parsed);
@@ -112,7 +124,7 @@ impl Config {
                 Err(e) => errors.add(0, e.to_string()),
             }
         }
-        if !errors.0.is_empty() {
+        if !errors.is_empty() {
             return Err(errors.render(&source));
         }
         config.file = Some(source);
@@ -187,29 +199,47 @@ fn given(path: &Path, top: &Path) -> Result<Found, String> {
     }
 }
 
-/// Every mistake of one config: (byte offset, message).
+/// Every mistake of one config: (byte offset, message), up to [`limits::MAX_ERRORS`]; and how many more.
 #[derive(Default)]
-struct Errors(Vec<(usize, String)>);
+struct Errors(Vec<(usize, String)>, usize);
 
 impl Errors {
     fn add(&mut self, at: usize, message: String) {
-        self.0.push((at, message));
+        self.add_with(at, || message);
+    }
+
+    /// Adds the message `message` makes, unless as many as are shown are there already (then it only counts:
+    /// a hint costs a comparison with every rule id, and a config may hold thousands of mistakes).
+    fn add_with(&mut self, at: usize, message: impl FnOnce() -> String) {
+        if self.0.len() < limits::MAX_ERRORS {
+            self.0.push((at, message()));
+        } else {
+            self.1 += 1;
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 
     /// "unknown key `x`: did you mean `y`?" (or the list of valid names when none is near).
     fn unknown(&mut self, at: usize, what: &str, name: &str, known: &[&str]) {
+        self.add_with(at, || Self::with_hint(what, name, known));
+    }
+
+    fn with_hint(what: &str, name: &str, known: &[&str]) -> String {
         let hint = match names::did_you_mean(name, known.iter().copied()) {
             Some(hint) => hint,
             None => {
                 format!("expected one of {}", known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "))
             }
         };
-        self.add(at, format!("{what}: {hint}"));
+        format!("{what}: {hint}")
     }
 
     fn render(mut self, source: &SourceFile) -> String {
         self.0.sort();
-        let lines: Vec<String> = self
+        let mut lines: Vec<String> = self
             .0
             .iter()
             .map(|(at, message)| {
@@ -218,6 +248,9 @@ impl Errors {
                 format!("{}:{}:{}: {}", escape(&source.path), pos.line, pos.column, escape(message))
             })
             .collect();
+        if self.1 > 0 {
+            lines.push(format!("{}: … and {} more mistakes: fix those above and run again", source.path, self.1));
+        }
         lines.join("\n")
     }
 }
@@ -253,6 +286,11 @@ fn spanned_strings(value: &Spanned<DeValue>, key: &str, errors: &mut Errors) -> 
         errors.add(value.span().start, format!("`{key}` must be a list of strings, not {}", kind(value.get_ref())));
         return Vec::new();
     };
+    if items.len() > MAX_LIST {
+        let message = format!("`{key}` holds {} entries, more than the {MAX_LIST} a list may hold", items.len());
+        errors.add(value.span().start, message);
+        return Vec::new();
+    }
     let mut out = Vec::new();
     for item in items {
         match item.get_ref() {
@@ -293,10 +331,11 @@ fn levels(value: &Spanned<DeValue>, errors: &mut Errors) -> BTreeMap<String, Lev
     for (id, level) in entries.iter() {
         let id_text = id.get_ref().as_ref();
         if rules::find(id_text).is_none() {
-            let ids: Vec<&str> = rules::RULES.iter().map(|r| r.id).collect();
-            let hint = names::did_you_mean(id_text, ids.iter().copied())
-                .unwrap_or_else(|| "`beeuni-lint rules` lists the rule ids".to_string());
-            errors.add(id.span().start, format!("unknown rule `{id_text}` in [rules]: {hint}"));
+            errors.add_with(id.span().start, || {
+                let hint = names::did_you_mean(id_text, rules::RULES.iter().map(|r| r.id))
+                    .unwrap_or_else(|| "`beeuni-lint rules` lists the rule ids".to_string());
+                format!("unknown rule `{id_text}` in [rules]: {hint}")
+            });
             continue;
         }
         let DeValue::String(text) = level.get_ref() else {

@@ -3,6 +3,8 @@
 use crate::source::{FileId, Span};
 use serde::Serialize;
 
+pub mod cap;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {

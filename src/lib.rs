@@ -76,6 +76,8 @@ pub struct CheckOptions {
     pub staged: bool,
     /// `--only-changed`: keep findings on lines the change adds or modifies.
     pub only_changed: bool,
+    /// `--min-severity`: findings below it are dropped before they are counted (see [`diagnostic::cap`]).
+    pub min_severity: Severity,
     /// `--xcsh PATH`: more xcsh tool folders (relative to the current folder).
     pub xcsh: Vec<PathBuf>,
     /// Where module facts are cached (`--cache-dir`, `--no-cache`).
@@ -131,6 +133,7 @@ impl CheckOptions {
             base: None,
             staged: false,
             only_changed: false,
+            min_severity: Severity::Info,
             xcsh: Vec::new(),
             // Only `check` keeps a cache: the other commands (and the language server) leave no files behind.
             cache: CacheChoice::Off,
@@ -269,6 +272,10 @@ pub fn lint(
     if let (true, Some(sides)) = (options.only_changed, &sides) {
         diagnostics = change::only_changed(&project, sides, diagnostics);
     }
+    // Counted for the cap as the report will hold them: ignored, excluded, below `--min-severity` or off the
+    // change, a finding is not one of those shown.
+    diagnostics.retain(|d| d.severity >= options.min_severity);
+    diagnostic::cap::apply(&mut diagnostics);
     let root = project.checkout.root.clone();
     let report = Report { sources: std::mem::take(&mut project.sources), diagnostics, files };
     if options.leave_model {

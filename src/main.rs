@@ -110,12 +110,20 @@ fn hook(args: &CheckArgs) -> Result<u8, String> {
 }
 
 fn check_path(args: &CheckArgs, path: std::path::PathBuf) -> Result<u8, String> {
+    // `--min-severity`: what is below it is dropped before anything else, in the run itself (before findings are
+    // capped), from the fixes, the output and from `--fail-on`.
+    let min = match args.min_severity {
+        MinSeverity::Info => Severity::Info,
+        MinSeverity::Warning => Severity::Warning,
+        MinSeverity::Error => Severity::Error,
+    };
     let options = CheckOptions {
         path,
         config: args.config.clone(),
         base: args.base.clone(),
         staged: args.staged,
         only_changed: args.only_changed,
+        min_severity: min,
         xcsh: args.xcsh.clone(),
         cache: match (&args.cache_dir, args.no_cache) {
             (_, true) => CacheChoice::Off,
@@ -127,13 +135,6 @@ fn check_path(args: &CheckArgs, path: std::path::PathBuf) -> Result<u8, String> 
         },
         keep_texts: false,
         leave_model: true,
-    };
-    // `--min-severity`: what is below it is dropped before anything else, from the fixes, the output and from
-    // `--fail-on`.
-    let min = match args.min_severity {
-        MinSeverity::Info => Severity::Info,
-        MinSeverity::Warning => Severity::Warning,
-        MinSeverity::Error => Severity::Error,
     };
     let mut report = if args.fix || args.unsafe_fixes || args.diff {
         let outcome = beeuni_lint::fix::plan(&options, args.unsafe_fixes, min)?;
@@ -150,7 +151,6 @@ fn check_path(args: &CheckArgs, path: std::path::PathBuf) -> Result<u8, String> 
     } else {
         beeuni_lint::check(&options)?
     };
-    report.diagnostics.retain(|d| d.severity >= min);
     let version = env!("CARGO_PKG_VERSION");
     if let Some(path) = &args.sarif_file {
         beeuni_lint::repo::given::write_report(path, "--sarif-file", &render::sarif::render(&report, version))?;

@@ -13,9 +13,15 @@ use crate::diagnostic::{Diagnostic, Label};
 use crate::project::Project;
 use crate::rules::{self, unused_ignore};
 use crate::source::{FileId, SourceFile, Span};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::ops::ControlFlow;
 
 const MARKER: &str = "beeuni-lint: ignore";
+
+/// Rule ids of ignore comments read in one file (a comment that names none counts one). Beyond them the file's
+/// ignores are not read: they suppress nothing, and one `unused-ignore` finding at the first says so. A project
+/// needs a handful; a file of millions would cost a finding, and memory, each.
+pub const IGNORES_PER_FILE: usize = 1_000;
 
 /// One rule id of one ignore comment (an empty id: the comment names no rule).
 struct Ignore {
@@ -26,7 +32,6 @@ struct Ignore {
     whole_file: bool,
     rule: String,
     comment: Span,
-    used: bool,
 }
 
 /// Parses `beeuni-lint: ignore[a, b] -- reason` out of a comment's text (after `#` or `//`): the rule ids, an
@@ -39,7 +44,9 @@ pub fn parse_ignore(comment: &str) -> Option<Vec<String>> {
         return bare.then(Vec::new);
     };
     let (ids, _) = list.split_once(']')?;
-    Some(ids.split(',').map(|id| id.trim().to_string()).filter(|id| !id.is_empty()).collect())
+    // One more than a file reads: a comment of ten million ids costs no more than that.
+    let ids = ids.split(',').map(str::trim).filter(|id| !id.is_empty()).take(IGNORES_PER_FILE + 1);
+    Some(ids.map(str::to_string).collect())
 }
 
 /// The 0-based line of the file's first statement: the first line that is neither blank nor only a comment.
@@ -68,30 +75,57 @@ fn first_statement(source: &SourceFile, yaml: bool) -> usize {
     source.line_count()
 }
 
-fn push_ignores(
-    out: &mut Vec<Ignore>,
-    source: &SourceFile,
+/// The ignores of one file as its comments are read, up to [`IGNORES_PER_FILE`] rule ids.
+struct FileIgnores<'s> {
+    source: &'s SourceFile,
     file: FileId,
-    first: usize,
-    comment: Span,
-    ids: Vec<String>,
-) {
-    let line = source.line_index(comment.start);
-    let before = &source.text[source.line_start(line)..comment.start];
-    // Alone on its line, a comment speaks for the line below.
-    let alone = before.trim().is_empty();
-    let target = if alone { line + 1 } else { line };
-    let whole_file = alone && line < first;
-    let ids = if ids.is_empty() { vec![String::new()] } else { ids };
-    for rule in ids {
-        out.push(Ignore { file, line: target, whole_file, rule, comment, used: false });
+    yaml: bool,
+    /// The line of the file's first statement, found when the first ignore comment is.
+    first: Option<usize>,
+    read: usize,
+}
+
+impl<'s> FileIgnores<'s> {
+    fn new(source: &'s SourceFile, file: FileId, yaml: bool) -> Self {
+        FileIgnores { source, file, yaml, first: None, read: 0 }
+    }
+
+    /// Reads the comment at `comment` (`text`: after its `#` or `//`) into `found`; `Break` when the file's ids
+    /// are all read (the comment is in `found.unread`: what is past the limit is not looked at).
+    fn comment(&mut self, found: &mut Found, comment: Span, text: &str) -> ControlFlow<()> {
+        let Some(ids) = parse_ignore(text) else { return ControlFlow::Continue(()) };
+        let ids = if ids.is_empty() { vec![String::new()] } else { ids };
+        if self.read + ids.len() > IGNORES_PER_FILE {
+            found.unread.push(Label::new(self.file, comment));
+            return ControlFlow::Break(());
+        }
+        self.read += ids.len();
+        let source = self.source;
+        let first = *self.first.get_or_insert_with(|| first_statement(source, self.yaml));
+        let line = source.line_index(comment.start);
+        let before = &source.text[source.line_start(line)..comment.start];
+        // Alone on its line, a comment speaks for the line below.
+        let alone = before.trim().is_empty();
+        let target = if alone { line + 1 } else { line };
+        let whole_file = alone && line < first;
+        for rule in ids {
+            found.ignores.push(Ignore { file: self.file, line: target, whole_file, rule, comment });
+        }
+        ControlFlow::Continue(())
     }
 }
 
+/// The ignores of every file, and the first comment of each file whose ignores were not all read.
+#[derive(Default)]
+struct Found {
+    ignores: Vec<Ignore>,
+    unread: Vec<Label>,
+}
+
 /// The ignore comments of a file without parsed comments: `#` or `//` comments, found line by line.
-fn scan_text(out: &mut Vec<Ignore>, source: &SourceFile, file: FileId) {
+fn scan_text(found: &mut Found, source: &SourceFile, file: FileId) {
     let yaml = source.path.ends_with(".yaml") || source.path.ends_with(".yml");
-    let first = first_statement(source, yaml);
+    let mut reading = FileIgnores::new(source, file, yaml);
     for line in 0..source.line_count() {
         let span = source.line_span(line);
         let text = source.slice(span);
@@ -102,52 +136,48 @@ fn scan_text(out: &mut Vec<Ignore>, source: &SourceFile, file: FileId) {
         let Some(opener) = opener else { continue };
         let start = span.start + head.len() - opener.len();
         let body = text[at..].trim_end().trim_end_matches("*/").trim_end_matches("-->");
-        if let Some(ids) = parse_ignore(body) {
-            push_ignores(out, source, file, first, Span::new(start, span.end), ids);
+        if reading.comment(found, Span::new(start, span.end), body).is_break() {
+            return;
         }
     }
 }
 
-fn collect_ignores(project: &Project, found: &[Diagnostic]) -> Vec<Ignore> {
-    let mut ignores = Vec::new();
+fn collect_ignores(project: &Project, diagnostics: &[Diagnostic]) -> Found {
+    let mut found = Found::default();
     // By file id (dense): which files were looked at already.
     let mut parsed = vec![false; project.sources.len()];
     // A file's lines are looked at only when it has an ignore comment: a module's text may not even be in memory.
     for manifest in &project.graph.files {
-        let source = project.file(manifest.file);
         if let Some(parsed) = parsed.get_mut(manifest.file) {
             *parsed = true;
         }
-        let mut first = None;
+        let mut reading = FileIgnores::new(project.file(manifest.file), manifest.file, true);
         for comment in &manifest.doc.comments {
-            if let Some(ids) = parse_ignore(&comment.text) {
-                let first = *first.get_or_insert_with(|| first_statement(source, true));
-                push_ignores(&mut ignores, source, manifest.file, first, comment.span, ids);
+            if reading.comment(&mut found, comment.span, &comment.text).is_break() {
+                break;
             }
         }
     }
     for module in &project.modules {
-        let source = project.file(module.file);
         if let Some(parsed) = parsed.get_mut(module.file) {
             *parsed = true;
         }
-        let mut first = None;
+        let mut reading = FileIgnores::new(project.file(module.file), module.file, false);
         for (span, text) in module.facts.comments() {
-            if let Some(ids) = parse_ignore(text) {
-                let first = *first.get_or_insert_with(|| first_statement(source, false));
-                push_ignores(&mut ignores, source, module.file, first, *span, ids);
+            if reading.comment(&mut found, *span, text).is_break() {
+                break;
             }
         }
     }
     // Every other file a finding points at.
     let others: HashSet<FileId> =
-        found.iter().map(|d| d.primary.file).filter(|&f| parsed.get(f) == Some(&false)).collect();
+        diagnostics.iter().map(|d| d.primary.file).filter(|&f| parsed.get(f) == Some(&false)).collect();
     let mut others: Vec<FileId> = others.into_iter().collect();
     others.sort_unstable();
     for file in others {
-        scan_text(&mut ignores, project.file(file), file);
+        scan_text(&mut found, project.file(file), file);
     }
-    ignores
+    found
 }
 
 /// Applies ignores, excludes and levels; adds `unused-ignore` findings; sorts. `config_file` is the config's
@@ -158,17 +188,24 @@ pub fn apply(
     config_file: Option<FileId>,
     found: Vec<Diagnostic>,
 ) -> Vec<Diagnostic> {
-    let mut ignores = collect_ignores(project, &found);
+    let Found { ignores, unread } = collect_ignores(project, &found);
+    // Where each file's ignores of each rule are: a finding looks at those alone.
+    let mut by_file_and_rule: HashMap<(FileId, &str), Vec<usize>> = HashMap::new();
+    for (at, ignore) in ignores.iter().enumerate() {
+        by_file_and_rule.entry((ignore.file, ignore.rule.as_str())).or_default().push(at);
+    }
+    let mut used = vec![false; ignores.len()];
     let mut kept = Vec::with_capacity(found.len());
     for diagnostic in found {
         let mut ignored = false;
         // The finding's line only where an ignore could apply (it costs the file's line table).
         let mut line = None;
-        for ignore in ignores.iter_mut().filter(|i| i.file == diagnostic.primary.file && i.rule == diagnostic.rule) {
-            let line = *line.get_or_insert_with(|| project.file(ignore.file).line_index(diagnostic.primary.span.start));
-            let on_line = ignore.line == line || (ignore.whole_file && line == 0);
-            if on_line {
-                ignore.used = true;
+        let file = diagnostic.primary.file;
+        for &at in by_file_and_rule.get(&(file, diagnostic.rule)).map_or(&[][..], Vec::as_slice) {
+            let ignore = &ignores[at];
+            let line = *line.get_or_insert_with(|| project.file(file).line_index(diagnostic.primary.span.start));
+            if ignore.line == line || (ignore.whole_file && line == 0) {
+                used[at] = true;
                 ignored = true;
             }
         }
@@ -176,8 +213,19 @@ pub fn apply(
             kept.push(diagnostic);
         }
     }
+    for label in unread {
+        let message = format!(
+            "this file names more than {IGNORES_PER_FILE} rules in ignore comments: from this comment on they are not read, and suppress nothing"
+        );
+        let help = "turn the rule off for these files in `beeuni-lint.toml` (`[rules]`, `exclude`) instead of ignoring each finding";
+        kept.push(Diagnostic::new(unused_ignore::RULE.id, unused_ignore::RULE.severity, label, message).help(help));
+    }
     // Without a base the change-aware rules do not run: their ignores wait for a run that has one.
-    let unused = ignores.iter().filter(|i| !i.used && (project.base.is_some() || !rules::is_change_aware(&i.rule)));
+    let unused = ignores
+        .iter()
+        .zip(used)
+        .filter(|(i, used)| !used && (project.base.is_some() || !rules::is_change_aware(&i.rule)))
+        .map(|(i, _)| i);
     for ignore in unused {
         let (message, help) = if ignore.rule.is_empty() {
             (

@@ -274,19 +274,17 @@ fn import_cycles_are_found_through_dot_and_dot_dot() {
     ]);
     let (code, report) = json_in(dir.path(), &[]);
     assert_eq!(code, 1);
+    // One finding for the three files that import one another, at the first import that closes a cycle.
     assert_findings(
         &report,
-        &[
-            ("import-cycle", "error", "config/b.yaml", 2, 3, "import cycle: a.yaml → config/b.yaml → a.yaml"),
-            (
-                "import-cycle",
-                "error",
-                "config/b.yaml",
-                3,
-                3,
-                "import cycle: beeuni.yaml → a.yaml → config/b.yaml → beeuni.yaml",
-            ),
-        ],
+        &[(
+            "import-cycle",
+            "error",
+            "config/b.yaml",
+            2,
+            3,
+            "import cycle: a.yaml → config/b.yaml → a.yaml; 3 files import one another through cycles like it",
+        )],
     );
     assert_eq!(report["summary"]["files"], 3);
 }

@@ -9,13 +9,16 @@ use crate::repo::checkout::{Checkout, Resolved, Side};
 use crate::repo::fs::Refusal;
 use crate::source::{FileId, SourceFile, Sources, Span};
 use crate::yaml::{self, Document};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+mod cycles;
 mod imports;
+mod limits;
 mod parse;
+use cycles::{Components, Search};
 pub use imports::non_relative_reason;
-use imports::{Import, ImportItem, check_import, cycle, import_items};
+use imports::{Import, ImportItem, check_import, import_items};
 pub use parse::MANIFESTS_PARSED;
 use parse::{Ahead, parse_ahead, read_yaml};
 
@@ -60,9 +63,9 @@ pub struct Graph {
 
 struct Frame {
     index: usize,
-    real: Resolved,
     imports: Vec<ImportItem>,
     next: usize,
+    search: Search,
 }
 
 /// The files of one version of the project as parsed, by path: loading another version from git reuses each
@@ -80,7 +83,7 @@ pub struct Parsed<'a> {
 impl<'a> Parsed<'a> {
     /// The files of `graph` that parsed (their text is in `sources`).
     pub fn of(graph: &'a Graph, sources: &'a Sources, side: Side) -> Self {
-        let failed: Vec<FileId> =
+        let failed: HashSet<FileId> =
             graph.problems.iter().filter(|p| p.kind == ProblemKind::Syntax).map(|p| p.at.file).collect();
         let files = graph
             .files
@@ -171,37 +174,61 @@ pub fn load_each<'a>(
     let mut ahead = Ahead::default();
     let input = (checkout, parsed, cache, spawn);
     let root = open(&mut graph, sources, input, manifest, real, None, &mut visited, &mut ahead);
+    let mut components = Components::default();
+    components.opened(root.index, None);
     let mut stack = vec![root];
+    let mut too_large_seen = HashSet::new();
+    let mut imports_followed = 0;
+    let mut files_limit_passed = false;
     loop {
         tell(&graph);
         let Some(frame) = stack.last_mut() else { break };
         let Some(item) = frame.imports.get(frame.next) else {
-            stack.pop();
+            let done = stack.pop().expect("the frame just looked at");
+            if let Some(cycle) = components.finished(done, stack.last_mut(), &graph, sources) {
+                graph.problems.push(cycle);
+            }
             continue;
         };
         frame.next += 1;
         let (label, path) = (item.label.clone(), item.path.clone());
         let from = graph.files[frame.index].file;
         let item = ImportItem { label, path };
+        imports_followed += 1;
+        if imports_followed > limits::IMPORTS {
+            graph.problems.push(limits::passed(&item, limits::Passed::Imports));
+            // The files being read are read no further (each is still finished, its cycles reported).
+            for frame in &mut stack {
+                frame.next = frame.imports.len();
+            }
+            continue;
+        }
         let (rel, real) = match check_import(checkout, sources, from, &item, &mut graph.problems) {
             Some(Import::File(rel, real)) => (rel, real),
             Some(Import::TooLarge(rel, size)) => {
                 // Once however many files import it: a file of the graph is there under its path.
-                if !graph.files.iter().any(|f| sources.get(f.file).path == rel) {
+                if too_large_seen.insert(rel.clone()) {
                     too_large(&mut graph, sources, &rel, size, Some(item.label));
                 }
                 continue;
             }
             None => continue,
         };
-        if let Some(open_at) = stack.iter().position(|f| f.real == real) {
-            graph.problems.push(cycle(&graph, sources, &stack[open_at..], &item));
+        if let Some(&opened) = visited.get(&real) {
+            components.import_of_opened(frame, opened, &item.label);
             continue;
         }
-        if visited.contains_key(&real) {
+        if graph.files.len() >= limits::FILES {
+            // No file is opened any more; the imports of those open are still walked (to the files already read).
+            if !files_limit_passed {
+                graph.problems.push(limits::passed(&item, limits::Passed::Files));
+                files_limit_passed = true;
+            }
             continue;
         }
+        let by = frame.index;
         let next = open(&mut graph, sources, input, &rel, real, Some(item.label), &mut visited, &mut ahead);
+        components.opened(next.index, Some(by));
         stack.push(next);
     }
     graph
@@ -250,8 +277,8 @@ fn open<'a>(
     }
     graph.files.push(ManifestFile { file, doc, imported_by, reused });
     let index = graph.files.len() - 1;
-    visited.insert(real.clone(), index);
-    Frame { index, real, imports, next: 0 }
+    visited.insert(real, index);
+    Frame { index, imports, next: 0, search: Search::new(index) }
 }
 
 /// A file of the graph too large to read: it joins the graph empty (so tracking still covers it), with a

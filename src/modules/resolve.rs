@@ -8,6 +8,7 @@ mod aliases;
 mod builtins;
 mod json;
 mod maps;
+pub use maps::MAX_EXAMINED;
 mod packages;
 mod tsconfig;
 
@@ -43,6 +44,10 @@ pub enum Resolution {
     MissingEntry { specifier: String, folder: String },
     /// The package's `exports` does not export `subpath` (`.` or `./x`); `manifest` is its `package.json`.
     NotExported { subpath: String, manifest: String },
+    /// A map in `file` too large to look the specifier up in (`map`: `"exports"` or `"imports"` of a
+    /// `package.json`, `paths` of a `tsconfig.json`; see [`maps::MAX_EXAMINED`]): whether the import loads is not
+    /// known.
+    Unchecked { map: &'static str, file: String },
 }
 
 /// Resolves imports for many modules, remembering the `package.json` and `tsconfig.json` files it has read.

@@ -2,10 +2,14 @@
 //!
 //! ## What it checks
 //! Walking `imports:` depth-first from `beeuni.yaml`, an import that leads
-//! back to a file still being read closes a cycle. The finding points at that
-//! item and names the cycle; the other entries are related locations. Paths
-//! are compared after normalisation, so `./a.yaml` and `config/../a.yaml` are
-//! the same file.
+//! back to a file still being read closes a cycle. Files that import one
+//! another through cycles (a strongly connected group of the import graph)
+//! are one finding, however many imports close cycles among them: at the
+//! first such item the walk meets, naming that cycle (its first 8 files, then
+//! how many more) and, when the group is larger than the cycle, how many
+//! files it holds; the other entries of the named cycle are related
+//! locations. Paths are compared after normalisation, so `./a.yaml` and
+//! `config/../a.yaml` are the same file.
 //!
 //! ## Why
 //! A cycle has no defined order: which file's declarations come first is

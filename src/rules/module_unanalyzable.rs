@@ -7,6 +7,9 @@
 //! above were not made for it. A module (or helper) nested deeper, or larger,
 //! than the limits in the README ("Limits") is not analysed at all: the
 //! finding points at where it went too deep, and none of its checks were made.
+//! An import whose package map (`exports` or `imports` of a `package.json`,
+//! `compilerOptions.paths` of a `tsconfig.json`) is larger than beeuni-lint
+//! looks through is not checked either: the finding is on the import.
 //!
 //! ## Why
 //! beeuni-lint never runs a module and never guesses: what it cannot read,
@@ -21,9 +24,10 @@
 //! Write the value as a literal (print the JSON Schema once and paste it),
 //! or accept the finding (`# beeuni-lint: ignore[module-unanalyzable]`).
 
-use super::site::{export_site, in_module, tool_modules};
+use super::site::{at_import, export_site, in_module, tool_modules};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::modules::facts::{DefaultExportKind, Field};
+use crate::modules::resolve::{MAX_EXAMINED, Resolution};
 use crate::project::Project;
 use crate::rules::Rule;
 
@@ -36,6 +40,17 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let message = format!("`{}` {}: none of its checks were made", project.module_path(module), not.why);
         let diagnostic = in_module(project, RULE.id, RULE.severity, module, not.span, message);
         out.push(diagnostic.help("the runtime may still load it; beeuni-lint stops here to stay within its limits"));
+    }
+    for module in &project.modules {
+        for (import, resolution) in module.facts.imports.iter().zip(module.resolutions()) {
+            let Some(Resolution::Unchecked { map, file }) = resolution else { continue };
+            let message = format!(
+                "'{}' cannot be checked statically: {map} of `{file}` is larger than beeuni-lint looks through ({MAX_EXAMINED} entries, a target of 4 KiB)",
+                import.specifier
+            );
+            let diagnostic = at_import(project, RULE.id, RULE.severity, module, import, message);
+            out.push(diagnostic.help("the runtime may still load it; a package map of that size is not checked"));
+        }
     }
     for module in tool_modules(project).filter(|m| m.facts.is_whole()) {
         let Some(export) = &module.facts.default_export else {

@@ -205,8 +205,8 @@ fn links_that_stay_inside_the_repository_are_followed() {
     sandbox.file("projects/agent/beeuni.yaml", manifest).file("projects/agent/lib/mine.ts", module);
     sandbox.link("projects/agent/tools/mine.ts", "../lib/mine.ts");
     // The config turns off the one finding: a clean run proves it was read through its link.
-    sandbox.file("shared/lint.toml", "[rules]\nmodule-fetch-signal = \"off\"\n").file("shared/empty.toml", "");
-    sandbox.link("projects/agent/beeuni-lint.toml", "../../shared/lint.toml");
+    sandbox.file("common/lint.toml", "[rules]\nmodule-fetch-signal = \"off\"\n").file("common/empty.toml", "");
+    sandbox.link("projects/agent/beeuni-lint.toml", "../../common/lint.toml");
     sandbox.link("apps/agent", "../projects/agent").commit("links inside");
     for args in [&["apps/agent"][..], &["--config", "apps/agent/beeuni-lint.toml", "apps/agent"]] {
         let mut args = args.to_vec();
@@ -218,7 +218,7 @@ fn links_that_stay_inside_the_repository_are_followed() {
         assert_eq!(outcome.json()["diagnostics"], serde_json::json!([]), "{args:?}");
     }
     // Without the config the module's finding is there.
-    let outcome = sandbox.run(&["--config", "shared/empty.toml", "--format", "json", "apps/agent"]);
+    let outcome = sandbox.run(&["--config", "common/empty.toml", "--format", "json", "apps/agent"]);
     assert_eq!(outcome.code, Some(0), "{}", outcome.stderr());
     let fetch = outcome.json()["diagnostics"][0]["rule"].clone();
     assert_eq!(fetch, "module-fetch-signal", "{}", outcome.stdout());

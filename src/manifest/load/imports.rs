@@ -1,7 +1,7 @@
 //! The `imports:` entries of a loaded file, and what is wrong with one: a path that is not repo-relative, a file
 //! that is missing, outside the repository or not staged, a cycle.
 
-use super::{Frame, Graph, LoadProblem, ProblemKind};
+use super::{LoadProblem, ProblemKind};
 use crate::diagnostic::Label;
 use crate::repo::checkout::{Checkout, Resolved};
 use crate::repo::fs::{self, Refusal};
@@ -137,26 +137,5 @@ pub(super) fn check_import(
             problems.push(problem(ProblemKind::ImportMissing, message, help));
             None
         }
-    }
-}
-
-pub(super) fn cycle(graph: &Graph, sources: &Sources, open: &[Frame], closing: &ImportItem) -> LoadProblem {
-    let names: Vec<&str> = open.iter().map(|f| sources.get(graph.files[f.index].file).path.as_str()).collect();
-    let message = format!("import cycle: {} → {}", names.join(" → "), names[0]);
-    // The other entries of the cycle: the items that opened each file after the first.
-    let related = open[1..]
-        .iter()
-        .filter_map(|f| graph.files[f.index].imported_by.clone())
-        .map(|mut label| {
-            label.message = Some("part of the cycle".into());
-            label
-        })
-        .collect();
-    LoadProblem {
-        kind: ProblemKind::ImportCycle,
-        at: closing.label.clone(),
-        message,
-        help: Some("remove one of these imports; each file needs to be imported once".into()),
-        related,
     }
 }

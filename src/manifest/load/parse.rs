@@ -30,7 +30,13 @@ pub(super) fn parse_ahead<'p, 'a>(
     ahead: &mut Ahead,
     spawn: &dyn Fn(Job<'a>),
 ) {
-    for path in paths.filter(|path| non_relative_reason(path).is_none() && !path.ends_with('/')) {
+    // No more than the walk may follow or open (see [`super::limits`]).
+    let paths =
+        paths.take(super::limits::IMPORTS).filter(|path| non_relative_reason(path).is_none() && !path.ends_with('/'));
+    for path in paths {
+        if ahead.len() >= super::limits::FILES {
+            return;
+        }
         let Some(rel) = fs::normalize(path).filter(|rel| !ahead.contains_key(rel)) else { continue };
         let Some(real) = checkout.resolve(&rel).ok().filter(|real| !visited.contains_key(real)) else { continue };
         // A work-tree file is read by the job too (the walk marks it read from disk when it takes the parse); the

@@ -1,7 +1,7 @@
 //! The aliases a specifier may go through: `compilerOptions.paths` and `baseUrl` of the nearest
 //! `tsconfig.json`/`jsconfig.json`, and `#name` through the `imports` of the nearest `package.json`.
 
-use super::maps::{self, Mapped};
+use super::maps::{self, AliasMatch, Mapped};
 use super::tsconfig::{self, TsConfig};
 use super::{Resolution, Resolver, ancestors, join, parent};
 use crate::repo::fs;
@@ -12,15 +12,22 @@ impl Resolver<'_> {
     /// `Some(Err(why))` for an alias that maps to no file, `None` when no alias matches.
     pub(super) fn alias(&mut self, dir: &str, specifier: &str) -> Option<Result<Resolution, String>> {
         let config = self.config(dir)?;
-        if let Some((alias, targets)) = maps::match_alias(&config.paths, specifier) {
-            for target in targets.iter().filter_map(|t| fs::normalize(t)) {
-                if let Ok(Some(file)) = self.file(&target) {
-                    return Some(Ok(Resolution::File(file)));
+        match maps::match_alias(&config.paths, specifier) {
+            AliasMatch::Matched(alias, targets) => {
+                for target in targets.iter().filter_map(|t| fs::normalize(t)) {
+                    if let Ok(Some(file)) = self.file(&target) {
+                        return Some(Ok(Resolution::File(file)));
+                    }
                 }
+                let tried = targets.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ");
+                let why = format!("the alias `{alias}` of `{}` maps it to no file (tried {tried})", config.path);
+                return Some(Err(why));
             }
-            let tried = targets.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>().join(", ");
-            let why = format!("the alias `{alias}` of `{}` maps it to no file (tried {tried})", config.path);
-            return Some(Err(why));
+            AliasMatch::TooLarge => {
+                let map = "`compilerOptions.paths`";
+                return Some(Ok(Resolution::Unchecked { map, file: config.path.clone() }));
+            }
+            AliasMatch::NoMatch => {}
         }
         let base = config.base_url.as_deref()?;
         let target = fs::normalize(&join(base, specifier))?;
@@ -59,13 +66,19 @@ impl Resolver<'_> {
         let manifest_path = join(folder, "package.json");
         let not_defined =
             || Resolution::MissingFile(format!("`{specifier}` is not defined by \"imports\" in `{manifest_path}`"));
-        let Some(imports) = self.manifest(folder).and_then(|m| m.get("imports").cloned()) else {
-            return not_defined();
-        };
-        let target = match maps::lookup(&imports, specifier, &maps::conditions(require)) {
+        let Some(manifest) = self.manifest(folder) else { return not_defined() };
+        let Some(imports) = manifest.get("imports") else { return not_defined() };
+        let target = match maps::lookup(imports, specifier, &maps::conditions(require)) {
             Mapped::Target(target) => target,
             Mapped::NotDefined => return not_defined(),
+            Mapped::TooLarge => return Resolution::Unchecked { map: "\"imports\"", file: manifest_path },
         };
+        if target.starts_with('#') {
+            // Not a package: `"#a": "#a"` would be looked up again, and again.
+            return Resolution::MissingFile(format!(
+                "the alias `{specifier}` of `{manifest_path}` maps it to `{target}`, which is neither a `./` path nor a package"
+            ));
+        }
         if !target.starts_with("./") {
             // `"#fmt": "some-package/fmt"`: a package, looked up from the package's folder.
             return self.resolve(&join(folder, "package.json"), &target, require);

@@ -2,7 +2,15 @@
 //! wins), and `tsconfig.json` may hold comments and trailing commas, as TypeScript and Bun accept.
 
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::collections::HashMap;
 use std::fmt;
+
+/// Keys of an object looked for a repeat one by one; past them, through a table.
+const SCANNED_KEYS: usize = 32;
+
+/// The byte order mark an editor may put at the start of a file: `JSON.parse` refuses it, but Bun and TypeScript
+/// skip it when they read a `package.json` or `tsconfig.json`.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Json {
@@ -16,13 +24,15 @@ pub enum Json {
 }
 
 impl Json {
+    /// Parses a JSON file (a leading byte order mark skipped).
     pub fn parse(bytes: &[u8]) -> Option<Json> {
-        serde_json::from_slice(bytes).ok()
+        serde_json::from_slice(bytes.strip_prefix(BOM).unwrap_or(bytes)).ok()
     }
 
-    /// Parses JSON with comments and trailing commas (`tsconfig.json`, `jsconfig.json`).
+    /// Parses JSON with comments and trailing commas (`tsconfig.json`, `jsconfig.json`; a leading byte order mark
+    /// skipped).
     pub fn parse_jsonc(bytes: &[u8]) -> Option<Json> {
-        serde_json::from_slice(&strip_jsonc(bytes)).ok()
+        serde_json::from_slice(&strip_jsonc(bytes.strip_prefix(BOM).unwrap_or(bytes))).ok()
     }
 
     pub fn get(&self, key: &str) -> Option<&Json> {
@@ -84,11 +94,27 @@ impl<'de> Visitor<'de> for JsonVisitor {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
         let mut entries: Vec<(String, Json)> = Vec::new();
+        // Each key's place, once the object is longer than a look along it is cheap: 200,000 keys looked up each
+        // along all those before it took minutes.
+        let mut places: HashMap<String, usize> = HashMap::new();
         while let Some((key, value)) = map.next_entry::<String, Json>()? {
+            if entries.len() == SCANNED_KEYS {
+                places = entries.iter().enumerate().map(|(at, (k, _))| (k.clone(), at)).collect();
+            }
+            let repeated = if entries.len() < SCANNED_KEYS {
+                entries.iter().position(|(k, _)| *k == key)
+            } else {
+                places.get(&key).copied()
+            };
             // A repeated key: the last one counts, at the first one's place (as `JSON.parse` keeps it).
-            match entries.iter_mut().find(|(k, _)| *k == key) {
-                Some(entry) => entry.1 = value,
-                None => entries.push((key, value)),
+            match repeated {
+                Some(at) => entries[at].1 = value,
+                None => {
+                    if entries.len() >= SCANNED_KEYS {
+                        places.insert(key.clone(), entries.len());
+                    }
+                    entries.push((key, value));
+                }
             }
         }
         Ok(Json::Object(entries))
@@ -168,5 +194,25 @@ mod tests {
         let comma_then_comment = b"{\"a\": [1, /* last */ ], \"b\": 2, // end\n}";
         assert!(Json::parse_jsonc(comma_then_comment).is_some());
         assert!(Json::parse(b"{\"a\": 1,}").is_none());
+    }
+
+    #[test]
+    fn skips_a_byte_order_mark() {
+        let json = Json::parse(b"\xEF\xBB\xBF{\"main\": \"a.js\"}").unwrap();
+        assert_eq!(json.get("main").and_then(Json::as_str), Some("a.js"));
+        let config = Json::parse_jsonc(b"\xEF\xBB\xBF// c\n{\"compilerOptions\": {},}").unwrap();
+        assert!(config.get("compilerOptions").is_some());
+        assert!(Json::parse(b"\xEF\xBB\xBF\xEF\xBB\xBF{}").is_none(), "one mark, not any number");
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_its_first_place_in_a_long_object() {
+        let keys: Vec<String> = (0..100).map(|i| format!("\"k{i}\": {i}")).collect();
+        let text = format!("{{{}, \"k3\": -1, \"k70\": -2, \"new\": 0}}", keys.join(", "));
+        let Json::Object(entries) = Json::parse(text.as_bytes()).unwrap() else { panic!() };
+        assert_eq!(entries.len(), 101);
+        assert_eq!(entries[3], ("k3".to_string(), Json::Number(-1.0)));
+        assert_eq!(entries[70], ("k70".to_string(), Json::Number(-2.0)));
+        assert_eq!(entries[100].0, "new");
     }
 }

@@ -14,6 +14,8 @@ enum Entry {
     NotExported,
     /// Nothing provides it (no such file; `exports` maps it to a file that is not there).
     Missing,
+    /// `exports` is too large to look the subpath up in.
+    Unchecked,
 }
 
 impl Resolver<'_> {
@@ -32,6 +34,9 @@ impl Resolver<'_> {
                 Some(Entry::NotExported) => {
                     let subpath = if subpath.is_empty() { ".".to_string() } else { format!("./{subpath}") };
                     return Resolution::NotExported { subpath, manifest: join(&package, "package.json") };
+                }
+                Some(Entry::Unchecked) => {
+                    return Resolution::Unchecked { map: "\"exports\"", file: join(&package, "package.json") };
                 }
                 Some(Entry::Missing) => installed = installed.or(Some(package)),
                 None => {}
@@ -60,6 +65,7 @@ impl Resolver<'_> {
             return Some(match maps::lookup(exports, &key, &maps::conditions(require)) {
                 Mapped::Target(target) => found(self, &join(package, &target)).map_or(Entry::Missing, Entry::File),
                 Mapped::NotDefined => Entry::NotExported,
+                Mapped::TooLarge => Entry::Unchecked,
             });
         }
         if !subpath.is_empty() {
