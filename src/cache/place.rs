@@ -52,6 +52,11 @@ pub fn chosen_folder(dir: &Path, git: Option<&GitRepo>) -> Result<PathBuf, Strin
              outside the repository, or one without that link",
             printable(&relative(&link, work_tree))
         ),
+        Unreal::Dangles(link) => format!(
+            "cache off: `{given}` goes through the symbolic link `{}`, which leads nowhere: pass a `--cache-dir` \
+             without that link",
+            printable(&relative(&link, work_tree))
+        ),
         Unreal::Io(error) => format!("cache off: `{given}`: {error}"),
     })?;
     let Ok(inside) = real.strip_prefix(work_tree) else { return Ok(real) };
@@ -103,8 +108,10 @@ fn not_ignored(rel: &str) -> String {
 
 /// Why a `--cache-dir` has no real path this run may use.
 enum Unreal {
-    /// The link, inside the work tree, that leads out of it (or nowhere).
+    /// The link, inside the work tree, that leads out of it.
     Leaves(PathBuf),
+    /// The link, inside the work tree, that leads nowhere (the folder would be made wherever it comes to point).
+    Dangles(PathBuf),
     Io(std::io::Error),
 }
 
@@ -125,13 +132,15 @@ fn real_path(dir: &Path, work_tree: &Path) -> Result<PathBuf, Unreal> {
             Component::Normal(name) => {
                 let next = real.join(name);
                 let is_link = std::fs::symlink_metadata(&next).is_ok_and(|metadata| metadata.is_symlink());
+                let inside = real.starts_with(work_tree);
                 real = match (is_link, std::fs::canonicalize(&next)) {
                     (false, _) => next,
-                    (true, Ok(target)) if target.starts_with(work_tree) || !real.starts_with(work_tree) => target,
+                    (true, Ok(target)) if target.starts_with(work_tree) || !inside => target,
+                    (true, Ok(_)) => return Err(Unreal::Leaves(next)),
                     // Outside the work tree, a link that leads nowhere is the user's to have made (nothing can be
-                    // written there).
-                    (true, Err(_)) if !real.starts_with(work_tree) => next,
-                    (true, _) => return Err(Unreal::Leaves(next)),
+                    // written through it: making the folder fails).
+                    (true, Err(_)) if !inside => next,
+                    (true, Err(_)) => return Err(Unreal::Dangles(next)),
                 };
             }
         }

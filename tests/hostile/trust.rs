@@ -161,6 +161,11 @@ fn a_cache_dir_a_committed_link_leads_out_of_the_repository_is_neither_read_nor_
     {
         refused(&sandbox, given, &note(given, link));
     }
+    // One that leads nowhere (it would have the folder made wherever it comes to point).
+    sandbox.link("dangling", "../outside/none").commit("a dangling link");
+    let dangling = "`dangling/c` goes through the symbolic link `dangling`, which leads nowhere: pass a `--cache-dir` \
+                    without that link";
+    refused(&sandbox, "dangling/c", dangling);
     // A link that stays inside is judged where it leads: here an ignored folder, used.
     sandbox.file(".gitignore", "/kept/\n").file("kept/.keep", "");
     sandbox.link("inner", "kept");
