@@ -2,7 +2,8 @@
 //!
 //! A module's facts ([`ModuleFacts`]) follow from its bytes and its extension alone, so they are stored under
 //! the file's git blob id (what the index already holds for a file unchanged since staged; otherwise the bytes
-//! are hashed the way git does) and the part of its name that picks the parser. Everything that depends on
+//! are hashed the way git does) with the exact length of the text analysed ([`Content`]), and the part of its name
+//! that picks the parser. Everything that depends on
 //! other files (resolution, tracking, `node_modules`, tsconfig, package.json, the manifest) is recomputed on
 //! every run, and config plays no part in the facts. A manifest file's YAML tree ([`Document`]) is cached the same
 //! way (under its bytes hashed as git does). One file, `modules.bin`, in `.beeuni-lint-cache/` at the
@@ -12,9 +13,10 @@
 //! the order the run that wrote them used them (see [`store`]), then a table of each entry's key prefix and where
 //! it starts, sorted by key, and a footer that says where the table starts and how long it is; a lookup is a
 //! binary search of the table in place, and only the entries a run uses are touched, checked and decoded, their
-//! pages let go behind the readers. Each entry carries a checksum of its key and facts: a file from another
-//! version, or an entry that is damaged or does not decode, is a miss, and the file is written again
-//! (atomically, by rename) with what this run used.
+//! pages let go behind the readers. Each entry carries a checksum of its key and facts, keyed by the build
+//! ([`layout::checksum`]): a file from another build, or an entry that is damaged, made without this build's key
+//! or that does not decode, is a miss, and the file is written again (atomically, by rename) with what this run
+//! used. Only a folder that is the run's own is used ([`place`]).
 
 pub(crate) mod codec;
 
@@ -40,28 +42,58 @@ pub const DIR: &str = ".beeuni-lint-cache";
 const FILE: &str = "modules.bin";
 const MAGIC: &[u8] = b"beeuni-lint cache\n";
 /// Bumped when the layout of the file or of [`ModuleFacts`] changes within one version (during development), or what
-/// a stored tree holds (18: block scalar spans end with their content).
-const FORMAT: u32 = 18;
+/// a stored tree holds (18: keyed checksums, the text's length in the key; 19: block scalar spans end with their
+/// content).
+const FORMAT: u32 = 19;
+
+/// The text an entry is of, as its key names it: git's blob id of the file, then the exact length of the text
+/// analysed (4 bytes, little-endian). The id alone does not name the bytes analysed: a work-tree file unchanged
+/// since staged is known by the id of the blob the index holds, which is what git makes of the file (`core.autocrlf`,
+/// `eol=crlf`: the file has CRLF where the blob has LF, and every position after the first line break differs), so
+/// the facts of a `--staged` run, made from the blob, would serve a run of the work tree. Such a conversion changes
+/// the length (one byte a line break), and the entry of one text is never found for the other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Content {
+    bytes: [u8; CONTENT_MAX],
+    len: u8,
+}
+
+/// The longest id (SHA-256) and the text's length.
+const CONTENT_MAX: usize = 32 + 4;
+
+impl Content {
+    /// `None` for a text longer than 4 GiB (never read: see [`crate::repo::fs::MAX_FILE_BYTES`]).
+    pub fn new(id: &ObjectId, text_len: usize) -> Option<Content> {
+        let (id, text_len) = (id.as_bytes(), u32::try_from(text_len).ok()?.to_le_bytes());
+        let mut bytes = [0; CONTENT_MAX];
+        bytes.get_mut(..id.len())?.copy_from_slice(id);
+        bytes.get_mut(id.len()..id.len() + 4)?.copy_from_slice(&text_len);
+        Some(Content { bytes, len: (id.len() + 4) as u8 })
+    }
+
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+}
 
 /// What a module's facts depend on: its content and the part of its name from the first `.` (`ts`, `d.ts`, `mjs`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Key {
-    pub id: ObjectId,
+    pub content: Content,
     pub suffix: Box<str>,
 }
 
 impl Key {
-    pub fn new(id: ObjectId, path: &str) -> Self {
-        Key { id, suffix: suffix(path).into() }
+    pub fn new(content: Content, path: &str) -> Self {
+        Key { content, suffix: suffix(path).into() }
     }
 
-    /// The key of a manifest file's YAML tree: its blob id (`known` from git, else its bytes hashed as git does),
-    /// and a suffix no module's can be (a file name holds no NUL).
+    /// The key of a manifest file's YAML tree: its blob id (`known` from git, else its bytes hashed as git does)
+    /// with the length of `bytes`, and a suffix no module's can be (a file name holds no NUL).
     pub fn manifest(known: Option<ObjectId>, bytes: &[u8], path: &str) -> Option<Self> {
         let hashed = || gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes).ok();
-        let id = known.or_else(hashed)?;
-        let Key { id, suffix } = Key::new(id, path);
-        Some(Key { id, suffix: format!("\0{suffix}").into() })
+        let content = Content::new(&known.or_else(hashed)?, bytes.len())?;
+        Some(Key { content, suffix: format!("\0{}", suffix(path)).into() })
     }
 }
 
@@ -77,9 +109,9 @@ fn suffix(path: &str) -> &str {
     }
 }
 
-/// A cache entry as this run used it: a module's ([`Entry`], new under its blob id) or a manifest tree's
+/// A cache entry as this run used it: a module's ([`Entry`], new under its content) or a manifest tree's
 /// ([`NewTree`]).
-pub enum Entry<New = ObjectId> {
+pub enum Entry<New = Content> {
     /// Found in the loaded file: the range of the whole entry there (written back as it is, key and all).
     Hit(Range<usize>),
     /// Made in this run, encoded straight into the file's buffer: a module's when the module is taken
@@ -157,30 +189,31 @@ impl ModuleCache {
     /// Stores a manifest file's YAML tree under its `key` (written with the modules' entries). A key too long for
     /// an entry is not kept: it would have a run whose other entries all hit write the file again for nothing.
     pub fn put_document(&self, key: Key, document: Arc<Document>) {
-        if store::fits(key.id.as_bytes(), key.suffix.as_bytes()) {
+        if store::fits(key.content.as_bytes(), key.suffix.as_bytes()) {
             let mut documents = self.documents.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
             documents.push(Entry::New((key, document)));
         }
     }
 
-    /// The facts stored for the module at `path` whose content is the blob `id`, `text_len` bytes long, with their
-    /// entry (`None` when absent, damaged, or when they do not decode). Looked up in place: nothing is allocated
-    /// for the key.
+    /// The facts stored for the module at `path` whose content is the blob `id` as a text exactly `text_len` bytes
+    /// long, with their entry (`None` when absent, damaged, or when they do not decode). Looked up in place:
+    /// nothing is allocated for the key.
     pub fn module(&self, id: &ObjectId, path: &str, text_len: usize) -> Option<(ModuleFacts, Entry)> {
-        let (facts, range) = self.find(id.as_bytes(), suffix(path).as_bytes(), text_len)?;
+        let content = Content::new(id, text_len)?;
+        let (facts, range) = self.find(content.as_bytes(), suffix(path).as_bytes(), text_len)?;
         Some((facts, Entry::Hit(range)))
     }
 
     /// What is stored for `key` with the entry's range (`None` when absent, damaged, or when it does not decode).
     fn get<T: Codec>(&self, key: &Key, text_len: usize) -> Option<(T, Range<usize>)> {
-        self.find(key.id.as_bytes(), key.suffix.as_bytes(), text_len)
+        self.find(key.content.as_bytes(), key.suffix.as_bytes(), text_len)
     }
 
     /// The table is sorted by id bytes, then suffix bytes, and holds each entry's [`prefix`]: a binary
     /// search over the table alone (a few KiB, where probing the entries themselves would touch a cache line and
     /// often a page of the file per step), then a look at the entries that share the prefix (as a rule one).
-    fn find<T: Codec>(&self, id: &[u8], suffix: &[u8], text_len: usize) -> Option<(T, Range<usize>)> {
-        let wanted = prefix(id);
+    fn find<T: Codec>(&self, content: &[u8], suffix: &[u8], text_len: usize) -> Option<(T, Range<usize>)> {
+        let wanted = prefix(content);
         let (mut low, mut high) = (0, self.count);
         while low < high {
             let middle = (low + high) / 2;
@@ -195,7 +228,7 @@ impl ModuleCache {
                 return None;
             }
             let entry = self.entry_at(start)?;
-            match (id, suffix).cmp(&(entry.id, entry.suffix)) {
+            match (content, suffix).cmp(&(entry.id, entry.suffix)) {
                 Ordering::Equal => {
                     if checksum(&[entry.id, entry.suffix, entry.facts]) != entry.sum {
                         return None;
@@ -222,10 +255,10 @@ impl ModuleCache {
         raw_at(&self.data, start)
     }
 
-    /// The entry of facts analysed in this run, for a module whose content is the blob `id` (encoded when the
-    /// module is taken: [`ModuleCache::keep`]).
-    pub fn new_entry(id: ObjectId) -> Entry {
-        Entry::New(id)
+    /// The entry of facts analysed in this run, for a module whose content is the blob `id`, a text `text_len` bytes
+    /// long (encoded when the module is taken: [`ModuleCache::keep`]); `None` when no key can name it.
+    pub fn new_entry(id: ObjectId, text_len: usize) -> Option<Entry> {
+        Content::new(&id, text_len).map(Entry::New)
     }
 }
 

@@ -104,24 +104,19 @@ pub enum CacheChoice {
 }
 
 impl CacheChoice {
-    /// The cache of the project `found`: none when the project's folder is not the run's own to trust (see
-    /// [`cache::place`]; a note on standard error says why).
+    /// The cache of the project `found`: none when its folder is not the run's own to trust (see [`cache::place`];
+    /// a note on standard error says why).
     fn open(&self, found: &discover::Discovered) -> Option<cache::ModuleCache> {
-        match self {
+        let folder = match self {
             CacheChoice::ProjectRoot => {
                 let git = found.git.as_ref().map(|git| (git, found.git_prefix.as_str()));
-                match cache::place::project_folder(&found.root, git) {
-                    Ok(dir) => Some(cache::ModuleCache::open(dir)),
-                    Err(note) => {
-                        cache::place::note(note);
-                        None
-                    }
-                }
+                cache::place::project_folder(&found.root, git)
             }
-            CacheChoice::Dir(dir) => Some(cache::ModuleCache::open(dir.clone())),
-            CacheChoice::Off => None,
-            CacheChoice::ReadOnly(choice) => choice.open(found).map(cache::ModuleCache::read_only),
-        }
+            CacheChoice::Dir(dir) => cache::place::chosen_folder(dir, found.git.as_ref()),
+            CacheChoice::Off => return None,
+            CacheChoice::ReadOnly(choice) => return choice.open(found).map(cache::ModuleCache::read_only),
+        };
+        folder.map_err(cache::place::note).ok().map(cache::ModuleCache::open)
     }
 }
 

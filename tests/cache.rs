@@ -286,3 +286,59 @@ fn a_warm_staged_run_reads_no_blob_it_has_facts_for() {
     // Only the blob a finding is shown in is read, from git, to place it.
     assert_eq!((counts, &warm), ([0, 0, 1, 0], &cold));
 }
+
+/// Writes `files` with CRLF line breaks (as git checks them out under `core.autocrlf=true`), dated in the past (not
+/// racy), and commits them in a repository with `core.autocrlf=true`: the blobs hold LF, the work tree CRLF, and the
+/// index's stat data says the files are unchanged since staged.
+fn committed_crlf(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let crlf: Vec<(&str, String)> = files.iter().map(|&(path, text)| (path, text.replace('\n', "\r\n"))).collect();
+    let crlf: Vec<(&str, &str)> = crlf.iter().map(|(path, text)| (*path, text.as_str())).collect();
+    let dir = project(&[]);
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["config", "core.autocrlf", "true"]);
+    let past = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_500_000_000);
+    for (path, text) in &crlf {
+        write(dir.path(), path, text.as_bytes());
+        std::fs::File::options().write(true).open(dir.path().join(path)).unwrap().set_modified(past).unwrap();
+    }
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-qm", "crlf"]);
+    dir
+}
+
+/// The pre-commit hook's `--staged` run caches what it made of the index's LF blobs; the work-tree run after it
+/// reads the CRLF files (the same blob ids, from the index's stat data) and must not be given those facts: every
+/// position past the first line break would be off, and `--fix` would write its edit bytes away from `All`.
+#[test]
+fn a_staged_run_s_entries_never_serve_a_work_tree_that_git_converts() {
+    let manifest = "tools:\n  web_search: beeuni:web_search\n  a: tools/a.ts\nagents:\n  r:\n    tools: All\n";
+    let module = "// one\n// two\nexport default { description: 'x', ) }\n";
+    let dir = committed_crlf(&[("beeuni.yaml", manifest), ("tools/a.ts", module)]);
+    assert_eq!(std::fs::read(dir.path().join("tools/a.ts")).unwrap(), module.replace('\n', "\r\n").as_bytes());
+    let cold = report(dir.path(), &["--no-cache"]);
+    let (_, staged) = counted(dir.path(), &["--staged"]);
+    assert_eq!(staged[..2], [1, 1], "the staged run parsed the blob (and cached it)");
+    let (warm, counts) = counted(dir.path(), &[]);
+    assert_eq!(warm, cold, "the work-tree run after the staged one");
+    assert_eq!(counts[..2], [1, 1], "the work-tree file read and parsed, not taken from the blob's entry");
+    let expected: [Expect; 2] = [
+        (
+            "agent-tools-shape",
+            "error",
+            "beeuni.yaml",
+            6,
+            12,
+            "`tools` of agent `r` must be `all`, `none`, a list of tools, `{exclude: [...]}` or a map of booleans, not \
+             `All`",
+        ),
+        ("module-syntax", "error", "tools/a.ts", 3, 36, "`tools/a.ts` does not parse: Unexpected token"),
+    ];
+    assert_findings(&serde_json::from_str(&warm).unwrap(), &expected);
+    // Both runs' entries in the cache, the staged run again and `--fix` on the work tree.
+    counted(dir.path(), &["--staged"]);
+    let fixed = run_in(dir.path(), &["--fix", "--format", "json", "."]);
+    assert_eq!(fixed.code, 1, "{}", fixed.stderr);
+    let fixed_manifest = manifest.replace("tools: All", "tools: all").replace('\n', "\r\n");
+    assert_eq!(std::fs::read_to_string(dir.path().join("beeuni.yaml")).unwrap(), fixed_manifest);
+    assert_eq!(std::fs::read(dir.path().join("tools/a.ts")).unwrap(), module.replace('\n', "\r\n").as_bytes());
+}

@@ -32,7 +32,8 @@ fn forge(dir: &Path) {
     let cache = ModuleCache::open(good.path().join(DIR));
     let (facts, _) = cache.module(&blob_id(MODULE.as_bytes()), "tools/a.ts", MODULE.len()).expect("cached facts");
     let forged = ModuleCache::open(dir.to_path_buf());
-    forged.keep(ModuleCache::new_entry(blob_id(broken().as_bytes())), "tools/a.ts", &facts);
+    let entry = ModuleCache::new_entry(blob_id(broken().as_bytes()), broken().len()).expect("a key");
+    forged.keep(entry, "tools/a.ts", &facts);
     forged.store();
     assert!(dir.join("modules.bin").is_file());
 }

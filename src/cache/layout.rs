@@ -1,10 +1,11 @@
-//! The cache file's layout: the header (the tool's version), each entry (key, length, checksum, facts), the table
-//! slot that finds an entry, and the footer that finds the table (see [`super`]).
+//! The cache file's layout: the header (the tool's version, the format, the build id), each entry (key, length,
+//! keyed checksum, facts), the table slot that finds an entry, and the footer that finds the table (see [`super`]).
 
 use super::{FORMAT, MAGIC};
-use rustc_hash::FxHasher;
+use siphasher::sip::SipHasher13;
 use std::hash::Hasher;
 use std::ops::Range;
+use std::sync::LazyLock;
 
 /// The entry that starts at `start` in `data` (a file, or one entry's bytes).
 pub(super) fn raw_at(data: &[u8], start: usize) -> Option<Raw<'_>> {
@@ -28,17 +29,45 @@ pub(super) struct Raw<'a> {
     pub(super) range: Range<usize>,
 }
 
+/// The build this tool is: its version, the cache's format and the build id (a digest of the sources it was built
+/// from, see `build.rs`).
+fn build() -> String {
+    format!("{} {FORMAT} {}", env!("CARGO_PKG_VERSION"), env!("BEEUNI_LINT_BUILD_ID"))
+}
+
 pub(super) fn header() -> Vec<u8> {
     let mut header = MAGIC.to_vec();
-    header.extend_from_slice(format!("{} {FORMAT}\n", env!("CARGO_PKG_VERSION")).as_bytes());
+    header.extend_from_slice(build().as_bytes());
+    header.push(b'\n');
     header
 }
 
+/// The key of the entries' checksums, derived from [`build`]: an entry another build wrote, or one made without
+/// this build's key, does not validate even under this build's header. Not a secret (the binary holds it, and the
+/// sources it was built from give it): it seals entries against a file made elsewhere, not against someone who
+/// takes the key out of the binary. A repository cannot have its committed cache used at all ([`super::place`]).
+pub(super) type SealKey = (u64, u64);
+
+pub(super) fn seal_key() -> SealKey {
+    static KEY: LazyLock<SealKey> = LazyLock::new(|| {
+        let hash = siphasher::sip128::SipHasher13::new().hash(build().as_bytes());
+        (hash.h1, hash.h2)
+    });
+    *KEY
+}
+
+/// The checksum of an entry's `parts` (its key and its facts) under this build's key ([`seal_key`]).
 pub(super) fn checksum(parts: &[&[u8]]) -> u64 {
-    let mut hasher = FxHasher::default();
+    checksum_with(seal_key(), parts)
+}
+
+/// SipHash-1-3, keyed: unlike a plain hash of the bytes (the FxHash this file had), its value cannot be worked out
+/// without the key, nor the key from the values of entries a build wrote.
+pub(super) fn checksum_with((key0, key1): SealKey, parts: &[&[u8]]) -> u64 {
+    let mut hasher = SipHasher13::new_with_keys(key0, key1);
     for part in parts {
         hasher.write(part);
-        hasher.write_usize(part.len());
+        hasher.write_u64(part.len() as u64);
     }
     hasher.finish()
 }

@@ -76,15 +76,15 @@ impl ModuleCache {
                 }
                 Err(_) => Err(std::io::ErrorKind::InvalidData.into()),
             },
-            (Writing::NotYet(hits), Entry::New(id)) => {
+            (Writing::NotYet(hits), Entry::New(content)) => {
                 // Refused before it can open the file: [`Out::encode`] would drop it after, and a run whose only new
                 // module is one would write the file again with nothing new in it.
                 let suffix = suffix(path);
-                if !fits(id.as_bytes(), suffix.as_bytes()) {
+                if !fits(content.as_bytes(), suffix.as_bytes()) {
                     return;
                 }
                 let hits = std::mem::take(hits);
-                Out::open(self, &hits).and_then(|mut out| out.encode(id.as_bytes(), suffix, facts).map(|()| out))
+                Out::open(self, &hits).and_then(|mut out| out.encode(content.as_bytes(), suffix, facts).map(|()| out))
             }
             (Writing::Open(out), Entry::Hit(range)) => match self.data.get(range).map(|bytes| out.append(bytes)) {
                 Some(Ok(())) => return,
@@ -92,7 +92,7 @@ impl ModuleCache {
                 None => Err(std::io::ErrorKind::InvalidData.into()),
             },
             // A key too long for an entry is dropped by [`Out::encode`].
-            (Writing::Open(out), Entry::New(id)) => match out.encode(id.as_bytes(), suffix(path), facts) {
+            (Writing::Open(out), Entry::New(content)) => match out.encode(content.as_bytes(), suffix(path), facts) {
                 Ok(()) => return,
                 Err(error) => Err(error),
             },
@@ -131,7 +131,7 @@ impl ModuleCache {
             Entry::Hit(range) => {
                 self.data.get(range.clone()).and_then(|bytes| raw_at(bytes, 0)).map(|raw| (raw.id, raw.suffix))
             }
-            Entry::New((key, _)) => Some((key.id.as_bytes(), key.suffix.as_bytes())),
+            Entry::New((key, _)) => Some((key.content.as_bytes(), key.suffix.as_bytes())),
         }
     }
 }
@@ -167,7 +167,7 @@ impl Out {
         keyed.dedup_by(|later, first| later.0 == first.0);
         keyed.into_iter().try_for_each(|(_, tree)| match tree {
             Entry::Hit(range) => self.append(cache.data.get(range.clone()).ok_or(std::io::ErrorKind::InvalidData)?),
-            Entry::New((key, document)) => self.encode(key.id.as_bytes(), &key.suffix, &**document),
+            Entry::New((key, document)) => self.encode(key.content.as_bytes(), &key.suffix, &**document),
         })
     }
 

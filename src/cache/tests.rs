@@ -18,11 +18,11 @@ fn id(byte: u8) -> ObjectId {
 }
 
 fn key(byte: u8, path: &str) -> Key {
-    Key::new(id(byte), path)
+    Key::new(Content::new(&id(byte), TEXT).unwrap(), path)
 }
 
 fn new(byte: u8, path: &str) -> (Entry, &str) {
-    (ModuleCache::new_entry(id(byte)), path)
+    (ModuleCache::new_entry(id(byte), TEXT).unwrap(), path)
 }
 
 /// A run's use of `entries` (each with its module's path; every module's facts are [`facts`]), in order, and its
@@ -73,7 +73,8 @@ fn keys_that_share_the_table_prefix_are_told_apart_by_the_whole_key() {
         ObjectId::from_bytes_or_panic(&bytes)
     };
     let entries = [(2, "a.ts"), (2, "a.d.ts"), (4, "a.ts"), (9, "b.mts")];
-    let stored = entries.iter().map(|&(last, path)| (ModuleCache::new_entry(near(last)), path)).collect();
+    let stored =
+        entries.iter().map(|&(last, path)| (ModuleCache::new_entry(near(last), TEXT).unwrap(), path)).collect();
     store(&ModuleCache::open(dir.path().to_path_buf()), stored);
     let cache = ModuleCache::open(dir.path().to_path_buf());
     for (last, path) in entries {
@@ -100,10 +101,30 @@ fn a_module_whose_suffix_is_too_long_for_an_entry_is_not_stored_and_the_others_a
 #[test]
 fn facts_with_a_span_past_the_text_they_are_of_are_a_miss() {
     let dir = tempfile::tempdir().unwrap();
-    store(&ModuleCache::open(dir.path().to_path_buf()), vec![new(1, "a.ts")]);
+    let short = ModuleCache::new_entry(id(1), TEXT - 1).unwrap();
+    store(&ModuleCache::open(dir.path().to_path_buf()), vec![(short, "a.ts")]);
     let cache = ModuleCache::open(dir.path().to_path_buf());
+    assert_eq!(cache.entries(), 1);
     assert!(cache.module(&id(1), "a.ts", TEXT - 1).is_none(), "a span ends at {TEXT}");
-    assert!(cache.module(&id(1), "a.ts", TEXT).is_some());
+}
+
+/// A work-tree file git converts (`core.autocrlf`) has the index's blob id but not its bytes: the entry of the blob's
+/// text is not the file's, nor the other way round.
+#[test]
+fn the_same_blob_id_as_a_text_of_another_length_is_another_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let crlf = ModuleCache::new_entry(id(1), TEXT + 2).unwrap();
+    store(&ModuleCache::open(dir.path().to_path_buf()), vec![new(1, "a.ts"), (crlf, "a.ts")]);
+    let cache = ModuleCache::open(dir.path().to_path_buf());
+    assert_eq!(cache.entries(), 2, "both kept");
+    for text_len in [TEXT, TEXT + 2] {
+        assert_eq!(cache.module(&id(1), "a.ts", text_len).map(|(f, _)| f), Some(facts()), "{text_len}");
+    }
+    for text_len in [TEXT - 1, TEXT + 1, TEXT + 3] {
+        assert!(cache.module(&id(1), "a.ts", text_len).is_none(), "{text_len}");
+    }
+    let manifest = Key::manifest(Some(id(1)), b"tools: {}\n", "beeuni.yaml").unwrap();
+    assert_eq!(manifest.content, Content::new(&id(1), 10).unwrap(), "the length of the bytes given");
 }
 
 #[test]
@@ -135,6 +156,79 @@ fn a_file_of_another_version_or_cut_short_is_empty() {
     assert!(ModuleCache::open(dir.path().to_path_buf()).get::<ModuleFacts>(&key(1, "a.ts"), TEXT).is_none());
     std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
     assert!(ModuleCache::open(dir.path().to_path_buf()).get::<ModuleFacts>(&key(1, "a.ts"), TEXT).is_none());
+    // Another build of the same version and format (other sources).
+    let other = String::from_utf8_lossy(&bytes).replacen(env!("BEEUNI_LINT_BUILD_ID"), &"0".repeat(32), 1);
+    std::fs::write(&path, other.as_bytes()).unwrap();
+    assert!(ModuleCache::open(dir.path().to_path_buf()).get::<ModuleFacts>(&key(1, "a.ts"), TEXT).is_none());
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(ModuleCache::open(dir.path().to_path_buf()).get::<ModuleFacts>(&key(1, "a.ts"), TEXT).is_some());
+}
+
+/// The file at `path`, its one entry's checksum replaced with what `seal` makes of the entry's key and facts (the
+/// entry's bytes first changed by `damage`).
+fn resealed(path: &std::path::Path, damage: impl Fn(&mut [u8]), seal: impl Fn(&[&[u8]]) -> u64) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let start = header().len();
+    let raw = raw_at(&bytes, start).unwrap();
+    let (sum_at, facts_at) = (raw.range.end - raw.facts.len() - 8, raw.range.end - raw.facts.len());
+    let range = raw.range;
+    damage(&mut bytes[facts_at..range.end]);
+    let raw = raw_at(&bytes, start).unwrap();
+    let sum = seal(&[raw.id, raw.suffix, raw.facts]);
+    bytes[sum_at..facts_at].copy_from_slice(&sum.to_le_bytes());
+    std::fs::write(path, &bytes).unwrap();
+}
+
+#[test]
+fn an_entry_is_refused_unless_sealed_with_this_build_s_key_over_its_very_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    let hit = || ModuleCache::open(dir.path().to_path_buf()).module(&id(1), "a.ts", TEXT).map(|(f, _)| f);
+    let unchanged = |_: &mut [u8]| {};
+    let flipped = |facts: &mut [u8]| *facts.last_mut().unwrap() ^= 1;
+    store(&ModuleCache::open(dir.path().to_path_buf()), vec![new(1, "a.ts")]);
+    resealed(&path, unchanged, checksum);
+    assert_eq!(hit(), Some(facts()), "sealed again as this build does: the rewriting itself is sound");
+    let (key0, key1) = layout::seal_key();
+    let other_build = |parts: &[&[u8]]| layout::checksum_with((key0 ^ 1, key1), parts);
+    let plain = |parts: &[&[u8]]| {
+        // What the format had: FxHash of the parts, with no key.
+        let mut hasher = rustc_hash::FxHasher::default();
+        parts.iter().for_each(|part| {
+            std::hash::Hasher::write(&mut hasher, part);
+            std::hash::Hasher::write_usize(&mut hasher, part.len());
+        });
+        std::hash::Hasher::finish(&hasher)
+    };
+    for (what, seal) in [("another key", &other_build as &dyn Fn(&[&[u8]]) -> u64), ("no key", &plain)] {
+        std::fs::remove_file(&path).unwrap();
+        store(&ModuleCache::open(dir.path().to_path_buf()), vec![new(1, "a.ts")]);
+        resealed(&path, unchanged, seal);
+        assert!(hit().is_none(), "{what}");
+        resealed(&path, flipped, seal);
+        assert!(hit().is_none(), "{what}, the facts changed");
+    }
+    // A byte flipped after sealing, in the facts or in the key.
+    std::fs::remove_file(&path).unwrap();
+    store(&ModuleCache::open(dir.path().to_path_buf()), vec![new(1, "a.ts")]);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let (table, _) = layout(&bytes).unwrap();
+    bytes[table - 1] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(hit().is_none(), "a flipped byte of the facts");
+    bytes[table - 1] ^= 1;
+    // The id's last byte (its first eight are the table's prefix: the entry is still found for the id it now has).
+    let last = header().len() + 20;
+    bytes[last] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let mut flipped_id = [1; 20];
+    flipped_id[19] ^= 1;
+    let cache = ModuleCache::open(dir.path().to_path_buf());
+    assert!(cache.module(&ObjectId::from_bytes_or_panic(&flipped_id), "a.ts", TEXT).is_none(), "of the key");
+    assert!(hit().is_none());
+    bytes[last] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    assert_eq!(hit(), Some(facts()));
 }
 
 #[test]
@@ -149,7 +243,7 @@ fn a_manifest_tree_is_kept_apart_from_a_module_of_the_same_bytes() {
     let cache = ModuleCache::open(dir.path().to_path_buf());
     let document = cache.document(&tree, bytes.len()).unwrap();
     assert_eq!((document.nodes.len(), document.comments[0].text.as_str()), (5, " c"));
-    assert!(cache.get::<ModuleFacts>(&Key::new(tree.id, "beeuni.yaml"), TEXT).is_none());
+    assert!(cache.get::<ModuleFacts>(&Key::new(tree.content, "beeuni.yaml"), bytes.len()).is_none());
 }
 
 #[test]

@@ -269,7 +269,8 @@ fn cached_unread(
     cache: &ModuleCache,
 ) -> Option<Analysed> {
     let stat = crate::repo::folders::stat_no_follow(real).ok()?;
-    // The file's length is the one the index recorded, which `id_if_same` has found it still is.
+    // The file's length is the one the index recorded, which `id_if_same` has found it still is: the entry is the one
+    // of a text that long, never the blob's when git converts the file (line endings) to make the blob.
     let (facts, entry) = cache.module(&indexed?.id_if_same(&stat)?, path, stat.size as usize)?;
     Some((Body::LetGo, Box::new(facts), Some(entry)))
 }
@@ -366,7 +367,8 @@ fn analyse_bytes(
             Body::Held(text)
         }
     };
-    // The cache key: the blob id git already knows, or the bytes hashed as git would.
+    // The cache key: the blob id git already knows, or the bytes hashed as git would, with the text's length (what
+    // tells the work-tree file from the blob git converts it to: see [`crate::cache::Content`]).
     let id = cache.and_then(|_| {
         id.or_else(|| gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, &bytes).ok())
     });
@@ -380,7 +382,7 @@ fn analyse_bytes(
             }
             counted.parsed += 1;
             let facts = ALLOCATOR.with(|allocator| analyse::analyse(path, &text, &mut allocator.borrow_mut()));
-            let entry = id.map(ModuleCache::new_entry);
+            let entry = id.and_then(|id| ModuleCache::new_entry(id, text.len()));
             (body(text, &facts), Box::new(facts), entry)
         }
         Err(e) => {
