@@ -7,6 +7,7 @@ mod collector;
 mod commonjs;
 mod depth;
 mod early;
+mod erased;
 pub(crate) mod export;
 mod signal;
 
@@ -79,8 +80,16 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         context_env,
         fetches,
         passed_to_change,
+        first_jsx,
+        decorated,
         ..
     } = visitor;
+    if let Some(at) = first_jsx
+        && let Some(source) = erased::jsx_runtime_source(text, &program.comments)
+    {
+        let specifier = allocator.alloc_str(&format!("{source}/jsx-dev-runtime"));
+        imports.push(Found { specifier, span: span(at), kind: ImportKind::Jsx, type_only: false, guarded: false });
+    }
     // What is kept to the end of the run is made here, each list in one allocation of its exact size.
     imports.sort_by_key(Found::start);
     facts.imports = imports.iter().map(Found::import).collect();
@@ -109,6 +118,11 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
     if facts.syntax_errors.is_empty() && !parsed.panicked {
         let (errors, semantic) = early::check(program, nested_module_code);
         facts.syntax_errors = errors;
+        // Both lists are in source order: a search, not a scan, for each of a module's (unbounded) imports.
+        let erased = erased::unused_as_values(program, &semantic, decorated);
+        for import in facts.imports.iter_mut().filter(|i| i.kind == ImportKind::Static) {
+            import.type_only |= erased.binary_search_by_key(&import.span.start, |at| at.start).is_ok();
+        }
         if let Some(name) = changed::first_changed(&semantic, &followed, &passed_to_change)
             && let Some(export) = &mut facts.default_export
         {
