@@ -109,3 +109,16 @@ fn jsx_pragmas() {
     assert!(runtime(format!("/** @jsxRuntime classic */\n{element}"), "a.js").is_empty());
     assert!(runtime("export const v = 1 < 2\n".to_string(), "a.js").is_empty());
 }
+
+/// Under the classic runtime the JSX calls its factory: the import that binds it is a value (the automatic
+/// runtime reads no `React`, and its import goes).
+#[test]
+fn the_classic_runtime_reads_its_factory() {
+    let element = "import React from 'react'\nimport { h, Fragment } from 'preact'\nexport const v = <p/>\n";
+    let classic = format!("/** @jsxRuntime classic */\n{element}");
+    assert_eq!(erased("a.tsx", &classic), [("react".to_string(), false), ("preact".to_string(), true)]);
+    let preact = format!("/** @jsxRuntime classic @jsx h @jsxFrag Fragment */\n{element}");
+    assert_eq!(erased("a.tsx", &preact), [("react".to_string(), true), ("preact".to_string(), false)]);
+    let automatic = erased("a.tsx", element);
+    assert_eq!(automatic, [("react".into(), true), ("preact".into(), true), ("react/jsx-dev-runtime".into(), false)]);
+}
