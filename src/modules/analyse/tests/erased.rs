@@ -40,7 +40,7 @@ called()
         ("mixed", false),
         ("called", false),
     ];
-    for path in ["a.ts", "a.mts", "a.tsx"] {
+    for path in ["a.ts", "a.mts", "a.cts", "a.tsx"] {
         assert_eq!(erased(path, text), want.map(|(s, e)| (s.to_string(), e)), "{path}");
     }
 }
