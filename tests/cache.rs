@@ -185,7 +185,7 @@ fn cache_dir_and_no_cache() {
 
 #[test]
 fn a_tsconfig_paths_edit_shows_on_a_warm_run() {
-    let module = format!("import {{ x }} from '@/util/x'\n{MODULE}");
+    let module = format!("import {{ x }} from '@/util/x'\nconsole.log(x)\n{MODULE}");
     let dir = project(&[
         ("beeuni.yaml", "tools:\n  web_search: beeuni:web_search\n  a: tools/a.ts\n"),
         ("tools/a.ts", &module),

@@ -145,7 +145,7 @@ fn staged_with_an_unstaged_import_or_helper_is_file_untracked() {
         "beeuni.yaml",
         "imports:\n  - more.yaml\ntools:\n  web_search: beeuni:web_search\n  lookup_order: tools/lookup_order.ts\n",
     );
-    repo.write("tools/lookup_order.ts", &format!("import {{ shared }} from './shared'\n{MODULE}"));
+    repo.write("tools/lookup_order.ts", &format!("import {{ shared }} from './shared'\nconsole.log(shared)\n{MODULE}"));
     repo.git(&["add", "beeuni.yaml", "tools/lookup_order.ts"]);
     repo.write("more.yaml", "agents:\n  a:\n    tools: [read]\n");
     repo.write("tools/shared.ts", "export const shared = 1\n");

@@ -27,8 +27,14 @@ fn a_tracked_module_grown_past_the_limit_since_staged_is_measured_on_disk() {
 fn modules_of_one_folder_share_resolutions_and_each_gets_its_own_finding() {
     let dir = project(&[
         ("beeuni.yaml", "tools:\n  a: tools/a.ts\n  b: tools/b.ts\n"),
-        ("tools/a.ts", &format!("import {{ x }} from './helper';\nimport y from './gone';\n{MODULE}")),
-        ("tools/b.ts", &format!("import {{ x }} from './helper';\nimport y from './gone';\n{MODULE}")),
+        (
+            "tools/a.ts",
+            &format!("import {{ x }} from './helper';\nimport y from './gone';\nconsole.log(x, y);\n{MODULE}"),
+        ),
+        (
+            "tools/b.ts",
+            &format!("import {{ x }} from './helper';\nimport y from './gone';\nconsole.log(x, y);\n{MODULE}"),
+        ),
         ("tools/helper.ts", "export const x = 1;\n"),
     ]);
     let (_, report) = json_in(dir.path(), &["--no-cache"]);

@@ -98,7 +98,7 @@ fn untracked_relative_import_of_a_module() {
     let dir = repository();
     std::fs::write(
         dir.path().join("tools/lookup_order.ts"),
-        format!("import {{ carrier }} from './helper.ts'\n{MODULE}"),
+        format!("import {{ carrier }} from './helper.ts'\nconsole.log(carrier)\n{MODULE}"),
     )
     .unwrap();
     std::fs::write(dir.path().join("tools/helper.ts"), "export const carrier = 'x'\n").unwrap();

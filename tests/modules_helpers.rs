@@ -83,7 +83,7 @@ fn a_helper_is_not_a_tool_and_a_cycle_ends() {
     // A helper without a default export is no `module-no-default-export`; helpers importing each other end.
     let dir = project(&[
         ("beeuni.yaml", "tools:\n  web_search: beeuni:web_search\n  a: tools/a.ts\n"),
-        ("tools/a.ts", &format!("import {{ b }} from './lib/b'\n{MODULE}")),
+        ("tools/a.ts", &format!("import {{ b }} from './lib/b'\nconsole.log(b)\n{MODULE}")),
         ("tools/lib/b.ts", "import { c } from './c'\nexport const b = () => c()\n"),
         ("tools/lib/c.ts", "import { b } from './b'\nexport const c = () => b\nconst token = Bun.env.GITHUB_TOKEN\n"),
     ]);

@@ -46,7 +46,7 @@ fn relative_import_of_an_existing_file_outside_the_repository() {
     let outer = tempfile::TempDir::new().unwrap();
     write(outer.path(), "outside/orders.ts", b"export default { description: 'SHARED-OUTSIDE' }\n");
     let root = outer.path().join("repo");
-    let module = "import orders from '../../outside/orders'\nimport other from '../../outside/orders.ts'\nexport default { description: 'x', parameters: { type: 'object', properties: {} }, async execute() { return orders } }\n";
+    let module = "import orders from '../../outside/orders'\nimport other from '../../outside/orders.ts'\nexport default { description: 'x', parameters: { type: 'object', properties: {} }, async execute() { return [orders, other] } }\n";
     write_module(&root, "tools/lookup_order.ts", module.as_bytes());
     let (code, report) = json_in(&root, &[]);
     let message = |s: &str| format!("`tools/lookup_order.ts` imports `{s}`: it leads outside the repository");
@@ -272,7 +272,7 @@ fn module_harness_type_import() {
 /// One import mixing a `type` name and a value name is a runtime import.
 #[test]
 fn mixed_type_and_value_import_is_a_runtime_import() {
-    let module = "import { type ToolContext, tool } from '@opencode-ai/plugin'\nimport { type A, b } from 'missing-pkg'\nexport default { description: 'x', parameters: { type: 'object', properties: {} }, async execute() { return b } }\n";
+    let module = "import { type ToolContext, tool } from '@opencode-ai/plugin'\nimport { type A, b } from 'missing-pkg'\nexport default { description: 'x', parameters: { type: 'object', properties: {} }, async execute() { return [b, tool] } }\n";
     let dir = project(&[]);
     write_module(dir.path(), "tools/lookup_order.ts", module.as_bytes());
     let (_, report) = json_in(dir.path(), &[]);

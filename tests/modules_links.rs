@@ -16,7 +16,9 @@ fn linked_project(root: &Path) {
         ("beeuni.yaml", "tools:\n  web_search: beeuni:web_search\n  lookup: tools/shared/lookup.ts\n"),
         (
             "team-tools/lookup.ts",
-            &format!("import {{ format }} from 'order-format'\nimport {{ pad }} from './pad'\n{MODULE}"),
+            &format!(
+                "import {{ format }} from 'order-format'\nimport {{ pad }} from './pad'\nconsole.log(format, pad)\n{MODULE}"
+            ),
         ),
         ("team-tools/pad.ts", "export const pad = (s: string) => s.padStart(8, '0')\n"),
         (

@@ -89,7 +89,7 @@ fn require_picks_the_require_condition() {
     write(
         dir.path(),
         "tools/lookup.ts",
-        format!("const {{ format }} = require('order-format')\nimport {{ x }} from 'order-format'\n{MODULE}")
+        format!("const {{ format }} = require('order-format')\nimport {{ x }} from 'order-format'\nconsole.log(format, x)\n{MODULE}")
             .as_bytes(),
     );
     let (_, report) = json_in(dir.path(), &[]);

@@ -308,8 +308,10 @@ fn xcsh_folders_from_the_command_line_and_the_config() {
 
 #[test]
 fn loading_rules_apply_to_xcsh_tools_but_not_the_harness_import_rules() {
-    let broken =
-        format!("import {{ helper }} from './lib/helper'\nimport {{ Type }} from '@f5-sales-demo/xcsh'\n{}", tool("a"));
+    let broken = format!(
+        "import {{ helper }} from './lib/helper'\nimport {{ Type }} from '@f5-sales-demo/xcsh'\nconsole.log(helper, Type)\n{}",
+        tool("a")
+    );
     let (_, report) = lint(
         &[
             (TOOL, &broken),
@@ -469,13 +471,13 @@ fn an_untracked_xcsh_tool_is_reported_until_added() {
 
 #[test]
 fn helpers_of_xcsh_tools_are_part_of_them() {
-    let tool_source = format!("import {{ count }} from './lib/count'\n{}", tool("a"));
+    let tool_source = format!("import {{ count }} from './lib/count'\nconsole.log(count)\n{}", tool("a"));
     let (_, report) = lint(
         &[
             (TOOL, &tool_source),
             (
                 ".xcsh/tools/lib/count.ts",
-                "import { x } from '@f5-sales-demo/xcsh'\nimport { y } from './gone'\nexport const count = process.env.API_KEY\n",
+                "import { x } from '@f5-sales-demo/xcsh'\nimport { y } from './gone'\nexport const count = process.env.API_KEY\nconsole.log(x, y)\n",
             ),
         ],
         &[],
@@ -490,7 +492,7 @@ fn helpers_of_xcsh_tools_are_part_of_them() {
 #[test]
 fn a_declared_package_is_enough_for_an_xcsh_tool() {
     // xcsh runs on the user's machine: an untracked or not yet installed `node_modules` is no sandbox problem.
-    let source = format!("import {{ Type }} from '@sinclair/typebox'\n{}", tool("a"));
+    let source = format!("import {{ Type }} from '@sinclair/typebox'\nconsole.log(Type)\n{}", tool("a"));
     let package = "{ \"dependencies\": { \"@sinclair/typebox\": \"^0.34.0\" } }\n";
     let (code, report) = lint(&[(TOOL, &source), ("package.json", package)], &[]);
     assert_clean("declared, not installed", code, &report);

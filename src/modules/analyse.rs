@@ -7,6 +7,7 @@ mod collector;
 mod commonjs;
 mod depth;
 mod early;
+mod erased;
 pub(crate) mod export;
 mod signal;
 
@@ -17,6 +18,7 @@ use oxc_span::{FileExtension, SourceType};
 
 use self::collector::Collector;
 use self::depth::Scan;
+use self::erased::JsxRuntime;
 use self::export::{Scope, span};
 use crate::modules::facts::*;
 use crate::source::Span;
@@ -79,8 +81,19 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         context_env,
         fetches,
         passed_to_change,
+        first_jsx,
+        decorated,
         ..
     } = visitor;
+    let jsx = first_jsx.map(|at| (at, JsxRuntime::of(text, &program.comments)));
+    if let Some((at, JsxRuntime::Automatic { source })) = jsx {
+        let specifier = allocator.alloc_str(&format!("{source}/jsx-dev-runtime"));
+        imports.push(Found { specifier, span: span(at), kind: ImportKind::Jsx, type_only: false, guarded: false });
+    }
+    let read_by_jsx = match &jsx {
+        Some((_, JsxRuntime::Classic { factories })) => &factories[..],
+        _ => &[],
+    };
     // What is kept to the end of the run is made here, each list in one allocation of its exact size.
     imports.sort_by_key(Found::start);
     facts.imports = imports.iter().map(Found::import).collect();
@@ -109,6 +122,11 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
     if facts.syntax_errors.is_empty() && !parsed.panicked {
         let (errors, semantic) = early::check(program, nested_module_code);
         facts.syntax_errors = errors;
+        // Both lists are in source order: a search, not a scan, for each of a module's (unbounded) imports.
+        let erased = erased::unused_as_values(program, &semantic, decorated, read_by_jsx);
+        for import in facts.imports.iter_mut().filter(|i| i.kind == ImportKind::Static) {
+            import.type_only |= erased.binary_search_by_key(&import.span.start, |at| at.start).is_ok();
+        }
         if let Some(name) = changed::first_changed(&semantic, &followed, &passed_to_change)
             && let Some(export) = &mut facts.default_export
         {

@@ -157,6 +157,9 @@ pub enum ImportKind {
     Dynamic,
     /// `require('x')` with a string literal
     Require,
+    /// The import of `<source>/jsx-dev-runtime` that Bun's transpiler adds to a module holding JSX (at its first
+    /// element): not written by the author.
+    Jsx,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -165,7 +168,8 @@ pub struct Import {
     /// The statement (`import …;`) or the call expression (`require('x')`, `import('x')`).
     pub span: TextSpan,
     pub kind: ImportKind,
-    /// `import type …`, `export type … from`, or an import whose every specifier is `type`-only: erased at run time.
+    /// Erased at run time: `import type …`, `export type … from`, an import whose every specifier is `type`-only,
+    /// or, in TypeScript, an `import … from` none of whose bindings is used as a value (Bun's transpiler drops it).
     pub type_only: bool,
     /// `import('x')` or `require('x')` inside a `try` block that has a `catch`: a failure is handled where it is
     /// called and does not stop the module loading.

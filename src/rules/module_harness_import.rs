@@ -3,6 +3,8 @@
 //! ## What it checks
 //! A runtime import of `@opencode-ai/plugin`, `@opencode-ai/sdk`,
 //! `opencode-ai`, the xcsh / pi coding-agent packages, or a subpath of them.
+//! An import Bun's transpiler drops (in TypeScript, one whose names are used
+//! only as types or not at all) is `module-harness-type-import` instead.
 //!
 //! ## Why
 //! "A module never imports a harness package." The daemon runs modules for

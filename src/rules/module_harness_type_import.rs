@@ -2,7 +2,9 @@
 //!
 //! ## What it checks
 //! An `import type` (or an import of only `type` names) from a harness
-//! package (`@opencode-ai/plugin`, the xcsh / pi packages, …).
+//! package (`@opencode-ai/plugin`, the xcsh / pi packages, …), or, in
+//! TypeScript, an import whose names are used only as types or not at all:
+//! Bun's transpiler drops it as well.
 //!
 //! ## Why
 //! It is erased at run time, so the module still loads, but it ties the

@@ -11,7 +11,10 @@
 //! runtime says. A specifier that cannot be a package name (`@/x`) is never a
 //! missing package (see `module-import-missing`). An `import()` or `require()`
 //! inside a `try` with a `catch` is a warning: it fails when called, not at
-//! load. When a `package.json` declares the
+//! load. JSX (in `.js`, `.jsx`, `.tsx`) counts as an import of
+//! `react/jsx-dev-runtime` at the first element, which Bun's transpiler
+//! adds (`/** @jsxImportSource x */` names another package,
+//! `/** @jsxRuntime classic */` adds none). When a `package.json` declares the
 //! package, the finding is `module-package-not-installed` instead. An
 //! installed package without the imported file (a subpath it lacks, a
 //! missing `main`) is `Cannot find module 'name/sub'`, as the runtime says.
@@ -31,6 +34,7 @@
 
 use super::site::at_import;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::modules::facts::ImportKind;
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
 use crate::rules::Rule;
@@ -42,6 +46,12 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in &project.modules {
         for (import, resolution) in module.facts.imports.iter().zip(module.resolutions()) {
             let (message, help) = match resolution {
+                Some(Resolution::MissingPackage { name, declared_in: None }) if import.kind == ImportKind::Jsx => (
+                    format!("Cannot find package '{name}'"),
+                    format!(
+                        "the sandbox installs no packages for a tool: build the values without JSX, or commit `{name}` under a tracked `node_modules` beside or above the module"
+                    ),
+                ),
                 Some(Resolution::MissingPackage { name, declared_in: None }) => (
                     format!("Cannot find package '{name}'"),
                     format!(

@@ -3,7 +3,7 @@
 
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::modules::Module;
-use crate::modules::facts::Import;
+use crate::modules::facts::{Import, ImportKind};
 use crate::project::Project;
 use crate::source::Span;
 
@@ -24,7 +24,8 @@ pub fn in_module(
 }
 
 /// A finding about `import`, whose resolution failed. An `import()` or `require()` in a `try` with a `catch`
-/// does not stop the load: its finding is a warning that says it fails when called.
+/// does not stop the load: its finding is a warning that says it fails when called. The import Bun adds for JSX
+/// says so: the author wrote no import there.
 pub fn at_import(
     project: &Project,
     rule: &'static str,
@@ -33,6 +34,10 @@ pub fn at_import(
     import: &Import,
     message: String,
 ) -> Diagnostic {
+    let message = match import.kind {
+        ImportKind::Jsx => format!("{message}: Bun compiles the module's JSX to an import of `{}`", import.specifier),
+        _ => message,
+    };
     if !import.guarded {
         return in_module(project, rule, severity, module, import.span, message);
     }

@@ -223,10 +223,11 @@ fn the_mistakes_of_a_config_are_bounded() {
     );
 }
 
-/// A tool module importing `pkg`, with `files` around it.
+/// A tool module importing `pkg` (as `x`, used as a value: Bun erases an import it does not use), with `files`
+/// around it.
 fn importing_pkg(import: &str, files: &[(&str, &str)]) -> Outcome {
     let sandbox = Sandbox::new();
-    sandbox.file("beeuni.yaml", manifest_with_tool()).file("tools/t.ts", format!("{import}\n{MODULE}"));
+    sandbox.file("beeuni.yaml", manifest_with_tool()).file("tools/t.ts", format!("{import}\nconsole.log(x)\n{MODULE}"));
     for (path, text) in files {
         sandbox.file(path, text);
     }

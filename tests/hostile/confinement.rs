@@ -114,7 +114,7 @@ fn an_import_of_git_internals_is_a_located_finding() {
 fn a_node_modules_link_to_the_root_folder_is_not_listed() {
     let sandbox = Sandbox::new();
     let manifest = MANIFEST.replace("  show: beeuni:show\n", "  show: beeuni:show\n  etc: tools/etc.ts\n");
-    let module = format!("import passwd from 'etc';\n{MODULE}");
+    let module = format!("import passwd from 'etc';\nconsole.log(passwd);\n{MODULE}");
     sandbox.file("beeuni.yaml", manifest).file("tools/etc.ts", module).link("node_modules", "/").commit("root");
     let outcome = sandbox.run(&["--format", "json", "."]);
     outcome.assert_bounded("node_modules -> /");

@@ -33,8 +33,9 @@ impl Codec for ModuleFacts {
                 ImportKind::ReExport => 1,
                 ImportKind::Dynamic => 2,
                 ImportKind::Require => 3,
+                ImportKind::Jsx => 4,
             };
-            w.byte(kind | u8::from(import.type_only) << 2 | u8::from(import.guarded) << 3);
+            w.byte(kind | u8::from(import.type_only) << 3 | u8::from(import.guarded) << 4);
         });
         w.list(&self.env_reads, |w, read| {
             w.str(&read.name);
@@ -73,18 +74,20 @@ impl Codec for ModuleFacts {
         let imports = r.list(STR + SPAN + BYTE, |r| {
             let (specifier, span) = (InlineStr::new(r.str()?), r.text_span()?);
             let bits = r.byte()?;
-            let kind = match bits & 3 {
+            let kind = match bits & 7 {
                 0 => ImportKind::Static,
                 1 => ImportKind::ReExport,
                 2 => ImportKind::Dynamic,
-                _ => ImportKind::Require,
+                3 => ImportKind::Require,
+                4 => ImportKind::Jsx,
+                _ => return None,
             };
-            (bits >> 4 == 0).then_some(Import {
+            (bits >> 5 == 0).then_some(Import {
                 specifier,
                 span,
                 kind,
-                type_only: bits & 4 != 0,
-                guarded: bits & 8 != 0,
+                type_only: bits & 8 != 0,
+                guarded: bits & 16 != 0,
             })
         })?;
         let env_reads = r.list(STR + SPAN + BYTE, |r| {

@@ -104,7 +104,8 @@ fn rich_facts() -> Vec<ModuleFacts> {
         type_only: n.is_multiple_of(3),
         guarded: n % 4 == 1,
     };
-    let kinds_of_import = [ImportKind::Static, ImportKind::ReExport, ImportKind::Dynamic, ImportKind::Require];
+    let kinds_of_import =
+        [ImportKind::Static, ImportKind::ReExport, ImportKind::Dynamic, ImportKind::Require, ImportKind::Jsx];
     let mut all: Vec<ModuleFacts> = kinds
         .into_iter()
         .enumerate()
@@ -115,7 +116,7 @@ fn rich_facts() -> Vec<ModuleFacts> {
                 default_export: Some(DefaultExport { statement: span(100 + n), kind }),
                 opencode_exports: vec!["search".into(), long.into()],
                 registers_tools: n % 2 == 1,
-                imports: (0..6).map(|i| import(kinds_of_import[(n + i) % 4], i)).collect(),
+                imports: (0..6).map(|i| import(kinds_of_import[(n + i) % kinds_of_import.len()], i)).collect(),
                 env_reads: ENVIRONMENTS.iter().map(|&via| EnvRead { name: "KEY".into(), span: span(n), via }).collect(),
                 context_env: vec!["TOKEN".into(), long.into()],
                 execute: Some(ExecuteFacts {

@@ -70,6 +70,10 @@ pub(super) struct Collector<'a, 'f> {
     invoked: Option<oxc_span::Span>,
     /// How many functions that are not called where they are written enclose the current node.
     functions: usize,
+    /// The opening tag of the first JSX element or fragment, where Bun's transpiler puts a JSX runtime import.
+    pub(super) first_jsx: Option<oxc_span::Span>,
+    /// Whether the module holds a decorator (see [`super::erased::unused_as_values`]).
+    pub(super) decorated: bool,
 }
 
 impl<'a, 'f> Collector<'a, 'f> {
@@ -101,6 +105,8 @@ impl<'a, 'f> Collector<'a, 'f> {
             signal_requests: ArenaVec::new_in(&arena),
             invoked: None,
             functions: 0,
+            first_jsx: None,
+            decorated: false,
         }
     }
 }
@@ -270,6 +276,21 @@ impl<'a> Visit<'a> for Collector<'a, '_> {
         if let TSModuleReference::ExternalModuleReference(r) = &it.module_reference {
             self.import(r.expression.value.as_str(), it.span, ImportKind::Require, it.import_kind.is_type());
         }
+    }
+
+    fn visit_jsx_element(&mut self, it: &JSXElement<'a>) {
+        self.first_jsx.get_or_insert(it.opening_element.span);
+        walk::walk_jsx_element(self, it);
+    }
+
+    fn visit_jsx_fragment(&mut self, it: &JSXFragment<'a>) {
+        self.first_jsx.get_or_insert(it.opening_fragment.span);
+        walk::walk_jsx_fragment(self, it);
+    }
+
+    fn visit_decorator(&mut self, it: &Decorator<'a>) {
+        self.decorated = true;
+        walk::walk_decorator(self, it);
     }
 
     fn visit_import_expression(&mut self, it: &ImportExpression<'a>) {

@@ -24,6 +24,7 @@ const notStatic = import(name)
 const dep = require('dep')
 const notDep = require(name)
 function later() { return require('./nested') }
+console.log(def, a, ns, d)
 "#;
     let facts = run("a.ts", text);
     assert!(facts.syntax_errors().is_empty(), "{:?}", facts.syntax_errors());

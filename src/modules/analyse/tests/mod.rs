@@ -3,6 +3,7 @@
 mod depth;
 mod docs;
 mod env;
+mod erased;
 mod export;
 mod fields;
 mod imports;
