@@ -40,8 +40,8 @@ pub const DIR: &str = ".beeuni-lint-cache";
 const FILE: &str = "modules.bin";
 const MAGIC: &[u8] = b"beeuni-lint cache\n";
 /// Bumped when the layout of the file or of [`ModuleFacts`] changes within one version (during development), or what
-/// a stored tree holds (18: block scalar spans end with their content).
-const FORMAT: u32 = 18;
+/// a stored tree holds (18: block scalar spans end with their content; 19: a named export holding the tool object).
+const FORMAT: u32 = 19;
 
 /// What a module's facts depend on: its content and the part of its name from the first `.` (`ts`, `d.ts`, `mjs`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
