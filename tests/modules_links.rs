@@ -145,6 +145,30 @@ fn the_index_and_a_commit_follow_a_tracked_linked_folder() {
 }
 
 #[test]
+fn the_index_follows_its_own_links_whatever_the_work_tree_made_of_them() {
+    let repo = linked_folders();
+    // Not staged: the link replaced by a real folder holding copies.
+    std::fs::remove_file(repo.path("tools")).unwrap();
+    repo.write("tools/x.ts", &format!("import {{ pad }} from './pad'\n{MODULE}"));
+    repo.write("tools/pad.ts", "export const pad = (s: string) => s\n");
+    let (code, report) = repo.lint(&["--staged"]);
+    assert_clean("the index still holds the link", code, &report);
+    // The work tree's own files are what `git add` would add.
+    let (code, report) = repo.lint(&[]);
+    assert_eq!(code, 0, "infos only");
+    let message = |what: &str, path: &str| {
+        format!("{what} `{path}` is not tracked by git yet: a config release contains only files Git tracks")
+    };
+    assert_findings(
+        &report,
+        &[
+            ("file-untracked", "info", "beeuni.yaml", 4, 3, &message("module", "tools/x.ts")),
+            ("file-untracked", "info", "tools/x.ts", 1, 1, &message("imported file", "tools/pad.ts")),
+        ],
+    );
+}
+
+#[test]
 fn a_staged_link_to_an_unstaged_file_names_the_file_to_add() {
     let repo = linked_folders();
     let manifest =
