@@ -7,7 +7,7 @@
 mod change_support;
 mod common;
 
-use change_support::{Repo, removal};
+use change_support::{Repo, lint_in, removal};
 use common::*;
 use std::os::unix::fs::symlink;
 use std::path::Path;
@@ -141,6 +141,19 @@ fn the_index_and_a_commit_follow_a_tracked_linked_folder() {
         let (code, report) = repo.lint(args);
         assert_eq!(code, 1, "{args:?}");
         assert_findings(&report, &[("removed-beeuni-tool", "warning", "beeuni.yaml", 2, 1, &removal("image_search"))]);
+    }
+}
+
+#[test]
+fn a_project_in_a_subfolder_follows_its_linked_folder() {
+    let repo = Repo::new();
+    repo.write("apps/shop/beeuni.yaml", "tools:\n  web_search: beeuni:web_search\n  x: tools/x.ts\n");
+    repo.write("apps/shop/lib/x.ts", MODULE);
+    symlink("lib", repo.path("apps/shop/tools")).unwrap();
+    repo.commit("a project in a subfolder");
+    for args in [&["--staged"][..], &["--base", "HEAD"]] {
+        let (code, report) = lint_in(&repo.path("apps/shop"), args);
+        assert_clean(&format!("{args:?}"), code, &report);
     }
 }
 

@@ -178,9 +178,13 @@ impl Checkout {
                 Some((_, EntryKind::Submodule)) => return Err(Refusal::Directory),
                 Some((id, EntryKind::Symlink)) => (path.as_str(), id, ""),
                 None if git.is_dir(source, &self.git_path(&path)) => return Err(Refusal::Directory),
-                None => match self.linked_folder_in_git(git, source, &path) {
-                    Some((end, id)) => (&path[..end], id, &path[end + 1..]),
-                    None => return Err(Refusal::NotFound),
+                None => match git.link_on_the_way(source, &self.git_path(&path)) {
+                    // Where the link ends in the git path, less the project's prefix (and its `/`).
+                    Some((end, id)) if end > self.prefix_len() => {
+                        let end = end - self.prefix_len();
+                        (&path[..end], id, &path[end + 1..])
+                    }
+                    _ => return Err(Refusal::NotFound),
                 },
             };
             let target = git.read_blob(id).map_err(Refusal::Io)?;
@@ -193,19 +197,6 @@ impl Checkout {
             path = fs::normalize(&joined).ok_or(Refusal::OutsideRepository)?;
         }
         Err(Refusal::NotFound)
-    }
-
-    /// The first folder on `path`'s way that this source records as a symlink: where its name ends in `path`, and
-    /// the link's blob. `None` when a plain file or nothing stands on the way.
-    fn linked_folder_in_git(&self, git: &GitRepo, source: GitSource, path: &str) -> Option<(usize, gix::ObjectId)> {
-        for (end, _) in path.match_indices('/') {
-            match git.entry(source, &self.git_path(&path[..end])) {
-                Some((id, EntryKind::Symlink)) => return Some((end, id)),
-                Some(_) => return None,
-                None => {}
-            }
-        }
-        None
     }
 
     /// The length of the git blob `id`, without reading it (`None` without git, or when it is not there).
@@ -335,6 +326,11 @@ impl Checkout {
     /// the work tree root: tracking lookups run per module and per import.
     pub fn git_path<'a>(&self, rel: &'a str) -> std::borrow::Cow<'a, str> {
         if self.git_prefix.is_empty() { rel.into() } else { format!("{}/{rel}", self.git_prefix).into() }
+    }
+
+    /// How much [`Checkout::git_path`] puts before a project-relative path.
+    fn prefix_len(&self) -> usize {
+        if self.git_prefix.is_empty() { 0 } else { self.git_prefix.len() + 1 }
     }
 
     pub fn in_git(&self) -> bool {
