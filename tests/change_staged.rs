@@ -162,6 +162,52 @@ fn staged_with_an_unstaged_import_or_helper_is_file_untracked() {
 }
 
 #[test]
+fn staged_with_an_ignored_import_or_helper_says_it_is_ignored() {
+    // RULES.md §10: an ignored file's help says it is ignored, never a plain `git add` (git refuses it).
+    let repo = committed(&[
+        ("beeuni.yaml", "tools:\n  web_search: beeuni:web_search\n  lookup_order: tools/lookup_order.ts\n"),
+        ("tools/lookup_order.ts", MODULE),
+        (".gitignore", "conf/\n*.local.ts\n"),
+    ]);
+    repo.write(
+        "beeuni.yaml",
+        "imports: [conf/more.yaml]\ntools:\n  web_search: beeuni:web_search\n  lookup_order: tools/lookup_order.ts\n",
+    );
+    repo.write(
+        "tools/lookup_order.ts",
+        &format!("import {{ shared }} from './shared.local'\nconsole.log(shared)\n{MODULE}"),
+    );
+    repo.stage();
+    repo.write("conf/more.yaml", "agents:\n  a:\n    tools: [read]\n");
+    repo.write("tools/shared.local.ts", "export const shared = 1\n");
+    let (code, report) = repo.lint(&["--staged"]);
+    assert_eq!(code, 1);
+    let ignored = |what: &str, path: &str| {
+        format!("{what} `{path}` is ignored by git: a config release contains only files Git tracks")
+    };
+    assert_findings(
+        &report,
+        &[
+            ("file-untracked", "error", "beeuni.yaml", 1, 11, &ignored("imported file", "conf/more.yaml")),
+            (
+                "file-untracked",
+                "error",
+                "tools/lookup_order.ts",
+                1,
+                1,
+                &ignored("imported file", "tools/shared.local.ts"),
+            ),
+        ],
+    );
+    for (finding, path) in diagnostics(&report).iter().zip(["conf/more.yaml", "tools/shared.local.ts"]) {
+        let help = format!(
+            "`{path}` is ignored by git (a `.gitignore` rule matches it), so a plain `git add` refuses it: remove that rule, or add it anyway with `git add -f {path}`"
+        );
+        assert_eq!(finding["help"], help);
+    }
+}
+
+#[test]
 fn staged_and_base_together_compare_the_index_with_the_merge_base() {
     let repo = committed(&[(
         "beeuni.yaml",

@@ -73,7 +73,15 @@ fn module_no_default_export() {
             (("module-no-default-export", "error", "tools/lookup_order.ts", 1, 1, &c), 3),
         ],
     );
-    assert_helps(&report, &["export the tool: `export default { description, parameters, execute }`"; 3]);
+    // Each module that holds the tool object as a named export is told to export that object.
+    assert_helps(
+        &report,
+        &[
+            "`exports.tool` holds the tool object, but only as a named export: assign the object to `module.exports` instead (`module.exports = {…}` in place of `exports.tool = {…}`)",
+            "export the tool: `export default { description, parameters, execute }`",
+            "`tool` holds the tool object, but only as a named export: add `export default tool`",
+        ],
+    );
     // The twin holds every accepted form: `export default {…}`, a const-bound object,
     // `export { x as default }`, `module.exports =` (.cjs, and .ts which Bun runs),
     // `exports.default =` (.js), `satisfies`, `as`, `<T>` and parentheses, `export =` (.cts).

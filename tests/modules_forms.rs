@@ -143,6 +143,49 @@ fn forms_real_code_uses() {
     clean_twin("forms");
 }
 
+/// A module whose tool object is a named export is told to export that object as the default, by its name;
+/// the first named export that holds a tool object counts, and an object with none of a tool's fields does not.
+#[test]
+fn a_named_tool_object_is_what_to_export_as_default() {
+    const TOOL: &str = "{\n  description: 'Write a CRM note.',\n  parameters: { type: 'object', properties: {} },\n  execute() {\n    return 'ok'\n  },\n}\n";
+    let es =
+        |name: &str| format!("`{name}` holds the tool object, but only as a named export: add `export default {name}`");
+    let cases = [
+        ("tools/crm_note.ts", format!("export const crmNote = {TOOL}"), es("crmNote")),
+        ("tools/crm_note.ts", format!("const crmNote = {TOOL}\nexport {{ crmNote as note }}\n"), es("crmNote")),
+        ("tools/crm_note.ts", format!("const base = {TOOL}\nexport const crmNote = base satisfies object\n"), es("crmNote")),
+        ("tools/crm_note.ts", format!("export const config = {{ retries: 3 }}\nexport const crmNote = {TOOL}"), es("crmNote")),
+        (
+            "tools/crm_note.cjs",
+            format!("exports.crmNote = {TOOL}"),
+            "`exports.crmNote` holds the tool object, but only as a named export: assign the object to `module.exports` instead (`module.exports = {…}` in place of `exports.crmNote = {…}`)".to_string(),
+        ),
+        (
+            "tools/crm_note.ts",
+            "export const config = { retries: 3 }\n".to_string(),
+            "export the tool: `export default { description, parameters, execute }`".to_string(),
+        ),
+    ];
+    for (module, source, help) in cases {
+        let dir = project(&[]);
+        write_module(dir.path(), module, source.as_bytes());
+        let (code, report) = json_in(dir.path(), &[]);
+        assert_eq!(code, 1, "{source}");
+        let message = format!("`{module}` has no default export: the module is skipped at load");
+        assert_findings(&report, &[("module-no-default-export", "error", module, 1, 1, &message)]);
+        assert_help(&diagnostics(&report)[0], &help);
+        // The remedy works: with it, the module is clean.
+        let fixed = match module.ends_with(".cjs") {
+            true => source.replace("exports.crmNote =", "module.exports ="),
+            false if help.starts_with('`') => format!("{source}export default crmNote\n"),
+            false => continue,
+        };
+        write_module(dir.path(), module, fixed.as_bytes());
+        let (code, report) = json_in(dir.path(), &[]);
+        assert_clean(&fixed, code, &report);
+    }
+}
+
 /// A binding the default export is read through, changed after its declaration (reassigned, written
 /// through, given to `Object.assign`): the declared value is not what the platform loads, so checking it
 /// would report a missing `execute` or a `required` name that the module adds. It is `module-unanalyzable`;

@@ -4,8 +4,10 @@
 //! `git add` that git refuses ("beyond a symbolic link").
 #![cfg(unix)]
 
+mod change_support;
 mod common;
 
+use change_support::{Repo, lint_in, removal};
 use common::*;
 use std::os::unix::fs::symlink;
 use std::path::Path;
@@ -108,4 +110,91 @@ fn an_untracked_link_is_what_to_add() {
     for finding in diagnostics(&report) {
         assert_help(finding, "run `git add tools/shared`");
     }
+}
+
+/// A committed project whose tools folder and an imported YAML folder are tracked links inside the repository
+/// (`tools -> lib/tools`, `conf -> lib/conf`); the module imports a helper beside it.
+fn linked_folders() -> Repo {
+    let repo = Repo::new();
+    repo.write("beeuni.yaml", "imports: [conf/more.yaml]\ntools:\n  web_search: beeuni:web_search\n  x: tools/x.ts\n");
+    repo.write("lib/tools/x.ts", &format!("import {{ pad }} from './pad'\nconsole.log(pad)\n{MODULE}"));
+    repo.write("lib/tools/pad.ts", "export const pad = (s: string) => s.padStart(8, '0')\n");
+    repo.write(
+        "lib/conf/more.yaml",
+        "tools:\n  image_search: beeuni:image_search\nagents:\n  a:\n    tools: [read, x]\n",
+    );
+    symlink("lib/tools", repo.path("tools")).unwrap();
+    symlink("lib/conf", repo.path("conf")).unwrap();
+    repo.commit("linked folders");
+    repo
+}
+
+#[test]
+fn the_index_and_a_commit_follow_a_tracked_linked_folder() {
+    let repo = linked_folders();
+    // The index holds the links and the files they reach: the module, its helper and the import are staged.
+    for args in [&["--staged"][..], &["--base", "HEAD"], &[]] {
+        let (code, report) = repo.lint(args);
+        assert_clean(&format!("{args:?}"), code, &report);
+    }
+    // A change to the file behind the link: HEAD's tree is read through the link too, so the removal is seen.
+    repo.write("lib/conf/more.yaml", "agents:\n  a:\n    tools: [read, x]\n").stage();
+    for args in [&["--staged"][..], &["--base", "HEAD"]] {
+        let (code, report) = repo.lint(args);
+        assert_eq!(code, 1, "{args:?}");
+        assert_findings(&report, &[("removed-beeuni-tool", "warning", "beeuni.yaml", 2, 1, &removal("image_search"))]);
+    }
+}
+
+#[test]
+fn a_project_in_a_subfolder_follows_its_linked_folder() {
+    let repo = Repo::new();
+    repo.write("apps/shop/beeuni.yaml", "tools:\n  web_search: beeuni:web_search\n  x: tools/x.ts\n");
+    repo.write("apps/shop/lib/x.ts", MODULE);
+    symlink("lib", repo.path("apps/shop/tools")).unwrap();
+    repo.commit("a project in a subfolder");
+    for args in [&["--staged"][..], &["--base", "HEAD"]] {
+        let (code, report) = lint_in(&repo.path("apps/shop"), args);
+        assert_clean(&format!("{args:?}"), code, &report);
+    }
+}
+
+#[test]
+fn the_index_follows_its_own_links_whatever_the_work_tree_made_of_them() {
+    let repo = linked_folders();
+    // Not staged: the link replaced by a real folder holding copies.
+    std::fs::remove_file(repo.path("tools")).unwrap();
+    repo.write("tools/x.ts", &format!("import {{ pad }} from './pad'\nconsole.log(pad)\n{MODULE}"));
+    repo.write("tools/pad.ts", "export const pad = (s: string) => s\n");
+    let (code, report) = repo.lint(&["--staged"]);
+    assert_clean("the index still holds the link", code, &report);
+    // The work tree's own files are what `git add` would add.
+    let (code, report) = repo.lint(&[]);
+    assert_eq!(code, 0, "infos only");
+    let message = |what: &str, path: &str| {
+        format!("{what} `{path}` is not tracked by git yet: a config release contains only files Git tracks")
+    };
+    assert_findings(
+        &report,
+        &[
+            ("file-untracked", "info", "beeuni.yaml", 4, 3, &message("module", "tools/x.ts")),
+            ("file-untracked", "info", "tools/x.ts", 1, 1, &message("imported file", "tools/pad.ts")),
+        ],
+    );
+}
+
+#[test]
+fn a_staged_link_to_an_unstaged_file_names_the_file_to_add() {
+    let repo = linked_folders();
+    let manifest =
+        "imports: [conf/more.yaml]\ntools:\n  web_search: beeuni:web_search\n  x: tools/x.ts\n  y: tools/y.ts\n";
+    repo.write("beeuni.yaml", manifest);
+    repo.git(&["add", "beeuni.yaml"]);
+    repo.write("lib/tools/y.ts", MODULE);
+    let (code, report) = repo.lint(&["--staged"]);
+    assert_eq!(code, 1);
+    let message = "module `tools/y.ts` leads through a symlink to `lib/tools/y.ts`, which is not staged: the commit being made does not contain it";
+    assert_findings(&report, &[("file-untracked", "error", "beeuni.yaml", 5, 3, message)]);
+    // Never `git add tools/y.ts`: git refuses a path beyond a symbolic link.
+    assert_help(&diagnostics(&report)[0], "run `git add lib/tools/y.ts`");
 }

@@ -42,6 +42,10 @@ fn module_no_default_export() {
     // Line 1 of the module.
     let message = "`tools/lookup_order.ts` has no default export: the module is skipped at load";
     in_module("module-no-default-export", "error", 1, 1, message, 1);
+    // The module holds the tool object as `export const lookupOrder = {…}`: export that.
+    let (_, report) = run("module-no-default-export", &[]);
+    let help = "`lookupOrder` holds the tool object, but only as a named export: add `export default lookupOrder`";
+    assert_help(&diagnostics(&report)[0], help);
 }
 
 #[test]

@@ -40,7 +40,7 @@ pub enum ProblemKind {
     ImportMissing,
     ImportPath,
     ImportCycle,
-    /// Linting the index: the imported file exists in the work tree but is not staged.
+    /// Linting the index: the imported file exists in the work tree but is not staged (perhaps ignored).
     Unstaged,
 }
 

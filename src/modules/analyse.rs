@@ -65,9 +65,12 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
     facts.opencode_exports = scope.opencode_exports(program);
     let mut execute = None;
     let commonjs = !(path.ends_with(".mjs") || path.ends_with(".mts"));
-    if let Some((export, info)) = scope.default_export(program, commonjs) {
-        facts.default_export = Some(export);
-        execute = info;
+    match scope.default_export(program, commonjs) {
+        Some((export, info)) => {
+            facts.default_export = Some(export);
+            execute = info;
+        }
+        None => facts.named_tool_object = scope.named_tool_object(program, commonjs),
     }
     let followed = scope.followed();
     let mut visitor = Collector::new(execute.as_ref(), &mut facts, allocator);
@@ -107,6 +110,7 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         let why = "`module.exports` is assigned inside a block or a function".to_string();
         facts.default_export =
             Some(DefaultExport { statement: span(at), kind: DefaultExportKind::Unanalyzable { why: why.into() } });
+        facts.named_tool_object = None;
     }
     facts.execute =
         execute.map(|info| ExecuteFacts { span: info.property, fetch_without_signal: Box::from(&fetches[..]) });

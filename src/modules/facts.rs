@@ -147,6 +147,17 @@ pub struct DefaultExport {
     pub kind: DefaultExportKind,
 }
 
+/// A named export that holds a tool object (an object literal with `description`, `parameters` or `execute`),
+/// in a module without a default export: what the module meant as its tool.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamedToolObject {
+    /// The local binding (`crmNote` of `export const crmNote = {…}` or `export { crmNote as note }`), or the field
+    /// of CommonJS `exports.crmNote = {…}`.
+    pub name: String,
+    /// Made by `exports.NAME = {…}` (or `module.exports.NAME`), not by an `export` statement.
+    pub commonjs: bool,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ImportKind {
     /// `import … from 'x'`, `import 'x'`
@@ -235,6 +246,7 @@ struct Rare {
     syntax_errors: Vec<SyntaxError>,
     not_analysed: Option<NotAnalysed>,
     opencode_exports: Vec<String>,
+    named_tool_object: Option<NamedToolObject>,
     comments: Vec<(Span, String)>,
 }
 
@@ -248,6 +260,8 @@ pub struct Collected {
     pub default_export: Option<DefaultExport>,
     /// Named exports that are opencode tools (`export const search = tool({...})`), by exported name.
     pub opencode_exports: Vec<String>,
+    /// Without a default export: the first named export that holds a tool object.
+    pub named_tool_object: Option<NamedToolObject>,
     pub registers_tools: bool,
     pub imports: Vec<Import>,
     pub env_reads: Vec<EnvRead>,
@@ -264,6 +278,7 @@ impl From<Collected> for ModuleFacts {
             not_analysed,
             default_export,
             opencode_exports,
+            named_tool_object,
             registers_tools,
             imports,
             env_reads,
@@ -273,9 +288,12 @@ impl From<Collected> for ModuleFacts {
         } = collected;
         // Asked of the parts, not by comparing with `Rare::default()`: a warm run builds facts from every module's
         // cache entry, and a default made and dropped for each is work for nothing.
-        let none =
-            syntax_errors.is_empty() && not_analysed.is_none() && opencode_exports.is_empty() && comments.is_empty();
-        let rare = Rare { syntax_errors, not_analysed, opencode_exports, comments };
+        let none = syntax_errors.is_empty()
+            && not_analysed.is_none()
+            && opencode_exports.is_empty()
+            && named_tool_object.is_none()
+            && comments.is_empty();
+        let rare = Rare { syntax_errors, not_analysed, opencode_exports, named_tool_object, comments };
         ModuleFacts {
             default_export,
             registers_tools,
@@ -302,6 +320,11 @@ impl ModuleFacts {
     /// Named exports that are opencode tools (`export const search = tool({...})`), by exported name.
     pub fn opencode_exports(&self) -> &[String] {
         self.rare.as_ref().map_or(&[], |rare| &rare.opencode_exports)
+    }
+
+    /// Without a default export: the first named export that holds a tool object.
+    pub fn named_tool_object(&self) -> Option<&NamedToolObject> {
+        self.rare.as_ref().and_then(|rare| rare.named_tool_object.as_ref())
     }
 
     /// `// beeuni-lint: ignore[...]` and `/* … */` comments: (comment span, comment text without the `//`).

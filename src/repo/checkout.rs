@@ -9,6 +9,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 mod tracking;
 
+/// Symlinks followed on one path in git objects, so that a loop of links ends.
+const MAX_GIT_LINK_HOPS: usize = 16;
+
 /// Work-tree files as a fix would leave them, before anything is written: new bytes, or `None` for a deleted file.
 /// Keys are project-relative paths.
 pub type Overlay = HashMap<String, Option<Vec<u8>>>;
@@ -160,29 +163,38 @@ impl Checkout {
         size.is_some_and(|size| size <= fs::MAX_FILE_BYTES)
     }
 
-    /// Looks a path up in git objects, following symlinks that stay inside the project (a few hops at most).
+    /// Looks a path up in git objects, following symlinks that stay inside the project (a few hops at most): the
+    /// file's own link, and a linked folder on the way (`tools -> lib/tools` for `tools/x.ts`), as the work tree
+    /// follows them; git records a link as a link, so the path beyond one is no entry of its own.
     fn resolve_in_git(&self, git: &GitRepo, source: GitSource, rel: &str) -> Result<Resolved, Refusal> {
         let mut path = rel.to_string();
-        for _ in 0..8 {
+        for _ in 0..MAX_GIT_LINK_HOPS {
             // git keeps no `.git` in a tree; a symlink may still name one (of the work tree it was committed from).
             if fs::in_git_folder(Path::new(&path)) {
                 return Err(Refusal::GitFolder);
             }
-            let Some((id, kind)) = git.entry(source, &self.git_path(&path)) else {
-                let is_dir = git.is_dir(source, &self.git_path(&path));
-                return Err(if is_dir { Refusal::Directory } else { Refusal::NotFound });
+            let (link, id, rest) = match git.entry(source, &self.git_path(&path)) {
+                Some((id, EntryKind::File | EntryKind::Executable)) => return Ok(Resolved::Blob(id)),
+                Some((_, EntryKind::Submodule)) => return Err(Refusal::Directory),
+                Some((id, EntryKind::Symlink)) => (path.as_str(), id, ""),
+                None if git.is_dir(source, &self.git_path(&path)) => return Err(Refusal::Directory),
+                None => match git.link_on_the_way(source, &self.git_path(&path)) {
+                    // Where the link ends in the git path, less the project's prefix (and its `/`).
+                    Some((end, id)) if end > self.prefix_len() => {
+                        let end = end - self.prefix_len();
+                        (&path[..end], id, &path[end + 1..])
+                    }
+                    _ => return Err(Refusal::NotFound),
+                },
             };
-            match kind {
-                EntryKind::File | EntryKind::Executable => return Ok(Resolved::Blob(id)),
-                EntryKind::Submodule => return Err(Refusal::Directory),
-                EntryKind::Symlink => {
-                    let target = git.read_blob(id).map_err(Refusal::Io)?;
-                    let target = String::from_utf8_lossy(&target).into_owned();
-                    let folder = super::fs::split_folder(&path).0;
-                    let joined = if folder.is_empty() { target } else { format!("{folder}/{target}") };
-                    path = fs::normalize(&joined).ok_or(Refusal::OutsideRepository)?;
-                }
+            let target = git.read_blob(id).map_err(Refusal::Io)?;
+            let target = String::from_utf8_lossy(&target);
+            let folder = fs::split_folder(link).0;
+            let mut joined = if folder.is_empty() { target.into_owned() } else { format!("{folder}/{target}") };
+            if !rest.is_empty() {
+                joined = format!("{joined}/{rest}");
             }
+            path = fs::normalize(&joined).ok_or(Refusal::OutsideRepository)?;
         }
         Err(Refusal::NotFound)
     }
@@ -314,6 +326,11 @@ impl Checkout {
     /// the work tree root: tracking lookups run per module and per import.
     pub fn git_path<'a>(&self, rel: &'a str) -> std::borrow::Cow<'a, str> {
         if self.git_prefix.is_empty() { rel.into() } else { format!("{}/{rel}", self.git_prefix).into() }
+    }
+
+    /// How much [`Checkout::git_path`] puts before a project-relative path.
+    fn prefix_len(&self) -> usize {
+        if self.git_prefix.is_empty() { 0 } else { self.git_prefix.len() + 1 }
     }
 
     pub fn in_git(&self) -> bool {

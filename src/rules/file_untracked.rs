@@ -27,6 +27,7 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::manifest::load::ProblemKind;
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
+use crate::repo::checkout::Checkout;
 use crate::repo::fs::Refusal;
 use crate::rules::Rule;
 use crate::rules::site::origins;
@@ -99,12 +100,19 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
 
 /// The finding for one untracked file referenced at `at`.
 pub fn untracked(project: &Project, path: &str, at: Label, what: &str) -> Diagnostic {
+    let (severity, message, help) = wording(&project.checkout, path, what);
+    Diagnostic::new(RULE.id, severity, at, message).help(help)
+}
+
+/// The severity, message and help for the untracked file `path`, a `what` (`module`, `imported file`): said once
+/// here for every finding of the rule, the loader's unstaged imports included.
+pub fn wording(checkout: &Checkout, path: &str, what: &str) -> (Severity, String, String) {
     // Through a symlink, what to add is the untracked link or the file it reaches: `git add` refuses a path
     // beyond a symbolic link.
-    let part = project.checkout.untracked_part(path).unwrap_or_else(|| path.to_string());
-    let ignored = project.checkout.is_ignored(&part);
+    let part = checkout.untracked_part(path).unwrap_or_else(|| path.to_string());
+    let ignored = checkout.is_ignored(&part);
     // Named as git names it (relative to the work tree root), so the help's `git add` works from the top.
-    let (path, part) = (&project.checkout.git_path(path), &project.checkout.git_path(&part));
+    let (path, part) = (&checkout.git_path(path), &checkout.git_path(&part));
     let subject = if part == path {
         format!("{what} `{path}`")
     } else if path.starts_with(&format!("{part}/")) {
@@ -113,7 +121,7 @@ pub fn untracked(project: &Project, path: &str, at: Label, what: &str) -> Diagno
         format!("{what} `{path}` leads through a symlink to `{part}`, which")
     };
     let path = part;
-    let (severity, message, help) = if ignored {
+    if ignored {
         (
             Severity::Error,
             format!("{subject} is ignored by git: a config release contains only files Git tracks"),
@@ -122,7 +130,7 @@ pub fn untracked(project: &Project, path: &str, at: Label, what: &str) -> Diagno
                 "`{path}` is ignored by git (a `.gitignore` rule matches it), so a plain `git add` refuses it: remove that rule, or add it anyway with `git add -f {path}`"
             ),
         )
-    } else if project.checkout.is_index() {
+    } else if checkout.is_index() {
         (
             Severity::Error,
             format!("{subject} is not staged: the commit being made does not contain it"),
@@ -134,6 +142,5 @@ pub fn untracked(project: &Project, path: &str, at: Label, what: &str) -> Diagno
             format!("{subject} is not tracked by git yet: a config release contains only files Git tracks"),
             format!("run `git add {path}`"),
         )
-    };
-    Diagnostic::new(RULE.id, severity, at, message).help(help)
+    }
 }

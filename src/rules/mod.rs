@@ -15,7 +15,7 @@ mod duplicate_tool;
 pub mod eject_comment;
 mod ejected_template;
 mod empty_tool_list;
-mod file_untracked;
+pub mod file_untracked;
 mod fixes;
 mod harness_tool_name;
 mod import_cycle;

@@ -9,7 +9,9 @@
 //! number, a string, a boolean, an array, a template), directly or through a
 //! module-level `const`, is no tool either. A module of named
 //! `tool({...})` exports (opencode's form) gets help on moving each export
-//! to a module of its own.
+//! to a module of its own. A module whose tool object is a named export
+//! (`export const crmNote = {…}`, `export { crmNote }`, CommonJS
+//! `exports.crmNote = {…}`) is told how to make that object the default.
 //!
 //! ## Why
 //! Without a default export the module is skipped at load.
@@ -20,11 +22,12 @@
 //! ```
 //!
 //! ## Fix
+//! `export default lookupOrder` (the object above), or
 //! `export default { description, parameters, execute }`.
 
 use super::site::{first_line, in_module, tool_modules};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::modules::facts::{DefaultExport, DefaultExportKind};
+use crate::modules::facts::{DefaultExport, DefaultExportKind, NamedToolObject};
 use crate::project::Project;
 use crate::rules::Rule;
 
@@ -48,11 +51,27 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             ),
             None => (
                 format!("`{path}` has no default export: the module is skipped at load"),
-                "export the tool: `export default { description, parameters, execute }`".to_string(),
+                match module.facts.named_tool_object() {
+                    Some(named) => named_help(named),
+                    None => "export the tool: `export default { description, parameters, execute }`".to_string(),
+                },
             ),
         };
         let span = first_line(project, module);
         out.push(in_module(project, RULE.id, RULE.severity, module, span, message).help(help));
+    }
+}
+
+/// The tool object is there, as a named export: export that as the default.
+fn named_help(named: &NamedToolObject) -> String {
+    let name = &named.name;
+    if named.commonjs {
+        // `module.exports = exports.NAME` would read through the exports object, which the analysis does not follow.
+        format!(
+            "`exports.{name}` holds the tool object, but only as a named export: assign the object to `module.exports` instead (`module.exports = {{…}}` in place of `exports.{name} = {{…}}`)"
+        )
+    } else {
+        format!("`{name}` holds the tool object, but only as a named export: add `export default {name}`")
     }
 }
 

@@ -4,7 +4,8 @@
 use super::{BYTE, Codec, Reader, SPAN, STR, Writer};
 use crate::modules::facts::{
     Collected, DefaultExport, DefaultExportKind, Description, ENVIRONMENTS, EnvRead, Execute, ExecuteFacts, Field,
-    Import, ImportKind, InlineStr, ModuleFacts, NotAnalysed, ObjectExport, Parameters, Params, Properties, SyntaxError,
+    Import, ImportKind, InlineStr, ModuleFacts, NamedToolObject, NotAnalysed, ObjectExport, Parameters, Params,
+    Properties, SyntaxError,
 };
 
 // The flags byte of a module's facts.
@@ -12,6 +13,7 @@ const DEFAULT_EXPORT: u8 = 1;
 const REGISTERS_TOOLS: u8 = 2;
 const EXECUTE: u8 = 4;
 const NOT_ANALYSED: u8 = 8;
+const NAMED_TOOL_OBJECT: u8 = 16;
 
 impl Codec for ModuleFacts {
     fn write(&self, w: &mut Writer) {
@@ -20,6 +22,7 @@ impl Codec for ModuleFacts {
             (self.registers_tools, REGISTERS_TOOLS),
             (self.execute.is_some(), EXECUTE),
             (self.not_analysed().is_some(), NOT_ANALYSED),
+            (self.named_tool_object().is_some(), NAMED_TOOL_OBJECT),
         ];
         w.byte(flags.iter().filter(|(set, _)| *set).map(|(_, bit)| bit).sum());
         if let Some(export) = &self.default_export {
@@ -58,6 +61,10 @@ impl Codec for ModuleFacts {
             w.str(&not_analysed.why);
         }
         w.list(self.opencode_exports(), |w, name| w.str(name));
+        if let Some(named) = self.named_tool_object() {
+            w.str(&named.name);
+            w.byte(u8::from(named.commonjs));
+        }
         w.list(self.comments(), |w, (span, text)| {
             w.span(*span);
             w.str(text);
@@ -67,7 +74,7 @@ impl Codec for ModuleFacts {
     fn decode(bytes: &[u8], text_len: usize) -> Option<Self> {
         let mut r = Reader::new(bytes, text_len)?;
         let flags = r.byte()?;
-        if flags & !(DEFAULT_EXPORT | REGISTERS_TOOLS | EXECUTE | NOT_ANALYSED) != 0 {
+        if flags & !(DEFAULT_EXPORT | REGISTERS_TOOLS | EXECUTE | NOT_ANALYSED | NAMED_TOOL_OBJECT) != 0 {
             return None;
         }
         let default_export = if flags & DEFAULT_EXPORT != 0 { Some(read_default_export(&mut r)?) } else { None };
@@ -108,12 +115,25 @@ impl Codec for ModuleFacts {
             false => None,
         };
         let opencode_exports = r.list(STR, |r| r.str().map(String::from))?;
+        let named_tool_object = match flags & NAMED_TOOL_OBJECT != 0 {
+            true => {
+                let name = r.str()?.into();
+                let commonjs = match r.byte()? {
+                    0 => false,
+                    1 => true,
+                    _ => return None,
+                };
+                Some(NamedToolObject { name, commonjs })
+            }
+            false => None,
+        };
         let comments = r.list(SPAN + STR, |r| Some((r.span()?, r.str()?.into())))?;
         let collected = Collected {
             syntax_errors,
             not_analysed,
             default_export,
             opencode_exports,
+            named_tool_object,
             registers_tools: flags & REGISTERS_TOOLS != 0,
             imports,
             env_reads,

@@ -115,6 +115,7 @@ fn rich_facts() -> Vec<ModuleFacts> {
                 not_analysed: (n % 2 == 0).then(|| NotAnalysed { span: wide(0), why: "nested too deep".into() }),
                 default_export: Some(DefaultExport { statement: span(100 + n), kind }),
                 opencode_exports: vec!["search".into(), long.into()],
+                named_tool_object: (n % 3 != 0).then(|| NamedToolObject { name: long.into(), commonjs: n % 3 == 1 }),
                 registers_tools: n % 2 == 1,
                 imports: (0..6).map(|i| import(kinds_of_import[(n + i) % kinds_of_import.len()], i)).collect(),
                 env_reads: ENVIRONMENTS.iter().map(|&via| EnvRead { name: "KEY".into(), span: span(n), via }).collect(),

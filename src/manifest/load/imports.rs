@@ -114,12 +114,9 @@ pub(super) fn check_import(
             None
         }
         Err(Refusal::NotFound) if checkout.only_in_work_tree(&rel) => {
-            let message = format!("imported file `{rel}` is not staged: the commit being made does not contain it");
-            problems.push(problem(
-                ProblemKind::Unstaged,
-                message,
-                Some(format!("run `git add {}`", checkout.git_path(&rel))),
-            ));
+            // Worded as `file-untracked` words it: an ignored file is said to be ignored, and how to add it.
+            let (_, message, help) = crate::rules::file_untracked::wording(checkout, &rel, "imported file");
+            problems.push(problem(ProblemKind::Unstaged, message, Some(help)));
             None
         }
         Err(refusal) => {

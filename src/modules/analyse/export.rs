@@ -11,6 +11,7 @@ use super::commonjs::{CommonJs, commonjs_statement};
 use crate::modules::facts::*;
 
 mod fields;
+mod named;
 mod opencode;
 
 /// Identifier hops followed when resolving a binding, so that `const a = b; const b = a` ends.

@@ -28,10 +28,16 @@ impl Checkout {
     }
 
     /// What of `rel` git does not track, as the path `git add` takes: the first untracked symlink on the way,
-    /// or the file the links reach (`git add` refuses a path "beyond a symbolic link"). `None` when tracked.
+    /// or the file the links reach (`git add` refuses a path "beyond a symbolic link"). `None` when tracked, and
+    /// on the index's side when the index reaches it.
     pub fn untracked_part(&self, rel: &str) -> Option<String> {
         let git = self.git.as_ref()?;
         if git.is_tracked(&self.git_path(rel)) {
+            return None;
+        }
+        // Linting the index, what it reaches through its own links is in the commit, whatever the work tree has
+        // made of those links since.
+        if self.is_index() && self.resolve(rel).is_ok() {
             return None;
         }
         let (links, real) = self.through_links(rel);

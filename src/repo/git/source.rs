@@ -11,6 +11,11 @@ mod stat;
 
 pub use stat::IndexStat;
 
+/// Folders on a path looked at for a link (see [`GitRepo::link_on_the_way`]), and the longest of them: what the
+/// work tree's system resolves at most (`PATH_MAX`), so that a crafted path costs no more than a real one.
+const MAX_LINKED_DEPTH: usize = 64;
+const MAX_LINKED_PREFIX: usize = 4096;
+
 /// Where file contents come from, besides the work tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GitSource {
@@ -61,6 +66,43 @@ impl GitRepo {
             TreeEntryKind::Tree => return None,
         };
         Some((id, kind))
+    }
+
+    /// The first folder on `path`'s way that this source records as a symlink (`tools` of `tools/x.ts` for a link
+    /// `tools -> lib/tools`): where its name ends in `path`, and the link's blob. `None` when a file or nothing
+    /// stands on the way. A commit's tree is walked once; in the index each folder is one lookup, for the first
+    /// [`MAX_LINKED_DEPTH`] folders within [`MAX_LINKED_PREFIX`] bytes (past both, no link is looked for).
+    pub fn link_on_the_way(&self, source: GitSource, given: &str) -> Option<(usize, ObjectId)> {
+        let path = normalize(given);
+        // Where `path` starts in `given` (less any `./`): the end is told in `given`.
+        let front = given.len() - given.trim_start_matches("./").len();
+        let found = |end: usize, id| Some((front + end, id));
+        let folders = path.match_indices('/').map(|(end, _)| end);
+        let folders = folders.take(MAX_LINKED_DEPTH).take_while(|end| *end <= MAX_LINKED_PREFIX);
+        let GitSource::Tree(mut tree) = source else {
+            for end in folders {
+                match self.entry(source, &path[..end]) {
+                    Some((id, EntryKind::Symlink)) => return found(end, id),
+                    Some(_) => return None,
+                    None => {}
+                }
+            }
+            return None;
+        };
+        let mut buf = Vec::new();
+        let mut start = 0;
+        for end in folders {
+            let entries = self.repo().objects.find_tree_iter(&tree, &mut buf).ok()?;
+            let name = &path.as_bytes()[start..end];
+            let entry = entries.map_while(Result::ok).find(|entry| entry.filename == name)?;
+            match TreeEntryKind::from(entry.mode) {
+                TreeEntryKind::Link => return found(end, entry.oid.to_owned()),
+                TreeEntryKind::Tree => tree = entry.oid.to_owned(),
+                _ => return None,
+            }
+            start = end + 1;
+        }
+        None
     }
 
     /// Is there a folder at this path in that source (some entry lies under `path/`)? The root always is one.
@@ -277,6 +319,24 @@ mod tests {
             assert_eq!(repo.entry(source, "link/a.py"), None);
             assert!(!repo.is_dir(source, "link"));
             assert_eq!(repo.list_dir(source, "link"), Vec::<String>::new());
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_on_the_way_is_found_where_it_ends() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        project(dir);
+        let repo = open(dir);
+        for source in [head_tree(dir), GitSource::Index] {
+            let (link, _) = repo.entry(source, "link").unwrap();
+            assert_eq!(repo.link_on_the_way(source, "link/a.py"), Some((4, link)));
+            assert_eq!(repo.link_on_the_way(source, "link/sub/b.py"), Some((4, link)), "the first link only");
+            assert_eq!(repo.link_on_the_way(source, "././link/a.py"), Some((8, link)), "told in the path as given");
+            for path in ["link", "tools/a.py", "tools/a/x.py", "run.sh/x", "missing/link/a.py", ""] {
+                assert_eq!(repo.link_on_the_way(source, path), None, "{path}");
+            }
         }
     }
 

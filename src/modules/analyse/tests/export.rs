@@ -164,3 +164,25 @@ fn empty_file() {
     assert_eq!(run("tools/empty.ts", ""), ModuleFacts::default());
     assert_eq!(run("tools/empty.cjs", "\n\n"), ModuleFacts::default());
 }
+
+#[test]
+fn named_tool_objects_without_a_default_export() {
+    let named = |path: &str, text: &str| run(path, text).named_tool_object().map(|n| (n.name.clone(), n.commonjs));
+    let es = |name: &str| Some((name.to_string(), false));
+    assert_eq!(named("a.ts", &format!("export const crmNote = {BODY}")), es("crmNote"));
+    assert_eq!(named("a.ts", &format!("const crmNote = {BODY}\nexport {{ crmNote as note }}")), es("crmNote"));
+    assert_eq!(named("a.ts", &format!("const base = {BODY}\nexport const crmNote = (base as Tool)")), es("crmNote"));
+    // The first that holds a tool object: one field of a tool is enough; other objects are not tools.
+    let text = "export const config = { retries: 3 }\nexport const b = { execute() {} }\nexport const c = { description: 'c' }";
+    assert_eq!(named("a.ts", text), es("b"));
+    assert_eq!(named("a.ts", "export const config = { retries: 3, ['execute']: 1 }"), None);
+    assert_eq!(
+        named("a.cjs", &format!("exports.helper = 1\nexports.crmNote = {BODY}")),
+        Some(("crmNote".into(), true))
+    );
+    // `.mjs` is an ES module: `exports.NAME` makes no export there.
+    assert_eq!(named("a.mjs", &format!("exports.crmNote = {BODY}")), None);
+    // A module with a default export needs none.
+    assert_eq!(named("a.ts", &format!("export const crmNote = {BODY}\nexport default crmNote")), None);
+    assert_eq!(named("a.ts", &format!("export const crmNote = {BODY}\nexport default null")), None);
+}
