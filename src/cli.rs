@@ -91,9 +91,11 @@ pub struct ViewArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct CheckArgs {
-    /// A path inside the project to lint: its folder, or any file or folder in it (default: the current folder;
-    /// with --staged, every project the commit touches)
-    pub path: Option<PathBuf>,
+    /// A path inside the project to lint: its folder, or any file or folder in it; several PATHs lint several
+    /// projects in one report, and the root of a git repository without beeuni.yaml stands for every project it
+    /// tracks (default: the current folder; with --staged, every project the commit touches)
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,

@@ -104,21 +104,55 @@ fn in_a_project_folder_its_project_is_linted_even_with_nothing_staged() {
 }
 
 #[test]
-fn one_document_formats_need_a_single_project() {
+fn one_document_formats_are_one_report_of_every_touched_project() {
     let repo = monorepo();
     repo.write("apps/a/beeuni.yaml", &typo("apps/a"));
     repo.write("apps/b/beeuni.yaml", &typo("apps/b"));
     repo.stage();
-    let message = fails_in(&repo.dir, &["--staged"]);
-    assert_eq!(
-        message,
-        "2 projects hold staged changes: name one of them as PATH to write a single JSON or SARIF report"
-    );
-    // With one project touched, JSON is the one report.
+    let run = bin_in(&repo.dir, &["--staged", "--format", "json"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["projects"], serde_json::json!(["apps/a", "apps/b"]));
+    let places: Vec<(&str, &str)> = common::diagnostics(&report)
+        .iter()
+        .map(|d| (d["path"].as_str().unwrap(), d["message"].as_str().unwrap()))
+        .collect();
+    let (a, b) = (unknown_tool("a", "grpe"), unknown_tool("a", "reed"));
+    assert_eq!(places, [("apps/a/beeuni.yaml", a.as_str()), ("apps/b/beeuni.yaml", b.as_str())]);
+    // With one project touched, JSON is that project's report.
     repo.git(&["reset", "-q", "apps/a/beeuni.yaml"]);
     let run = bin_in(&repo.dir, &["--staged", "--format", "json"]);
     let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-    assert_eq!(common::rule_ids(&report), ["unknown-tool"]);
+    assert_eq!((&report["project"], common::rule_ids(&report)), (&serde_json::json!("apps/b"), vec!["unknown-tool"]));
+}
+
+#[test]
+fn the_human_report_names_each_project_it_lints() {
+    let repo = monorepo();
+    repo.write("apps/a/beeuni.yaml", &typo("apps/a"));
+    repo.write("apps/b/beeuni.yaml", &typo("apps/b"));
+    repo.stage();
+    let run = bin_in(&repo.dir, &["--staged", "--color", "never"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let a = run.stdout.find("==> apps/a <==\n").unwrap_or_else(|| panic!("no heading for apps/a:\n{}", run.stdout));
+    let b = run.stdout.find("==> apps/b <==\n").unwrap_or_else(|| panic!("no heading for apps/b:\n{}", run.stdout));
+    assert_eq!(a, 0, "{}", run.stdout);
+    let (in_a, in_b) = (&run.stdout[a..b], &run.stdout[b..]);
+    assert!(in_a.contains("[apps/a/beeuni.yaml:6:13]") && in_a.contains("`grpe`"), "{in_a}");
+    assert!(in_b.contains("[apps/b/beeuni.yaml:6:13]") && !in_b.contains("apps/a/"), "{in_b}");
+    assert_eq!(run.stdout.matches("==> ").count(), 2);
+    assert!(in_a.ends_with("`--unsafe-fixes`\n\n"), "a blank line before the next heading:\n{in_a}");
+    // One project in a subfolder is named too; the short form, one line a finding, has no heading.
+    repo.git(&["reset", "-q", "apps/a/beeuni.yaml"]);
+    let run = bin_in(&repo.dir, &["--staged", "--color", "never"]);
+    assert!(run.stdout.starts_with("==> apps/b <==\nwarning[unknown-tool]"), "{}", run.stdout);
+    assert_typos(&hook(&repo), &["apps/b"]);
+    // A repository that is one project: nothing to name.
+    let single = Repo::new();
+    single.write("beeuni.yaml", &typo("a")).write("tools/lookup.ts", MODULE).stage();
+    let run = bin_in(&single.dir, &["--staged", "--color", "never"]);
+    assert_eq!(run.code, 1);
+    assert!(!run.stdout.contains("==>") && run.stdout.contains("[beeuni.yaml:6:13]"), "{}", run.stdout);
 }
 
 #[test]
