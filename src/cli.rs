@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
 #[command(name = "beeuni-lint", version, about = "Lint a Beeuni project: beeuni.yaml, its imports and tool modules")]
-#[command(args_conflicts_with_subcommands = true, after_help = EXIT_STATUS)]
+// `args_override_self`: the last of a repeated option wins, so a pre-commit user's `args:` (appended to the hook's
+// `entry: beeuni-lint --staged --min-severity warning`) can say `--min-severity info`.
+#[command(args_conflicts_with_subcommands = true, args_override_self = true, after_help = EXIT_STATUS)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,

@@ -301,6 +301,25 @@ fn third_party_actions_are_pinned_by_commit_with_their_tag() {
 }
 
 #[test]
+fn infos_are_left_out_unless_the_min_severity_input_asks_for_them() {
+    let setup = setup();
+    // An info beside the pull request's two warnings: an agent with an empty tool list.
+    setup.repo.write("beeuni.yaml", &format!("{HEAD}  quiet:\n    tools: []\n")).commit("an empty tool list");
+    let outcome = run(&setup.invocation("pull_request", pull_request("beeuni/shop"), &[("upload-sarif", "false")]));
+    assert_eq!((outcome.output("status"), outcome.output("warnings")), ("1", "2"), "{}", outcome.log);
+    assert!(!outcome.log.contains("empty-tool-list"), "{}", outcome.log);
+    assert!(!outcome.summary.contains("empty-tool-list"), "{}", outcome.summary);
+    assert_eq!(rules(&sarif_results(&outcome)), ["removed-beeuni-tool", "unknown-tool"]);
+    let inputs = [("upload-sarif", "false"), ("min-severity", "info")];
+    let outcome = run(&setup.invocation("pull_request", pull_request("beeuni/shop"), &inputs));
+    assert_eq!((outcome.output("status"), outcome.output("warnings")), ("1", "2"), "{}", outcome.log);
+    let notice = "::notice file=beeuni.yaml,line=8,col=5,endLine=8,endColumn=10,title=beeuni-lint (empty-tool-list)::";
+    assert!(outcome.log.contains(notice), "{}", outcome.log);
+    assert!(outcome.summary.contains("| empty-tool-list | info | `beeuni.yaml:8:5` |"), "{}", outcome.summary);
+    assert_eq!(rules(&sarif_results(&outcome)), ["removed-beeuni-tool", "unknown-tool", "empty-tool-list"]);
+}
+
+#[test]
 fn at_a_monorepo_root_every_project_is_annotated_with_a_run_of_its_own() {
     let setup = setup();
     let repo = &setup.repo;

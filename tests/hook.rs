@@ -173,7 +173,8 @@ fn the_published_hooks_run_on_every_commit() {
             .iter()
             .find(|hook| hook.trim_start_matches("- ").starts_with(&format!("id: {id}\n")))
             .unwrap_or_else(|| panic!("no hook `{id}` in:\n{manifest}"));
-        for line in ["entry: beeuni-lint --staged\n", "pass_filenames: false\n", "always_run: true\n"] {
+        let entry = "entry: beeuni-lint --staged --min-severity warning\n";
+        for line in [entry, "pass_filenames: false\n", "always_run: true\n"] {
             assert!(hook.contains(&format!("  {line}")), "hook `{id}` lacks `{}`:\n{hook}", line.trim());
         }
         assert!(!hook.contains("  files:"), "a `files` pattern never sees a deletion: {hook}");
@@ -192,4 +193,36 @@ fn xcsh_tools_at_the_top_of_a_monorepo_are_a_project_of_their_own() {
         "{}",
         run.stdout
     );
+}
+
+/// The read-only hooks' entry, as .pre-commit-hooks.yaml has it, without the program's name.
+fn published_entry() -> Vec<String> {
+    let manifest = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.pre-commit-hooks.yaml")).unwrap();
+    let hook = manifest.split("\n- ").find(|hook| hook.starts_with("id: beeuni-lint\n")).unwrap();
+    let entry = hook.lines().find_map(|line| line.trim().strip_prefix("entry: ")).unwrap();
+    entry.split_whitespace().skip(1).map(String::from).collect()
+}
+
+#[test]
+fn the_published_hook_shows_warnings_and_up_unless_args_ask_for_infos() {
+    let repo = monorepo();
+    // An info (an empty tool list) and a warning (a misspelt tool).
+    repo.write("apps/a/beeuni.yaml", &format!("{CLEAN}agents:\n  a:\n    tools: []\n  b:\n    tools: [grpe]\n"))
+        .stage();
+    let entry = published_entry();
+    let mut args: Vec<&str> = entry.iter().map(String::as_str).collect();
+    args.extend(["--format", "short"]);
+    let run = bin_in(&repo.dir, &args);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let warning = format!("apps/a/beeuni.yaml:8:13: warning[unknown-tool] {}\n", unknown_tool("b", "grpe"));
+    assert_eq!(run.stdout, warning);
+    // pre-commit appends a user's `args:` to the entry: the last --min-severity wins.
+    args.extend(["--min-severity", "info"]);
+    let run = bin_in(&repo.dir, &args);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", run.stdout);
+    let info = "apps/a/beeuni.yaml:6:5: info[empty-tool-list] agent `a` has an empty tool list: it gets no tool";
+    assert_eq!(lines[0], info);
+    assert_eq!(format!("{}\n", lines[1]), warning);
 }
