@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
 #[command(name = "beeuni-lint", version, about = "Lint a Beeuni project: beeuni.yaml, its imports and tool modules")]
-#[command(args_conflicts_with_subcommands = true, after_help = EXIT_STATUS)]
+// `args_override_self`: the last of a repeated option wins, so a pre-commit user's `args:` (appended to the hook's
+// `entry: beeuni-lint --staged --min-severity warning`) can say `--min-severity info`.
+#[command(args_conflicts_with_subcommands = true, args_override_self = true, after_help = EXIT_STATUS)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -91,9 +93,11 @@ pub struct ViewArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct CheckArgs {
-    /// A path inside the project to lint: its folder, or any file or folder in it (default: the current folder;
-    /// with --staged, every project the commit touches)
-    pub path: Option<PathBuf>,
+    /// A path inside the project to lint: its folder, or any file or folder in it; several PATHs lint several
+    /// projects in one report, and the root of a git repository without beeuni.yaml stands for every project it
+    /// tracks (default: the current folder; with --staged, every project the commit touches)
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,

@@ -6,10 +6,13 @@
 //! root: a commit that only deletes a module is checked too), plus the project
 //! around the current folder, so that `beeuni-lint --staged` run by hand in a
 //! project still lints it when nothing is staged.
+//!
+//! The same projects serve a run at the root of a monorepo ([`repository_projects`]): there, every project the
+//! repository tracks is linted.
 
 use crate::catalog::XCSH_TOOL_FOLDERS;
-use crate::discover::MANIFEST;
-use crate::repo::git::GitRepo;
+use crate::discover::{Discovered, MANIFEST};
+use crate::repo::git::{GitRepo, GitSource};
 use std::path::{Path, PathBuf};
 
 /// The project roots to lint for the commit being made, as absolute paths, sorted (outer projects first).
@@ -30,6 +33,24 @@ pub fn staged_projects(start: &Path) -> Result<Vec<PathBuf>, String> {
     let around = roots.iter().filter(|root| holds(root, &here)).max_by_key(|root| root.len());
     let selected = roots.iter().filter(|root| changed.iter().any(|path| holds(root, path)) || Some(*root) == around);
     Ok(selected.map(|root| git.root().join(root)).collect())
+}
+
+/// How many projects a run at a monorepo's root lints at most: each is a run of its own (its git index read
+/// again, its files checked), so the repository must not decide how many there are. PATHs given lint any number.
+pub const MAX_REPOSITORY_PROJECTS: usize = 200;
+
+/// When `found` is the top of a git work tree with no `beeuni.yaml` there (nor, for `--staged`, in the index),
+/// the projects the repository tracks, as absolute paths, sorted; `None` elsewhere, and when it tracks none or
+/// only the top (an xcsh-only project, a misnamed manifest): the ordinary run then lints or explains it.
+pub fn repository_projects(found: &Discovered, staged: bool) -> Option<Vec<PathBuf>> {
+    let git = found.git.as_ref()?;
+    let top_manifest =
+        found.root.join(MANIFEST).is_file() || (staged && git.entry(GitSource::Index, MANIFEST).is_some());
+    if found.start != git.root() || found.root != git.root() || top_manifest {
+        return None;
+    }
+    let roots = project_roots(&git.tracked());
+    (roots.iter().any(|root| !root.is_empty())).then(|| roots.iter().map(|root| git.root().join(root)).collect())
 }
 
 /// The folders (repo-relative, `""` for the top) that hold a project: every index path named `beeuni.yaml`, or

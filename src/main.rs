@@ -1,21 +1,21 @@
 //! The thin binary: parse arguments, call the library, map the outcome to an exit code.
 
 mod cli;
+mod run;
 
-use beeuni_lint::diagnostic::Severity;
 use beeuni_lint::source::escape::{escape_lines, prefixed_lines};
-use beeuni_lint::{CacheChoice, CheckOptions, listing, render, rules};
+use beeuni_lint::{CheckOptions, listing, render, rules};
 use clap::Parser;
-use cli::{CheckArgs, Cli, Color, Command, FailOn, Format, MinSeverity, ViewArgs};
-use std::io::{IsTerminal, Write};
+use cli::{CheckArgs, Cli, Command, ViewArgs};
+use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     fixed_mmap_threshold();
     let cli = Cli::parse();
     let outcome = match cli.command {
-        None => mistyped_command(&cli.check).map_or_else(|| check(&cli.check), Err),
-        Some(Command::Check(args)) => check(&args),
+        None => mistyped_command(&cli.check).map_or_else(|| run::check(&cli.check), Err),
+        Some(Command::Check(args)) => run::check(&args),
         Some(Command::Ls { json, view }) => ls(json, view),
         Some(Command::Agents { json, view }) => agents(json, view),
         Some(Command::Eject { name, from, template, force }) => {
@@ -48,7 +48,8 @@ fn main() -> ExitCode {
 /// `beeuni-lint lst`: clap reads a mistyped command as the PATH of `check`. When no such file is there and the
 /// word is near a command, say so instead of "cannot open".
 fn mistyped_command(args: &CheckArgs) -> Option<String> {
-    let word = args.path.as_ref()?.to_str()?;
+    let [word] = args.paths.as_slice() else { return None };
+    let word = word.to_str()?;
     if word.contains(['/', '\\', '.']) || std::path::Path::new(word).exists() {
         return None;
     }
@@ -63,139 +64,6 @@ fn mistyped_command(args: &CheckArgs) -> Option<String> {
             rules::names::one_of(&near)
         )
     })
-}
-
-fn check(args: &CheckArgs) -> Result<u8, String> {
-    if (args.fix || args.unsafe_fixes || args.diff) && args.staged {
-        return Err(
-            "`--fix` edits the work tree, not the index: run `beeuni-lint --fix`, then `git add` the fixed files"
-                .into(),
-        );
-    }
-    match &args.path {
-        None if args.staged => hook(args),
-        // `--fix` without PATH at the top of a monorepo (the `beeuni-lint-fix` hook): the projects the commit
-        // being made touches, as hook mode picks them.
-        None if (args.fix || args.unsafe_fixes || args.diff) && outside_every_project() => hook(args),
-        path => check_path(args, path.clone().unwrap_or_else(|| ".".into())),
-    }
-}
-
-/// In a git work tree, but with no `beeuni.yaml` in the current folder or above it?
-fn outside_every_project() -> bool {
-    beeuni_lint::discover::discover(std::path::Path::new("."), false)
-        .is_ok_and(|found| found.git.is_some() && !found.root.join(beeuni_lint::discover::MANIFEST).is_file())
-}
-
-/// Hook mode (`--staged` without PATH): every project the commit touches, one report each; the exit status is
-/// the worst of them.
-fn hook(args: &CheckArgs) -> Result<u8, String> {
-    let projects = beeuni_lint::hook::staged_projects(std::path::Path::new("."))?;
-    let one_document = matches!(args.format, Format::Json | Format::Sarif) || args.output.is_some();
-    if projects.len() > 1 && (one_document || args.sarif_file.is_some()) {
-        return Err(format!(
-            "{} projects hold staged changes: name one of them as PATH to write a single JSON or SARIF report",
-            projects.len()
-        ));
-    }
-    let mut worst = 0;
-    for project in projects {
-        let code = check_path(args, project).unwrap_or_else(|message| {
-            eprint!("{}", prefixed_lines("beeuni-lint: ", &message));
-            2
-        });
-        worst = worst.max(code);
-    }
-    Ok(worst)
-}
-
-fn check_path(args: &CheckArgs, path: std::path::PathBuf) -> Result<u8, String> {
-    // `--min-severity`: what is below it is dropped before anything else, in the run itself (before findings are
-    // capped), from the fixes, the output and from `--fail-on`.
-    let min = match args.min_severity {
-        MinSeverity::Info => Severity::Info,
-        MinSeverity::Warning => Severity::Warning,
-        MinSeverity::Error => Severity::Error,
-    };
-    let options = CheckOptions {
-        path,
-        config: args.config.clone(),
-        base: args.base.clone(),
-        staged: args.staged,
-        only_changed: args.only_changed,
-        min_severity: min,
-        xcsh: args.xcsh.clone(),
-        cache: match (&args.cache_dir, args.no_cache) {
-            (_, true) => CacheChoice::Off,
-            // A cache folder is written: never through a symlink that leads out of the repository.
-            (Some(dir), false) => {
-                CacheChoice::Dir(beeuni_lint::repo::given::follow(dir, "--cache-dir").map_err(|refused| refused.0)?)
-            }
-            (None, false) => CacheChoice::ProjectRoot,
-        },
-        keep_texts: false,
-        leave_model: true,
-    };
-    let mut report = if args.fix || args.unsafe_fixes || args.diff {
-        let outcome = beeuni_lint::fix::plan(&options, args.unsafe_fixes, min)?;
-        if args.diff {
-            // Raw bytes where they go to a program (`--diff | git apply`); shown escaped where they may be read as
-            // they come: a terminal, or the job log of GitHub Actions, which runs a line starting with `::`.
-            let raw = !std::io::stdout().is_terminal() && std::env::var_os("GITHUB_ACTIONS").is_none();
-            print(&beeuni_lint::fix::diff(&outcome.changes, raw))?;
-            return Ok(u8::from(!outcome.changes.is_empty()));
-        }
-        beeuni_lint::fix::write(&outcome.root, &outcome.changes)?;
-        eprint!("{}", beeuni_lint::fix::summary(&outcome));
-        outcome.report
-    } else {
-        beeuni_lint::check(&options)?
-    };
-    let version = env!("CARGO_PKG_VERSION");
-    if let Some(path) = &args.sarif_file {
-        beeuni_lint::repo::given::write_report(path, "--sarif-file", &render::sarif::render(&report, version))?;
-    }
-    if let (Format::Github, Some(summary)) = (args.format, std::env::var_os("GITHUB_STEP_SUMMARY")) {
-        append_file(std::path::Path::new(&summary), &render::github::step_summary(&report))?;
-    }
-    if matches!(args.format, Format::Human) {
-        report.make_terminal_safe();
-    }
-    let text = match args.format {
-        Format::Human => {
-            let color = match args.color {
-                Color::Always => true,
-                Color::Never => false,
-                Color::Auto => {
-                    args.output.is_none() && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
-                }
-            };
-            render::human::render(&report, color)
-        }
-        Format::Short => render::short::render(&report),
-        Format::Json => render::json::render(&report, version),
-        Format::Sarif => render::sarif::render(&report, version),
-        Format::Github => render::github::render(&report),
-    };
-    let quiet = args.quiet && report.diagnostics.is_empty();
-    match &args.output {
-        Some(path) => beeuni_lint::repo::given::write_report(path, "--output", &text)?,
-        None if quiet => {}
-        None => print(&text)?,
-    }
-    if std::env::var_os(beeuni_lint::stats::VARIABLE).is_some() {
-        eprintln!("{}", beeuni_lint::stats::line());
-    }
-    let threshold = match args.fail_on {
-        FailOn::Error => Some(Severity::Error),
-        FailOn::Warning => Some(Severity::Warning),
-        FailOn::Info => Some(Severity::Info),
-        FailOn::Never => None,
-    };
-    let code = u8::from(report.fails(threshold));
-    // The run ends here: its files' texts and line tables are left to the OS rather than freed one by one.
-    std::mem::forget(report);
-    Ok(code)
 }
 
 /// The project for `ls` and `agents`, or the exit code when it cannot be read: the findings that say why go to
@@ -266,7 +134,7 @@ fn explain(id: &str) -> Result<u8, String> {
     Ok(0)
 }
 
-fn append_file(path: &std::path::Path, text: &str) -> Result<(), String> {
+pub(crate) fn append_file(path: &std::path::Path, text: &str) -> Result<(), String> {
     use std::fs::OpenOptions;
     let mut file = OpenOptions::new().create(true).append(true).open(path);
     file.as_mut()
@@ -276,7 +144,7 @@ fn append_file(path: &std::path::Path, text: &str) -> Result<(), String> {
 }
 
 /// Writes to standard output; a closed pipe (`| head`) is not an error worth a panic.
-fn print(text: &str) -> Result<(), String> {
+pub(crate) fn print(text: &str) -> Result<(), String> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot write the report: {e}")),

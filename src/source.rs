@@ -225,6 +225,11 @@ impl Sources {
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
     }
+
+    /// The files, in [`FileId`] order (to join several projects' reports into one).
+    pub fn into_files(self) -> Vec<SourceFile> {
+        self.files
+    }
 }
 
 #[cfg(test)]

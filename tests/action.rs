@@ -299,3 +299,47 @@ fn third_party_actions_are_pinned_by_commit_with_their_tag() {
     let toolchain = format!("toolchain: \"{}\"", env!("CARGO_PKG_RUST_VERSION"));
     assert!(source.contains(&toolchain), "the source build uses Cargo.toml's rust-version: {toolchain}");
 }
+
+#[test]
+fn infos_are_left_out_unless_the_min_severity_input_asks_for_them() {
+    let setup = setup();
+    // An info beside the pull request's two warnings: an agent with an empty tool list.
+    setup.repo.write("beeuni.yaml", &format!("{HEAD}  quiet:\n    tools: []\n")).commit("an empty tool list");
+    let outcome = run(&setup.invocation("pull_request", pull_request("beeuni/shop"), &[("upload-sarif", "false")]));
+    assert_eq!((outcome.output("status"), outcome.output("warnings")), ("1", "2"), "{}", outcome.log);
+    assert!(!outcome.log.contains("empty-tool-list"), "{}", outcome.log);
+    assert!(!outcome.summary.contains("empty-tool-list"), "{}", outcome.summary);
+    assert_eq!(rules(&sarif_results(&outcome)), ["removed-beeuni-tool", "unknown-tool"]);
+    let inputs = [("upload-sarif", "false"), ("min-severity", "info")];
+    let outcome = run(&setup.invocation("pull_request", pull_request("beeuni/shop"), &inputs));
+    assert_eq!((outcome.output("status"), outcome.output("warnings")), ("1", "2"), "{}", outcome.log);
+    let notice = "::notice file=beeuni.yaml,line=8,col=5,endLine=8,endColumn=10,title=beeuni-lint (empty-tool-list)::";
+    assert!(outcome.log.contains(notice), "{}", outcome.log);
+    assert!(outcome.summary.contains("| empty-tool-list | info | `beeuni.yaml:8:5` |"), "{}", outcome.summary);
+    assert_eq!(rules(&sarif_results(&outcome)), ["removed-beeuni-tool", "unknown-tool", "empty-tool-list"]);
+}
+
+#[test]
+fn at_a_monorepo_root_every_project_is_annotated_with_a_run_of_its_own() {
+    let setup = setup();
+    let repo = &setup.repo;
+    repo.git(&["rm", "-q", "beeuni.yaml", "tools/lookup.ts"]);
+    for app in ["apps/a", "apps/b"] {
+        repo.write(&format!("{app}/beeuni.yaml"), HEAD).write(&format!("{app}/tools/lookup.ts"), MODULE);
+    }
+    repo.commit("two projects");
+    let event = json!({ "ref": "refs/heads/feature", "repository": { "full_name": "beeuni/shop" } });
+    let outcome = run(&setup.invocation("push", event, &[]));
+    assert_eq!((outcome.output("status"), outcome.output("warnings")), ("1", "2"), "{}", outcome.log);
+    for app in ["apps/a", "apps/b"] {
+        let annotation = format!("::warning file={app}/beeuni.yaml,line=6,col=13,endLine=6,endColumn=17,");
+        assert!(outcome.log.contains(&annotation), "{}", outcome.log);
+        assert!(outcome.summary.contains(&format!("| unknown-tool | warning | `{app}/beeuni.yaml:6:13` |")));
+    }
+    let sarif: Value = serde_json::from_str(&std::fs::read_to_string(outcome.output("sarif-file")).unwrap()).unwrap();
+    let ids: Vec<&Value> =
+        sarif["runs"].as_array().unwrap().iter().map(|run| &run["automationDetails"]["id"]).collect();
+    assert_eq!(ids, [&json!("beeuni-lint/apps/a/"), &json!("beeuni-lint/apps/b/")]);
+    // upload-sarif fills only a run's missing automationDetails: each project keeps its own category.
+    assert_eq!(outcome.upload().expect("uploaded").with["category"], "beeuni-lint");
+}

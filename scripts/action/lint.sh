@@ -4,7 +4,7 @@
 #
 # Environment (from action.yml's `env:`; inputs arrive only this way):
 #   BEEUNI_LINT   the binary (install.sh's `bin` output)
-#   LINT_PATH, LINT_BASE, FAIL_ON, ONLY_CHANGED, CONFIG, CATEGORY,
+#   LINT_PATH, LINT_BASE, FAIL_ON, MIN_SEVERITY, ONLY_CHANGED, CONFIG, CATEGORY,
 #   UPLOAD_SARIF, SARIF_FILE   the inputs
 #   PR_BASE_REF   github.event.pull_request.base.ref ("" outside pull requests)
 #   PR_HEAD_REPO  github.event.pull_request.head.repo.full_name
@@ -43,7 +43,8 @@ if [ -z "$sarif" ]; then
   sarif="${RUNNER_TEMP:-/tmp}/$(printf '%s' "$category" | tr -c 'A-Za-z0-9._-' '-').sarif"
 fi
 
-args=(check "$path" --format github --sarif-file "$sarif" --fail-on "$FAIL_ON")
+# Warnings and above unless the input asks for infos: a blocking check shows what blocks it.
+args=(check "$path" --format github --sarif-file "$sarif" --fail-on "$FAIL_ON" --min-severity "${MIN_SEVERITY:-warning}")
 [ -n "$CONFIG" ] && args+=(--config "$CONFIG")
 base="$LINT_BASE"
 if [ -z "$base" ] && [ -n "$PR_BASE_REF" ]; then

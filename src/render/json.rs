@@ -15,8 +15,11 @@ const FORMAT_VERSION: u32 = 1;
 struct Output<'a> {
     version: u32,
     tool: Tool<'a>,
-    /// The project root, relative to the git work tree root (`""` at the top).
-    project: &'a str,
+    /// The project root, relative to the git work tree root (`""` at the top); `null` for several projects.
+    project: Option<&'a str>,
+    /// The projects of a report about several (a monorepo's root, several PATHs); left out for one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    projects: Option<&'a [&'a str]>,
     diagnostics: Vec<JsonDiagnostic<'a>>,
     summary: JsonSummary,
 }
@@ -81,11 +84,21 @@ struct JsonSummary {
 }
 
 pub fn render(report: &Report, version: &str) -> String {
+    render_projects(report, &[report.sources.prefix()], version)
+}
+
+/// The report of the `projects` given (repo-relative roots): `"project"` names the one, or is `null` and
+/// `"projects"` lists them.
+pub fn render_projects(report: &Report, projects: &[&str], version: &str) -> String {
     let summary = Summary::of(report);
     let output = Output {
         version: FORMAT_VERSION,
         tool: Tool { name: "beeuni-lint", version },
-        project: report.sources.prefix(),
+        project: match projects {
+            [one] => Some(one),
+            _ => None,
+        },
+        projects: (projects.len() != 1).then_some(projects),
         diagnostics: report.diagnostics.iter().map(|d| diagnostic(report, d)).collect(),
         summary: JsonSummary {
             error: summary.error,
@@ -182,6 +195,19 @@ mod tests {
         assert_eq!(value["tool"], json!({"name": "beeuni-lint", "version": "0.1.0"}));
         assert_eq!(value["summary"], json!({"error": 1, "warning": 1, "info": 1, "files": 2}));
         assert_eq!(value["diagnostics"].as_array().unwrap().len(), 3);
+    }
+
+    #[test]
+    fn several_projects_are_listed_and_none_is_the_project() {
+        let text = render_projects(&fixture::report(), &["apps/a", "apps/b"], "0.1.0");
+        let at: Vec<usize> = ["project", "projects", "diagnostics"]
+            .iter()
+            .map(|key| text.find(&format!("\n  \"{key}\": ")).unwrap())
+            .collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
+        let value: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["project"], Value::Null);
+        assert_eq!(value["projects"], json!(["apps/a", "apps/b"]));
     }
 
     #[test]

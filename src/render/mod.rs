@@ -9,6 +9,7 @@ pub mod github;
 pub mod human;
 pub mod json;
 pub mod sarif;
+pub mod several;
 pub mod short;
 
 use crate::Report;

@@ -1,6 +1,6 @@
 //! `--format sarif`: SARIF 2.1.0 for GitHub code scanning, as INTERFACE.md documents.
 //!
-//! One run; the driver lists every rule of the registry (and, after them, any
+//! One run a project; the driver lists every rule of the registry (and, after them, any
 //! rule id a finding has that the registry lacks, so that `ruleIndex` always
 //! resolves). Columns are UTF-16 code units (`columnKind: utf16CodeUnits`),
 //! URIs are repo-relative against `%SRCROOT%`. GitHub's limits are kept:
@@ -36,14 +36,36 @@ pub const FINGERPRINT_KEY: &str = "beeuniLint/v1";
 /// GitHub code scanning's limits.
 const MAX_RESULTS: usize = 25_000;
 const MAX_LOCATIONS: usize = 1_000;
+/// Runs a file: code scanning rejects a SARIF file with more.
+pub const MAX_RUNS: usize = 20;
 
 /// The report as one SARIF log (pretty-printed JSON, ending in a newline), within GitHub's limits.
 pub fn render(report: &Report, version: &str) -> String {
     render_within(report, version, MAX_RESULTS, MAX_LOCATIONS)
 }
 
+/// The reports of several projects as one SARIF log: a run each, each with its own `automationDetails.id`
+/// (so its own code-scanning category), each within GitHub's limits.
+pub fn render_runs(reports: &[Report], version: &str) -> String {
+    log(reports.iter().map(|report| run(report, version, MAX_RESULTS, MAX_LOCATIONS)).collect())
+}
+
 /// [`render`] with the limits given: the tests cut at small ones.
 fn render_within(report: &Report, version: &str, max_results: usize, max_locations: usize) -> String {
+    log(vec![run(report, version, max_results, max_locations)])
+}
+
+fn log(runs: Vec<sarif::Run>) -> String {
+    let log = sarif::Sarif::builder().schema(SCHEMA_URI).version(Value::from("2.1.0")).runs(runs).build();
+    match serde_json::to_string_pretty(&log) {
+        Ok(text) => crate::source::escape::json(text + "\n"),
+        // Unreachable for these plain structs; still answer with a valid (empty) log.
+        Err(_) => "{\n  \"version\": \"2.1.0\",\n  \"runs\": []\n}\n".into(),
+    }
+}
+
+/// The report as one run.
+fn run(report: &Report, version: &str, max_results: usize, max_locations: usize) -> sarif::Run {
     let kept = kept(report, max_results);
     let mut rules: Vec<sarif::ReportingDescriptor> = RULES.iter().map(|rule| descriptor(rule)).collect();
     let mut index: HashMap<&str, usize> = RULES.iter().enumerate().map(|(i, rule)| (rule.id, i)).collect();
@@ -84,25 +106,20 @@ fn render_within(report: &Report, version: &str, max_results: usize, max_locatio
         .rules(rules)
         .build();
     let root = sarif::ArtifactLocation { description: Some(message("The repository's root")), ..Default::default() };
-    let run = sarif::Run::builder()
+    sarif::Run::builder()
         .tool(sarif::Tool::builder().driver(driver).build())
         .invocations(vec![invocation])
         .original_uri_base_ids(BTreeMap::from([(SRCROOT.to_string(), root)]))
         .automation_details(sarif::RunAutomationDetails { id: Some(automation_id(report)), ..Default::default() })
         .column_kind(Value::from("utf16CodeUnits"))
         .results(results)
-        .build();
-    let log = sarif::Sarif::builder().schema(SCHEMA_URI).version(Value::from("2.1.0")).runs(vec![run]).build();
-    match serde_json::to_string_pretty(&log) {
-        Ok(text) => crate::source::escape::json(text + "\n"),
-        // Unreachable for these plain structs; still answer with a valid (empty) log.
-        Err(_) => "{\n  \"version\": \"2.1.0\",\n  \"runs\": []\n}\n".into(),
-    }
+        .build()
 }
 
 /// The run's identity in code scanning, `beeuni-lint/<project>/` (`beeuni-lint/` at the repository root): the
 /// category is all before the last `/`, so each project of a monorepo is its own category and one project's
-/// upload does not close the alerts of another's. The Action's `category` input, when given, overrides it.
+/// upload does not close the alerts of another's. (`upload-sarif` gives its `category` only to a run without an
+/// id, so this one stands.)
 fn automation_id(report: &Report) -> String {
     match report.sources.prefix() {
         "" => "beeuni-lint/".into(),
@@ -204,6 +221,12 @@ mod tests {
         assert_eq!(id(""), json!("beeuni-lint/"));
         assert_eq!(id("apps/agent"), json!("beeuni-lint/apps/agent/"));
         assert_ne!(id("apps/a"), id("apps/b"));
+        let project =
+            |prefix| Report { sources: crate::source::Sources::with_prefix(prefix), diagnostics: vec![], files: 0 };
+        let log = parse(&render_runs(&[project("apps/a"), project("apps/b")], "1.2.3"));
+        let ids: Vec<&Value> =
+            log["runs"].as_array().unwrap().iter().map(|run| &run["automationDetails"]["id"]).collect();
+        assert_eq!(ids, [&json!("beeuni-lint/apps/a/"), &json!("beeuni-lint/apps/b/")]);
     }
 
     #[test]
