@@ -309,7 +309,7 @@ fn a_safe_fix_is_not_applied_with_an_unsafe_fix_that_changes_what_it_hid() {
         run.stderr.contains(
             "not fixed beeuni.yaml:6: [unloaded-beeuni-tool] \"show\" is a Beeuni tool this project does not load: add \
              `show: beeuni:show` under the top-level `tools`, or remove it here. (with the unsafe fixes of this run it \
-             would let agent `support` gain `show` on the experimental harness)\n"
+             would let agent `support` gain `show` on the experimental harness, gain `show` on the standard harness)\n"
         ),
         "{}",
         run.stderr

@@ -97,8 +97,9 @@ fn moved_scalar(before: &Document, after: &Document, edits: &[(Span, &str)]) -> 
     };
     let mut old: Vec<(Span, &str)> = scalars(before).into_iter().map(|((s, e), t)| (Span::new(s, e), t)).collect();
     old.sort_by_key(|(span, _)| span.start);
+    // An empty value (`tools:` with nothing after it) has no bytes of its own to keep: filling it is the edit.
     old.into_iter()
-        .filter(|(span, _)| !touches(*span))
+        .filter(|(span, _)| !span.is_empty() && !touches(*span))
         .find(|(span, text)| now.get(&(shift(span.start), shift(span.end))) != Some(text))
         .map(|(span, _)| span.start)
 }

@@ -27,13 +27,13 @@ pub struct Access {
 impl Access {
     pub fn of(project: &Project) -> Access {
         let mut out = Access::default();
-        for AgentAccess { agent, harness, invalid, tools, through_task } in access::access(project) {
+        // What an agent reaches through `task` is what another agent can call, compared for that agent (and
+        // unknown where that agent's list is invalid): only each agent's own tools are compared.
+        for AgentAccess { agent, harness, invalid, tools, .. } in access::access(project) {
             if invalid {
                 out.unknown.insert(agent.clone());
             }
-            let reached = through_task.into_iter().map(|r| r.name);
-            out.calls
-                .extend(tools.into_iter().map(|t| t.name).chain(reached).map(|tool| (agent.clone(), harness, tool)));
+            out.calls.extend(tools.into_iter().map(|t| (agent.clone(), harness, t.name)));
         }
         for agent in &project.agents {
             let doc = &project.graph.files[agent.graph_index].doc;
