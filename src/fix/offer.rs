@@ -138,16 +138,16 @@ mod tests {
 
     #[test]
     fn a_fix_that_changes_what_it_does_not_name_is_refused() {
-        // The value's span with the line break after it: the next entry becomes part of the value.
-        let text = "tools:\n  show: x\n  web_search: y\n";
-        let x = text.find('x').unwrap();
+        // The item with the comma after it: the next item becomes part of the new value.
+        let text = "tools:\n  show: x\n  exclude: [a, b]\n";
+        let a = text.find('a').unwrap();
         assert_eq!(
-            refused(text, &[(x, x + 2, "beeuni:show")]).unwrap(),
+            refused(text, &[(a, a + 2, "bash")]).unwrap(),
             "it would change beeuni.yaml outside its edit (line 3)"
         );
-        assert_eq!(refused(text, &[(x, x + 1, "beeuni:show")]), None);
+        assert_eq!(refused(text, &[(a, a + 1, "bash")]), None);
         // Added lines shift the rest; the rest keeps its values.
-        let end = text.find("\n  web").unwrap();
+        let end = text.find("\n  exclude").unwrap();
         assert_eq!(refused(text, &[(end, end, "\n  memory: beeuni:memory")]), None);
     }
 }
