@@ -10,9 +10,10 @@ use crate::source::{FileId, Sources, Span};
 use crate::yaml::{Document, Value};
 use std::collections::HashMap;
 
-/// The bytes of YAML re-parsed to check the offered fixes of one run, past which the rest are not offered
-/// (a large file with many findings would otherwise be parsed once per fix).
-const PARSE_BUDGET: usize = 64 << 20;
+/// The bytes of YAML re-parsed (before and after) to check the offered fixes of one run, past which the rest are
+/// not offered: a large file with many findings would otherwise be parsed twice per fix. A manifest of over
+/// 8 MiB offers no fix in the reports (`--fix` still plans them).
+const PARSE_BUDGET: usize = 16 << 20;
 
 /// Drops from the report every fix that fails the checks. Costs nothing for findings without a fix.
 pub fn verify(report: &mut Report) {
@@ -50,16 +51,21 @@ impl Checker<'_> {
             let source = self.sources.get(file);
             let edits: Vec<(Span, &str)> =
                 fix.edits.iter().filter(|e| e.file == file).map(|e| (e.span, e.content.as_str())).collect();
+            // Counted before the new text is built: a file past the budget is not copied either.
+            let grows: usize = edits.iter().map(|(_, content)| content.len()).sum();
+            let cost = 2 * source.text.len() + grows;
+            if is_yaml(&source.path) {
+                let Some(left) = self.budget.checked_sub(cost) else {
+                    return Some("too many fixes to check in large files".into());
+                };
+                self.budget = left;
+            }
             let Some(new) = super::splice(&source.text, &edits) else {
                 return Some(format!("its edits of {} overlap or fall outside it", source.path));
             };
             if !is_yaml(&source.path) {
                 continue;
             }
-            let Some(cost) = self.budget.checked_sub(source.text.len() + new.len()) else {
-                return Some("too many fixes to check in large files".into());
-            };
-            self.budget = cost;
             let before = self.parsed.entry(file).or_insert_with(|| crate::yaml::parse(&source.text).ok());
             let after = match crate::yaml::parse(&new) {
                 Ok(after) => after,

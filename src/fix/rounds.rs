@@ -56,7 +56,9 @@ pub fn rounds(
     min: Severity,
     apart: HashSet<Mark>,
 ) -> Result<Planned, String> {
-    let (report, root, original) = crate::lint_then(options, None, Access::of)?;
+    // Only a run that may apply unsafe fixes judges its fixes together: the others need no access model.
+    let look = |project: &crate::project::Project| if unsafe_fixes { Access::of(project) } else { Access::default() };
+    let (report, root, original) = crate::lint_then(options, None, look)?;
     let mut plan = Planned {
         report,
         root,
@@ -129,7 +131,7 @@ pub fn rounds(
                 splice(&report.sources.get(file).text, &edits).ok_or_else(|| format!("overlapping fixes in {path}"))?;
             next.insert(path, Some(new.into_bytes()));
         }
-        let (after, _, access) = crate::lint_then(options, Some(Arc::new(next.clone())), Access::of)?;
+        let (after, _, access) = crate::lint_then(options, Some(Arc::new(next.clone())), look)?;
         let mut wanted: HashMap<Key, usize> = HashMap::new();
         for d in &chosen {
             *wanted.entry(key(report, d)).or_default() += 1;
