@@ -369,3 +369,19 @@ fn every_offered_edit_in_every_view_keeps_the_file_and_is_not_offered_again() {
     }
     assert!(offered >= 30, "only {offered} edits offered over 24 manifests");
 }
+
+/// `unknown-tool`'s raw fix for `bahs` in `{bahs: false, bash: false}` would repeat the key `bash`: no view
+/// offers it (the language server's "apply fix" included), while the map's own safe fix is offered by all.
+#[test]
+fn a_fix_that_would_repeat_a_key_is_offered_by_no_view() {
+    let text = "agents:\n  a:\n    tools: {bahs: false, bash: false}\n";
+    let dir = project(&[("beeuni.yaml", text)]);
+    let json: Vec<String> = json_fixes(&lint(dir.path()), text).into_iter().map(|f| f.0).collect();
+    let (lsp, all) = lsp_fixes(dir.path(), text);
+    let lsp: Vec<String> = lsp.into_iter().map(|f| f.0).collect();
+    assert_eq!(
+        (json.as_slice(), lsp.as_slice()),
+        (&["legacy-tools-map".to_string()][..], &["legacy-tools-map".to_string()][..])
+    );
+    assert_eq!(all.as_deref(), Some("agents:\n  a:\n    tools: {exclude: [bahs, bash]}\n"));
+}
