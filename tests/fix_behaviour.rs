@@ -319,6 +319,10 @@ fn a_safe_fix_is_not_applied_with_an_unsafe_fix_that_changes_what_it_hid() {
     for entry in agents.as_array().unwrap().iter().filter(|a| a["agent"] == "support") {
         assert!(!entry["tools"].as_array().unwrap().iter().any(|t| t["name"] == "show"), "{entry}");
     }
+    // Safe and unsafe fixes that change no agent's tools together go in one run.
+    let dir = project(&[("beeuni.yaml", TYPO)]);
+    let run = fix_support::fix(dir.path());
+    assert!(run.stderr.ends_with("Fixed 2 findings in 1 file; 0 findings remain.\n"), "{}", run.stderr);
     // The clean twin: safe fixes alone delete the entry that hides nothing.
     let dir = project(&[("beeuni.yaml", SUPPORT_AND_PRESENTER)]);
     run_in(dir.path(), &["--fix", "."]);
