@@ -240,9 +240,12 @@ fn xcsh_folders(root: &std::path::Path, given: &[PathBuf]) -> Result<Vec<String>
         .collect()
 }
 
-/// Lints the repository that holds `options.path`.
+/// Lints the repository that holds `options.path`. Each finding's fix is offered only when it passes the fix
+/// stage's checks ([`fix::offer::verify`]), so every view offers what `--fix` would apply.
 pub fn check(options: &CheckOptions) -> Result<Report, String> {
-    Ok(lint(options, None)?.0)
+    let mut report = lint(options, None)?.0;
+    fix::offer::verify(&mut report);
+    Ok(report)
 }
 
 /// Lints the repository, its work tree seen through pending fixes; also gives the project root.
@@ -250,6 +253,16 @@ pub fn lint(
     options: &CheckOptions,
     overlay: Option<Arc<repo::checkout::Overlay>>,
 ) -> Result<(Report, PathBuf), String> {
+    lint_then(options, overlay, |_| ()).map(|(report, root, ())| (report, root))
+}
+
+/// [`lint`], and what `look` reads of the project's model before it is let go (the fix stage: what each agent
+/// can call).
+pub fn lint_then<T>(
+    options: &CheckOptions,
+    overlay: Option<Arc<repo::checkout::Overlay>>,
+    look: impl FnOnce(&project::Project) -> T,
+) -> Result<(Report, PathBuf, T), String> {
     if options.only_changed && options.base.is_none() && !options.staged {
         return Err("`--only-changed` needs a change to look at: add `--base REV` or `--staged`".into());
     }
@@ -272,9 +285,10 @@ pub fn lint(
     diagnostics.retain(|d| d.severity >= options.min_severity);
     diagnostic::cap::apply(&mut diagnostics);
     let root = project.checkout.root.clone();
+    let looked = look(&project);
     let report = Report { sources: std::mem::take(&mut project.sources), diagnostics, files };
     if options.leave_model {
         std::mem::forget((project, config, sides));
     }
-    Ok((report, root))
+    Ok((report, root, looked))
 }

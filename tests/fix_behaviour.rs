@@ -287,3 +287,63 @@ fn a_block_scalar_value_is_fixed_in_place() {
     assert_eq!(report["diagnostics"][0]["rule"], "beeuni-ref");
     assert!(report["diagnostics"][0].get("fix").is_none(), "{report:#}");
 }
+
+const SUPPORT_AND_PRESENTER: &str = "tools:\n  web_search: beeuni:web_search\nagents:\n  support:\n    tools:\n      exclude: [show]\n  presenter:\n    tools: [read, show]\n";
+
+/// `support` excludes `show` while `show` is not loaded (a safe fix deletes the entry: it hides nothing), and
+/// `presenter` lists `show` (the unsafe fix loads it). Together they would give `support` the tool it excluded,
+/// with no finding left: one `--unsafe-fixes` run applies the unsafe fix and keeps the exclusion, saying why.
+#[test]
+fn a_safe_fix_is_not_applied_with_an_unsafe_fix_that_changes_what_it_hid() {
+    let dir = project(&[("beeuni.yaml", SUPPORT_AND_PRESENTER)]);
+    let diff = diff(dir.path());
+    assert!(diff.contains("+  show: beeuni:show\n") && !diff.contains("-      exclude: [show]"), "{diff}");
+    let run = fix_support::fix(dir.path());
+    let written = std::fs::read_to_string(dir.path().join("beeuni.yaml")).unwrap();
+    assert_eq!(
+        written,
+        SUPPORT_AND_PRESENTER.replace("beeuni:web_search\n", "beeuni:web_search\n  show: beeuni:show\n")
+    );
+    assert!(run.stderr.contains("fixed beeuni.yaml:8: unsafe[unloaded-beeuni-tool]"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "not fixed beeuni.yaml:6: [unloaded-beeuni-tool] \"show\" is a Beeuni tool this project does not load: add \
+             `show: beeuni:show` under the top-level `tools`, or remove it here. (with the unsafe fixes of this run it \
+             would let agent `support` gain `show` on the experimental harness, gain `show` on the standard harness)\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    let agents = run_in(dir.path(), &["agents", "--json", "."]).stdout;
+    let agents: serde_json::Value = serde_json::from_str(&agents).unwrap();
+    for entry in agents.as_array().unwrap().iter().filter(|a| a["agent"] == "support") {
+        assert!(!entry["tools"].as_array().unwrap().iter().any(|t| t["name"] == "show"), "{entry}");
+    }
+    // Safe and unsafe fixes that change no agent's tools together go in one run.
+    let dir = project(&[("beeuni.yaml", TYPO)]);
+    let run = fix_support::fix(dir.path());
+    assert!(run.stderr.ends_with("Fixed 2 findings in 1 file; 0 findings remain.\n"), "{}", run.stderr);
+    // The clean twin: safe fixes alone delete the entry that hides nothing.
+    let dir = project(&[("beeuni.yaml", SUPPORT_AND_PRESENTER)]);
+    run_in(dir.path(), &["--fix", "."]);
+    let written = std::fs::read_to_string(dir.path().join("beeuni.yaml")).unwrap();
+    assert_eq!(written, SUPPORT_AND_PRESENTER.replace("exclude: [show]", "exclude: []"));
+}
+
+/// The raw fix of `unknown-tool` for `bahs` in `{bahs: false, bash: false}` would repeat the key `bash`: `--fix`
+/// refuses it, and JSON and SARIF do not offer it (the finding stays, without a fix).
+#[test]
+fn the_reports_offer_only_the_fixes_fix_would_apply() {
+    let dir = project(&[("beeuni.yaml", "agents:\n  a:\n    tools: {bahs: false, bash: false}\n")]);
+    let (_, report) = fix_support::common::json_in(dir.path(), &[]);
+    let unknown = fix_support::common::of_rule(&report, "unknown-tool");
+    assert_eq!((unknown.len(), &unknown[0]["line"]), (1, &serde_json::json!(3)), "{report:#}");
+    assert!(unknown[0].get("fix").is_none(), "{report:#}");
+    assert_eq!(fix_support::common::of_rule(&report, "legacy-tools-map")[0]["fix"]["safety"], "safe");
+    let sarif = run_in(dir.path(), &["--format", "sarif", "--fail-on", "never", "."]).stdout;
+    let sarif: serde_json::Value = serde_json::from_str(&sarif).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let unknown = results.iter().find(|r| r["ruleId"] == "unknown-tool").unwrap();
+    assert!(unknown.get("fixes").is_none(), "{unknown:#}");
+    assert!(results.iter().any(|r| r["ruleId"] == "legacy-tools-map" && r["fixes"].is_array()));
+}

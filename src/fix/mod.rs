@@ -1,34 +1,39 @@
 //! The fix stage, beside `render`: applies the edits findings carry (RULES.md §8).
 //!
-//! Fixes are planned in memory, over an [`Overlay`] of the work tree: each round lints the project as the
-//! fixes so far leave it, takes every fixable finding whose edits do not overlap an earlier one's, checks each
-//! alone (the file must still parse, with no new duplicate key), applies them together, and lints again: a fix
-//! whose finding is still there is dropped (and the round retried without it). Overlapping fixes wait for the
-//! next round, which sees the file as the earlier ones left it. Nothing is written until the plan is complete,
-//! so `--diff` and a dropped fix never touch a file; [`write()`] then writes each changed file atomically.
+//! Fixes are planned in memory, over an overlay of the work tree, in rounds ([`rounds`]): safe fixes first, then
+//! unsafe ones, each checked alone ([`offer`]) and then by the lint that follows it. A run that applies both
+//! is judged as a whole as well ([`together`]): a safe fix that would let the unsafe ones change what an agent
+//! can call is not applied with them. Nothing is written until the plan is complete, so `--diff` and a dropped
+//! fix never touch a file; [`write()`] then writes each changed file atomically. The other views offer the fixes
+//! that pass the same checks ([`offer::verify`]).
 
 mod diff;
 pub mod edit;
 pub mod eject;
 mod manifest;
+pub mod offer;
 pub mod restore;
+mod rounds;
+mod together;
 pub mod transaction;
 mod write;
 
 pub use diff::diff;
 pub use write::write;
 
+pub use rounds::MAX_ROUNDS;
+
 use crate::diagnostic::{Diagnostic, Fix, Safety, Severity};
-use crate::repo::checkout::Overlay;
 use crate::source::Span;
 use crate::source::escape::escape;
 use crate::{CacheChoice, CheckOptions, Report};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use rounds::{Planned, SafeFix, rounds};
+use std::collections::HashSet;
 use std::path::PathBuf;
-use std::sync::Arc;
 
-/// Rounds of fix-and-lint before giving up on conflicting fixes (each round applies at least one fix).
-pub const MAX_ROUNDS: usize = 16;
+/// Plans judged together before the fixes they keep apart are settled; the last of them sets apart every safe
+/// fix still applied with unsafe ones.
+const MAX_JUDGEMENTS: usize = 4;
 
 /// A finding a fix removed, as it was reported before.
 #[derive(Debug, Clone)]
@@ -80,8 +85,22 @@ fn key(report: &Report, d: &Diagnostic) -> Key {
     (d.rule, report.sources.get(d.primary.file).path.to_string(), d.message.clone())
 }
 
-fn count(report: &Report, wanted: &Key) -> usize {
-    report.diagnostics.iter().filter(|d| key(report, d) == *wanted).count()
+/// One finding among those of its key (two agents' lists can name one unloaded tool alike): its key, and how
+/// many findings of that key come before it in the report.
+type Mark = (Key, usize);
+
+fn marks(report: &Report) -> Vec<Mark> {
+    let mut seen: std::collections::HashMap<Key, usize> = std::collections::HashMap::new();
+    report
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let key = key(report, d);
+            let count = seen.entry(key.clone()).or_default();
+            *count += 1;
+            (key, *count - 1)
+        })
+        .collect()
 }
 
 fn applied(report: &Report, d: &Diagnostic) -> Applied {
@@ -111,89 +130,70 @@ pub fn plan(options: &CheckOptions, unsafe_fixes: bool, min: Severity) -> Result
     }
     // Its runs read the cache and leave it as it is.
     let options = &CheckOptions { cache: CacheChoice::ReadOnly(Box::new(options.cache.clone())), ..options.clone() };
-    let (mut report, root) = crate::lint(options, None)?;
-    let mut overlay = Overlay::new();
-    let mut originals: BTreeMap<String, (String, Vec<u8>)> = BTreeMap::new();
-    let mut blocked: HashSet<Key> = HashSet::new();
-    let mut done = Vec::new();
-    let mut dropped = Vec::new();
-    for _ in 0..MAX_ROUNDS {
-        let mut candidates: Vec<&Diagnostic> = report
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity >= min && d.fix.as_ref().is_some_and(|f| applies(f, unsafe_fixes)))
-            .filter(|d| !blocked.contains(&key(&report, d)))
-            .collect();
-        if candidates.is_empty() {
-            break;
+    let mut apart: Vec<(Mark, Dropped)> = Vec::new();
+    for judgement in 0..=MAX_JUDGEMENTS {
+        let forbidden: HashSet<Mark> = apart.iter().map(|(mark, _)| mark.clone()).collect();
+        let planned = rounds(options, unsafe_fixes, min, forbidden.clone())?;
+        let Some(after_safe) = planned.after_safe.as_ref().filter(|_| planned.applied_unsafe()) else {
+            return Ok(finish(planned, apart, min));
+        };
+        if planned.safe.is_empty() || judgement == MAX_JUDGEMENTS {
+            return Ok(finish(planned, apart, min));
         }
-        // Safe fixes first: an unsafe one may no longer be needed once they are in (a wrong `beeuni:` value
-        // fixed leaves nothing for `no-beeuni-tools` to add).
-        if candidates.iter().any(|d| d.fix.as_ref().is_some_and(|f| f.safety == Safety::Safe)) {
-            candidates.retain(|d| d.fix.as_ref().is_some_and(|f| f.safety == Safety::Safe));
+        // The unsafe fixes alone: the same plan without the safe fixes it applied.
+        let mut without_safe = forbidden;
+        without_safe.extend(planned.safe.iter().map(|s| s.mark.clone()));
+        let alone = rounds(options, unsafe_fixes, min, without_safe)?;
+        let found = together::disagreements(&planned.original, after_safe, &alone.last, &planned.last);
+        if found.is_empty() {
+            return Ok(finish(planned, apart, min));
         }
-        let mut chosen: Vec<&Diagnostic> = Vec::new();
-        let mut taken = Taken::default();
-        for d in candidates {
-            let Some(fix) = &d.fix else { continue };
-            if taken.conflicts(&report, fix) {
-                continue;
-            }
-            if let Some(reason) = breaks_a_file(&report, fix) {
-                blocked.insert(key(&report, d));
-                dropped.push(Dropped { applied: applied(&report, d), reason });
-                continue;
-            }
-            taken.take(&report, fix);
-            chosen.push(d);
-        }
-        if chosen.is_empty() {
-            continue;
-        }
-        let mut next = overlay.clone();
-        for d in &chosen {
-            let Some(fix) = &d.fix else { continue };
-            for path in &fix.deletes {
-                remember(&mut originals, &root, &report, path);
-                next.insert(path.clone(), None);
-            }
-        }
-        for (path, edits) in edits_by_file(&report, &chosen) {
-            remember(&mut originals, &root, &report, &path);
-            let Some(file) = report.sources.find(&path) else { continue };
-            let text = &report.sources.get(file).text;
-            let new = splice(text, &edits).ok_or_else(|| format!("overlapping fixes in {path}"))?;
-            next.insert(path, Some(new.into_bytes()));
-        }
-        let (after, _) = crate::lint(options, Some(Arc::new(next.clone())))?;
-        let mut wanted: HashMap<Key, usize> = HashMap::new();
-        for d in &chosen {
-            *wanted.entry(key(&report, d)).or_default() += 1;
-        }
-        let failed: Vec<&Key> = wanted
-            .iter()
-            .filter(|(k, n)| count(&report, k).saturating_sub(count(&after, k)) < **n)
-            .map(|(k, _)| k)
-            .collect();
-        if failed.is_empty() {
-            done.extend(chosen.iter().map(|d| applied(&report, d)));
-            overlay = next;
-            report = after;
-            continue;
-        }
-        for d in chosen.iter().filter(|d| failed.contains(&&key(&report, d))) {
-            dropped.push(Dropped { applied: applied(&report, d), reason: "it does not remove its finding".into() });
-        }
-        blocked.extend(failed.into_iter().cloned());
+        let last_chance = judgement + 1 == MAX_JUDGEMENTS;
+        apart.extend(blame(&planned.safe, &found, last_chance));
     }
+    Err("the fixes could not be settled".into())
+}
+
+/// The safe fixes to keep apart from the unsafe ones, each with why: those in the declaration of an agent whose
+/// tools differ; else those in no agent's declaration (the loaded tools, the `tools:` map); else (or on the
+/// last chance) all of them.
+fn blame(safe: &[SafeFix], found: &together::Disagreements, all: bool) -> Vec<(Mark, Dropped)> {
+    let first_agent = found.iter().next();
+    let mut out = Vec::new();
+    for fix in safe {
+        let agent = found.iter().find(|(agent, _)| fix.agents.contains(agent));
+        if let Some((agent, changes)) = agent {
+            let reason = together::reason(agent, changes);
+            out.push((fix.mark.clone(), Dropped { applied: fix.applied.clone(), reason }));
+        }
+    }
+    if out.is_empty() {
+        for fix in safe.iter().filter(|fix| all || fix.agents.is_empty()) {
+            let Some((agent, changes)) = first_agent else { break };
+            let reason = together::reason(agent, changes);
+            out.push((fix.mark.clone(), Dropped { applied: fix.applied.clone(), reason }));
+        }
+    }
+    if out.is_empty() && !all {
+        return blame(safe, found, true);
+    }
+    out
+}
+
+/// The outcome of the plan that stands: the fixes kept apart join its dropped ones, and a finding whose fix
+/// the plan does not apply no longer offers it.
+fn finish(planned: Planned, kept_apart: Vec<(Mark, Dropped)>, min: Severity) -> Outcome {
+    let Planned { mut report, root, overlay, originals, blocked, apart, done, mut dropped, .. } = planned;
+    dropped.extend(kept_apart.into_iter().map(|(_, dropped)| dropped));
     report.diagnostics.retain(|d| d.severity >= min);
-    // A blocked finding stays, but its fix is no longer offered.
-    let blocked_now: Vec<bool> = report.diagnostics.iter().map(|d| blocked.contains(&key(&report, d))).collect();
+    let blocked_now: Vec<bool> =
+        marks(&report).into_iter().map(|mark| blocked.contains(&mark.0) || apart.contains(&mark)).collect();
     for (d, blocked) in report.diagnostics.iter_mut().zip(blocked_now) {
         if blocked {
             d.fix = None;
         }
     }
+    offer::verify(&mut report);
     let changes = originals
         .into_iter()
         .filter_map(|(path, (shown, before))| {
@@ -201,7 +201,7 @@ pub fn plan(options: &CheckOptions, unsafe_fixes: bool, min: Severity) -> Result
             (after.as_ref() != Some(&before)).then_some(Change { path, shown, before, after })
         })
         .collect();
-    Ok(Outcome { report, root, applied: done, dropped, changes })
+    Outcome { report, root, applied: done, dropped, changes }
 }
 
 /// What `--fix` says it did (on standard error, so that the report itself stays in its format): each fixed
@@ -240,78 +240,6 @@ fn plural(n: usize, one: &str) -> String {
     format!("{n} {one}{}", if n == 1 { "" } else { "s" })
 }
 
-/// Keeps a file's bytes as they were before the first fix touched it.
-fn remember(originals: &mut BTreeMap<String, (String, Vec<u8>)>, root: &std::path::Path, report: &Report, path: &str) {
-    if originals.contains_key(path) {
-        return;
-    }
-    let bytes = match report.sources.find(path) {
-        Some(file) => report.sources.get(file).text.clone().into_bytes(),
-        None => crate::repo::fs::read(root, path).unwrap_or_default(),
-    };
-    let shown = report.sources.shown(path).into();
-    originals.insert(path.to_string(), (shown, bytes));
-}
-
-/// What the fixes chosen in a round touch: byte ranges per file, and whole files (deleted).
-#[derive(Default)]
-struct Taken {
-    spans: HashMap<String, Vec<Span>>,
-    files: HashSet<String>,
-}
-
-impl Taken {
-    /// Does the fix touch (or border on) bytes or a file an earlier fix of the round touches?
-    fn conflicts(&self, report: &Report, fix: &Fix) -> bool {
-        let near = |a: Span, b: Span| a.start <= b.end && b.start <= a.end;
-        fix.deletes.iter().any(|path| self.files.contains(path) || self.spans.contains_key(path))
-            || fix.edits.iter().any(|edit| {
-                let path = report.sources.get(edit.file).path.as_str();
-                self.files.contains(path)
-                    || self.spans.get(path).is_some_and(|spans| spans.iter().any(|s| near(*s, edit.span)))
-            })
-    }
-
-    fn take(&mut self, report: &Report, fix: &Fix) {
-        self.files.extend(fix.deletes.iter().cloned());
-        for edit in &fix.edits {
-            self.spans.entry(report.sources.get(edit.file).path.to_string()).or_default().push(edit.span);
-        }
-    }
-}
-
-/// Why applying this fix alone would leave one of its files invalid: no longer YAML, or with a repeated key.
-fn breaks_a_file(report: &Report, fix: &Fix) -> Option<String> {
-    let mut files: Vec<crate::source::FileId> = fix.edits.iter().map(|e| e.file).collect();
-    files.dedup();
-    for file in files {
-        let source = report.sources.get(file);
-        let edits: Vec<_> = fix.edits.iter().filter(|e| e.file == file).map(|e| (e.span, e.content.as_str())).collect();
-        let Some(new) = splice(&source.text, &edits) else {
-            return Some(format!("its edits of {} overlap", source.path));
-        };
-        let before = crate::yaml::parse(&source.text).map(|d| d.duplicate_keys.len()).unwrap_or(usize::MAX);
-        match crate::yaml::parse(&new) {
-            Err(e) => return Some(format!("it would make {} invalid YAML ({})", source.path, e.message)),
-            Ok(doc) if doc.duplicate_keys.len() > before => {
-                return Some(format!("it would repeat a key in {}", source.path));
-            }
-            Ok(_) => {}
-        }
-    }
-    None
-}
-
-fn edits_by_file<'a>(report: &Report, chosen: &[&'a Diagnostic]) -> BTreeMap<String, Vec<(Span, &'a str)>> {
-    let mut by_file: BTreeMap<String, Vec<(Span, &str)>> = BTreeMap::new();
-    for d in chosen {
-        for edit in d.fix.iter().flat_map(|f| &f.edits) {
-            by_file.entry(report.sources.get(edit.file).path.to_string()).or_default().push((edit.span, &edit.content));
-        }
-    }
-    by_file
-}
-
 /// `text` with each span replaced by its content; `None` when spans overlap or fall outside the text or
 /// between the bytes of a character. Insertions at one offset go in the order given.
 pub fn splice(text: &str, edits: &[(Span, &str)]) -> Option<String> {
@@ -347,19 +275,5 @@ mod tests {
         assert_eq!(out, "\u{feff}a: x\r\nb: 2\r\nc: 3\r\n");
         assert_eq!(splice(text, &[(Span::new(3, 6), ""), (Span::new(5, 7), "")]), None);
         assert_eq!(splice(text, &[(Span::new(1, 2), "")]), None);
-    }
-
-    #[test]
-    fn a_fix_that_breaks_its_file_is_refused() {
-        use crate::diagnostic::Edit;
-        let mut sources = crate::source::Sources::default();
-        let file = sources.add(crate::source::SourceFile::new("beeuni.yaml", "a: 1\nb: 2\n".into()));
-        let report = Report { sources, diagnostics: Vec::new(), files: 1 };
-        let fix = |start, end, content: &str| {
-            Fix::new(Safety::Safe, vec![Edit { file, span: Span::new(start, end), content: content.into() }])
-        };
-        assert!(breaks_a_file(&report, &fix(0, 1, "[")).unwrap().starts_with("it would make beeuni.yaml invalid YAML"));
-        assert_eq!(breaks_a_file(&report, &fix(5, 6, "a")).unwrap(), "it would repeat a key in beeuni.yaml");
-        assert_eq!(breaks_a_file(&report, &fix(5, 6, "c")), None);
     }
 }

@@ -1,12 +1,13 @@
 //! Code actions: each finding's fix (safe ones preferred, unsafe ones offered but not preferred), "ignore this
 //! rule on this line" (the inline comment of INTERFACE.md, Ignoring), and "fix all safe fixes in this file".
-//! A client that resolves code actions gets them without their edit, computed on `codeAction/resolve`.
+//! A client that resolves code actions gets them without their edit, computed on `codeAction/resolve`. The
+//! findings' fixes are those the fix stage let through (`fix::offer::verify_in`, when the project was linted).
 
 use super::workspace::{Linted, Workspace};
 use super::{Client, convert, ignore};
-use crate::diagnostic::{Diagnostic, Fix, Safety};
+use crate::diagnostic::{Diagnostic, Edit, Fix, Safety};
 use crate::source::escape::escape;
-use crate::source::{FileId, Span};
+use crate::source::{FileId, Sources, Span};
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionResponse, TextEdit, Uri, WorkspaceEdit,
 };
@@ -137,7 +138,7 @@ fn edit(workspace: &Workspace, linted: &Linted, uri: &Uri, kind: Kind, finding: 
             let (span, content) = ignore::comment(project, finding)?;
             vec![(finding.primary.file, span, content)]
         }
-        Kind::FixAll => safe_fixes_of(&linted.diagnostics, file),
+        Kind::FixAll => safe_fixes_of(&project.sources, &linted.diagnostics, file),
     };
     let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
     for (file, span, content) in edits {
@@ -148,24 +149,28 @@ fn edit(workspace: &Workspace, linted: &Linted, uri: &Uri, kind: Kind, finding: 
     Some(WorkspaceEdit { changes: Some(changes), ..Default::default() })
 }
 
-/// The edits of every safe fix of the file's findings that overlaps no fix taken before it.
-fn safe_fixes_of(diagnostics: &[Diagnostic], file: FileId) -> Vec<(FileId, Span, String)> {
-    let mut taken: Vec<(FileId, Span, String)> = Vec::new();
+/// The edits of every safe fix of the file's findings that overlaps no fix taken before it and, applied with
+/// them, passes the fix stage's checks (each fix passed them alone; together they must too).
+fn safe_fixes_of(sources: &Sources, diagnostics: &[Diagnostic], file: FileId) -> Vec<(FileId, Span, String)> {
+    let mut taken: Vec<Edit> = Vec::new();
     let fixes = diagnostics
         .iter()
         .filter(|d| d.primary.file == file)
         .filter_map(|d| d.fix.as_ref())
         .filter(|f| f.safety == Safety::Safe);
     for fix in fixes {
-        let overlaps = fix
-            .edits
-            .iter()
-            .any(|e| taken.iter().any(|(f, s, _)| *f == e.file && s.start <= e.span.end && e.span.start <= s.end));
-        if !overlaps {
-            taken.extend(fix.edits.iter().map(|e| (e.file, e.span, e.content.clone())));
+        let overlaps = fix.edits.iter().any(|e| {
+            taken.iter().any(|t| t.file == e.file && t.span.start <= e.span.end && e.span.start <= t.span.end)
+        });
+        if overlaps {
+            continue;
+        }
+        let with = Fix::new(Safety::Safe, taken.iter().chain(&fix.edits).cloned().collect());
+        if crate::fix::offer::refusal(sources, &with).is_none() {
+            taken = with.edits;
         }
     }
-    taken
+    taken.into_iter().map(|e| (e.file, e.span, e.content)).collect()
 }
 
 /// "Replace `bsh` with `bash`", "Delete `x`", "Insert `y`"; "Apply the fix" when that would not be short. The

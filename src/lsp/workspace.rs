@@ -124,7 +124,10 @@ impl Workspace {
         match loaded {
             Ok(loaded) => {
                 self.errors.remove(root);
-                let diagnostics = suppress::apply(&loaded.project, &loaded.config, None, rules::check(&loaded.project));
+                let mut diagnostics =
+                    suppress::apply(&loaded.project, &loaded.config, None, rules::check(&loaded.project));
+                // The code actions offer what `--fix` would apply: the fixes that pass the fix stage's checks.
+                crate::fix::offer::verify_in(&loaded.project.sources, &mut diagnostics);
                 self.projects.insert(root.to_path_buf(), Linted { project: loaded.project, diagnostics });
             }
             Err(message) => {

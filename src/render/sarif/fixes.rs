@@ -1,4 +1,5 @@
-//! A finding's fix as SARIF `fixes`: replacements in artifacts (SARIF has no form for deleting a file).
+//! A finding's fix as SARIF `fixes`: replacements in artifacts (SARIF has no form for deleting a file). The fixes
+//! are those the fix stage let through (`fix::offer::verify`, or the planner's outcome).
 
 use std::collections::BTreeMap;
 
