@@ -8,6 +8,7 @@ mod commonjs;
 mod depth;
 mod early;
 pub(crate) mod export;
+mod regex;
 mod signal;
 
 use oxc_allocator::Allocator;
@@ -43,11 +44,8 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
     let source_type = source_type(path).unwrap_or_else(SourceType::ts);
     let source_type = if path.ends_with(".js") { source_type.with_jsx(true) } else { source_type };
     // CommonJS runs inside a function, so a top-level `return` is fine there (and `.js` may be CommonJS).
-    let options = ParseOptions {
-        allow_return_outside_function: !source_type.is_module(),
-        parse_regular_expression: true,
-        ..ParseOptions::default()
-    };
+    // Regular expressions are parsed after the walk, each measured first (`regex`).
+    let options = ParseOptions { allow_return_outside_function: !source_type.is_module(), ..ParseOptions::default() };
     let parsed = Parser::new(allocator, text, source_type).with_options(options).parse();
     facts.syntax_errors.extend(parsed.diagnostics.errors().map(|d| early::syntax_error(d, false)));
     let program = &parsed.program;
@@ -79,8 +77,16 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         context_env,
         fetches,
         passed_to_change,
+        regexes,
         ..
     } = visitor;
+    let (regex_errors, refused) = regex::check(&regexes, allocator);
+    insert_in_order(&mut facts.syntax_errors, regex_errors);
+    // A regular expression past a limit leaves the module unanalysed, unless a syntax error is found.
+    if let Some(refused) = refused.filter(|_| facts.syntax_errors.is_empty()) {
+        let comments = std::mem::take(&mut facts.comments);
+        return Collected { not_analysed: Some(refused), comments, ..Collected::default() }.into();
+    }
     // What is kept to the end of the run is made here, each list in one allocation of its exact size.
     imports.sort_by_key(Found::start);
     facts.imports = imports.iter().map(Found::import).collect();
@@ -155,6 +161,15 @@ impl Found<'_> {
     fn import(&self) -> Import {
         let Found { specifier, span, kind, type_only, guarded } = *self;
         Import { specifier: InlineStr::from(specifier), span, kind, type_only, guarded }
+    }
+}
+
+/// Adds `errors` (in source order) to the parser's `syntax_errors`, each before the first that starts after it:
+/// the first error of a module is the one reported.
+fn insert_in_order(syntax_errors: &mut Vec<SyntaxError>, errors: Vec<SyntaxError>) {
+    for error in errors {
+        let at = syntax_errors.iter().position(|e| e.span.start > error.span.start).unwrap_or(syntax_errors.len());
+        syntax_errors.insert(at, error);
     }
 }
 

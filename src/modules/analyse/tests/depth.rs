@@ -123,3 +123,111 @@ fn truncated_modules_never_panic() {
         }
     }
 }
+
+/// The finding of a module refused for a regular expression: where (a byte offset) and why.
+fn refused_regex(text: String) -> (usize, String) {
+    let not = not_analysed(on_big_stack(move || run("a.ts", &text)));
+    (not.span.start, not.why.to_string())
+}
+
+const NESTED_REGEX: &str =
+    "has a regular expression nested more than 5000 groups or classes deep, deeper than beeuni-lint analyses";
+const NAMED_GROUPS: &str = "has a regular expression with more than 1000 named groups, more than beeuni-lint analyses";
+const MODULE_NAMED_GROUPS: &str =
+    "has more than 10000 named groups in its regular expressions, more than beeuni-lint analyses";
+
+#[test]
+fn regular_expressions_nested_too_deeply_are_not_analysed() {
+    // Each at the opener past the limit: `x = /` is 5 bytes, each opener 1 to 6.
+    let cases = [
+        (format!("x = /{}a{}/", "(".repeat(100_000), ")".repeat(100_000)), 5 + 5_000),
+        (format!("x = /{}a{}/u", "(?:".repeat(100_000), ")".repeat(100_000)), 5 + 3 * 5_000),
+        (format!("x = /{}a{}/", "(?<=".repeat(100_000), ")".repeat(100_000)), 5 + 4 * 5_000),
+        (format!("x = /{}a{}/v", "[".repeat(200_000), "]".repeat(200_000)), 5 + 5_000),
+        (format!("x = /{}[[a]]{}/v", "(".repeat(4_999), ")".repeat(4_999)), 5 + 4_999 + 1),
+        // A class read as the parser reads it: `[)]` closes no group.
+        (format!("x = /{}/", "([)]".repeat(100_000)), 5 + 4 * 5_000),
+    ];
+    for (text, at) in cases {
+        assert_eq!(refused_regex(text), (at, NESTED_REGEX.to_string()));
+    }
+    // Found exactly where the parser finds it, after a block the depth scan reads `/` as a division after.
+    let text = format!("function f() {{}}\n/'{}a{}/", "(".repeat(100_000), ")".repeat(100_000));
+    assert_eq!(refused_regex(text), (18 + 5_000, NESTED_REGEX.to_string()));
+}
+
+#[test]
+fn regular_expressions_within_the_limits_are_parsed() {
+    let cases = [
+        format!("x = /{}a{}/", "(".repeat(5_000), ")".repeat(5_000)),
+        format!("x = /{}a{}/v", "[".repeat(5_000), "]".repeat(5_000)),
+        // Without the `v` flag a class does not nest: its `[` are characters.
+        format!("x = /[{}]/", "[".repeat(100_000)),
+        format!("x = /{}/", (0..1_000).map(|i| format!("(?<g{i}>a)")).collect::<String>()),
+        format!("x = /{}/", "(?<=a)(?<!b)".repeat(20_000)),
+        format!("x = /{}/", r"\(\[".repeat(100_000)),
+    ];
+    for text in cases {
+        let facts = on_big_stack(move || run("a.ts", &text));
+        assert!(facts.is_whole(), "{:?} {:?}", facts.syntax_errors(), facts.not_analysed());
+    }
+}
+
+#[test]
+fn too_many_named_groups_are_not_analysed() {
+    let named = |n: usize, from: usize| (from..from + n).map(|i| format!("(?<g{i}>a)")).collect::<String>();
+    let nested = (0..30_000).map(|i| format!("(?<g{i}>")).collect::<String>() + "a" + &")".repeat(30_000);
+    // The 1,001st group: `(?<gN>a)` is 8 bytes for N < 10, 9 below 100, 10 below 1,000.
+    let flat_at = 5 + 10 * 8 + 90 * 9 + 900 * 10;
+    assert_eq!(refused_regex(format!("x = /{}/", named(120_000, 0))), (flat_at, NAMED_GROUPS.to_string()));
+    let nested_at = 5 + 10 * 6 + 90 * 7 + 900 * 8;
+    assert_eq!(refused_regex(format!("x = /{nested}/")), (nested_at, NAMED_GROUPS.to_string()));
+    // Ten patterns of 1,000 are analysed, an eleventh group refused at its own pattern.
+    let ten = (0..10).map(|p| format!("x = /{}/;\n", named(1_000, p * 1_000))).collect::<String>();
+    let facts = on_big_stack({
+        let ten = ten.clone();
+        move || run("a.ts", &ten)
+    });
+    assert!(facts.is_whole(), "{:?} {:?}", facts.syntax_errors(), facts.not_analysed());
+    let eleven = format!("{ten}y = /(?<h>a)/");
+    assert_eq!(refused_regex(eleven), (ten.len() + 5, MODULE_NAMED_GROUPS.to_string()));
+}
+
+/// The syntax errors oxc's parser gives `text` when it parses regular expressions itself.
+fn parser_errors(text: &str) -> Vec<SyntaxError> {
+    let allocator = Allocator::default();
+    let options = ParseOptions { parse_regular_expression: true, ..ParseOptions::default() };
+    let parsed = Parser::new(&allocator, text, SourceType::ts()).with_options(options).parse();
+    parsed.diagnostics.errors().map(|d| early::syntax_error(d, false)).collect()
+}
+
+#[test]
+fn regular_expression_errors_are_found_as_the_parser_found_them() {
+    let cases = [
+        "x = /(?<n>a)(?<n>b)/",
+        "x = /(/\ny = /[b-a]/u\nz = /a{2,1}/",
+        "x = /(/gg",
+        "x = /(/uv",
+        "x = 1 + /(/ + `${/)/}`",
+        "x = { a: /\\k<z>/u, b: /\\k<z>(?<y>)/ }",
+        "class A { static #x = /(?<a>)\\k<b>/ }",
+        "f(/[[a]]/v, /[a&&&b]/v, /[^\\q{ab}]/v)",
+        "x = 08;\ny = /(/;\nz = 09",
+        "x = /a{99999999999999999999999}/",
+    ];
+    // The same errors; the parser lists its lexer's first, these put each pattern's in source order.
+    let sorted = |mut errors: Vec<SyntaxError>| {
+        errors.sort_by_key(|e| (e.span.start, e.message.clone()));
+        errors
+    };
+    for text in cases {
+        let expected = parser_errors(text);
+        assert!(!expected.is_empty(), "{text}");
+        assert_eq!(sorted(run("a.ts", text).syntax_errors().to_vec()), sorted(expected), "{text}");
+    }
+    // A syntax error is the finding that matters, also beside a pattern past a limit.
+    let text = format!("x = /(/;\ny = /{}/", "(".repeat(10_000));
+    let facts = on_big_stack(move || run("a.ts", &text));
+    assert_eq!(facts.syntax_errors()[0].message, "Invalid regular expression: Unterminated capturing group");
+    assert!(facts.not_analysed().is_none());
+}
