@@ -131,7 +131,7 @@ fn refused_regex(text: String) -> (usize, String) {
 }
 
 const NESTED_REGEX: &str =
-    "has a regular expression nested more than 5000 groups or classes deep, deeper than beeuni-lint analyses";
+    "has a regular expression nested more than 1000 groups or classes deep, deeper than beeuni-lint analyses";
 const NAMED_GROUPS: &str = "has a regular expression with more than 1000 named groups, more than beeuni-lint analyses";
 const MODULE_NAMED_GROUPS: &str =
     "has more than 10000 named groups in its regular expressions, more than beeuni-lint analyses";
@@ -140,27 +140,30 @@ const MODULE_NAMED_GROUPS: &str =
 fn regular_expressions_nested_too_deeply_are_not_analysed() {
     // Each at the opener past the limit: `x = /` is 5 bytes, each opener 1 to 6.
     let cases = [
-        (format!("x = /{}a{}/", "(".repeat(100_000), ")".repeat(100_000)), 5 + 5_000),
-        (format!("x = /{}a{}/u", "(?:".repeat(100_000), ")".repeat(100_000)), 5 + 3 * 5_000),
-        (format!("x = /{}a{}/", "(?<=".repeat(100_000), ")".repeat(100_000)), 5 + 4 * 5_000),
-        (format!("x = /{}a{}/v", "[".repeat(200_000), "]".repeat(200_000)), 5 + 5_000),
-        (format!("x = /{}[[a]]{}/v", "(".repeat(4_999), ")".repeat(4_999)), 5 + 4_999 + 1),
+        (format!("x = /{}a{}/", "(".repeat(100_000), ")".repeat(100_000)), 5 + 1_000),
+        (format!("x = /{}a{}/u", "(?:".repeat(100_000), ")".repeat(100_000)), 5 + 3 * 1_000),
+        (format!("x = /{}a{}/", "(?<=".repeat(100_000), ")".repeat(100_000)), 5 + 4 * 1_000),
+        (format!("x = /{}a{}/v", "[".repeat(200_000), "]".repeat(200_000)), 5 + 1_000),
+        (format!("x = /{}[[a]]{}/v", "(".repeat(999), ")".repeat(999)), 5 + 999 + 1),
         // A class read as the parser reads it: `[)]` closes no group.
-        (format!("x = /{}/", "([)]".repeat(100_000)), 5 + 4 * 5_000),
+        (format!("x = /{}/", "([)]".repeat(100_000)), 5 + 4 * 1_000),
+        // Nested named groups pass the nesting limit first.
+        (format!("x = /{}a{}/", "(?<g>".repeat(30_000), ")".repeat(30_000)), 5 + 5 * 1_000),
     ];
     for (text, at) in cases {
         assert_eq!(refused_regex(text), (at, NESTED_REGEX.to_string()));
     }
     // Found exactly where the parser finds it, after a block the depth scan reads `/` as a division after.
     let text = format!("function f() {{}}\n/'{}a{}/", "(".repeat(100_000), ")".repeat(100_000));
-    assert_eq!(refused_regex(text), (18 + 5_000, NESTED_REGEX.to_string()));
+    assert_eq!(refused_regex(text), (18 + 1_000, NESTED_REGEX.to_string()));
 }
 
 #[test]
 fn regular_expressions_within_the_limits_are_parsed() {
     let cases = [
-        format!("x = /{}a{}/", "(".repeat(5_000), ")".repeat(5_000)),
-        format!("x = /{}a{}/v", "[".repeat(5_000), "]".repeat(5_000)),
+        format!("x = /{}a{}/", "(".repeat(1_000), ")".repeat(1_000)),
+        format!("x = /{}a{}/v", "[".repeat(1_000), "]".repeat(1_000)),
+        format!("x = /{}a{}/", (0..1_000).map(|i| format!("(?<g{i}>")).collect::<String>(), ")".repeat(1_000)),
         // Without the `v` flag a class does not nest: its `[` are characters.
         format!("x = /[{}]/", "[".repeat(100_000)),
         format!("x = /{}/", (0..1_000).map(|i| format!("(?<g{i}>a)")).collect::<String>()),
@@ -176,12 +179,12 @@ fn regular_expressions_within_the_limits_are_parsed() {
 #[test]
 fn too_many_named_groups_are_not_analysed() {
     let named = |n: usize, from: usize| (from..from + n).map(|i| format!("(?<g{i}>a)")).collect::<String>();
-    let nested = (0..30_000).map(|i| format!("(?<g{i}>")).collect::<String>() + "a" + &")".repeat(30_000);
-    // The 1,001st group: `(?<gN>a)` is 8 bytes for N < 10, 9 below 100, 10 below 1,000.
-    let flat_at = 5 + 10 * 8 + 90 * 9 + 900 * 10;
-    assert_eq!(refused_regex(format!("x = /{}/", named(120_000, 0))), (flat_at, NAMED_GROUPS.to_string()));
-    let nested_at = 5 + 10 * 6 + 90 * 7 + 900 * 8;
-    assert_eq!(refused_regex(format!("x = /{nested}/")), (nested_at, NAMED_GROUPS.to_string()));
+    // At the 1,001st group, flat or nested in pairs.
+    let pairs = (0..1_000).map(|i| format!("(?<a{i}>(?<b{i}>a))")).collect::<String>();
+    for pattern in [named(120_000, 0), pairs] {
+        let at = 5 + pattern.match_indices("(?<").nth(1_000).unwrap().0;
+        assert_eq!(refused_regex(format!("x = /{pattern}/")), (at, NAMED_GROUPS.to_string()));
+    }
     // Ten patterns of 1,000 are analysed, an eleventh group refused at its own pattern.
     let ten = (0..10).map(|p| format!("x = /{}/;\n", named(1_000, p * 1_000))).collect::<String>();
     let facts = on_big_stack({
