@@ -80,7 +80,7 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         regexes,
         ..
     } = visitor;
-    let (regex_errors, refused) = regex::check(&regexes, allocator);
+    let (regex_errors, refused) = regex::check(&regexes);
     insert_in_order(&mut facts.syntax_errors, regex_errors);
     // A regular expression past a limit leaves the module unanalysed, unless a syntax error is found.
     if let Some(refused) = refused.filter(|_| facts.syntax_errors.is_empty()) {

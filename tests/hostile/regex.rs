@@ -160,6 +160,18 @@ fn many_patterns_each_within_the_limit() {
     assert_refused(&report, &[refused("tools/x.ts", 12, 21, MODULE_NAMED)]);
 }
 
+/// Patterns at the nesting limit, 5 MB of them: each pattern's tree (some 65 bytes a byte) is let go before the
+/// next is parsed (kept in the module's arena, 30 MB of them took 1.5 GB).
+#[test]
+fn megabytes_of_patterns_within_the_limits() {
+    let sandbox = Sandbox::new();
+    let pattern = nested_groups(1_000);
+    let patterns: String = (0..2_500).map(|p| format!("export const P{p} = /{pattern}/u\n")).collect();
+    sandbox.file("beeuni.yaml", manifest()).file("tools/x.ts", format!("{MODULE}{patterns}")).commit("attack");
+    let report = check(&sandbox, "5 MB of patterns 1,000 deep");
+    assert_refused(&report, &[]);
+}
+
 /// Backreferences, quantifiers with huge bounds and lookbehinds cost their parser their length: analysed.
 #[test]
 fn backreferences_and_huge_quantifiers_are_linear() {

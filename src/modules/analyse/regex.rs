@@ -60,8 +60,14 @@ impl Breach {
 /// Parses each literal's pattern as oxc's parser does with `parse_regular_expression`: the syntax errors, in
 /// source order, and, at the group or class of the first literal that passes a limit, why the module is not
 /// analysed (the literals after it are not parsed).
-pub(super) fn check(literals: &[RegexLiteral], allocator: &Allocator) -> (Vec<SyntaxError>, Option<NotAnalysed>) {
+pub(super) fn check(literals: &[RegexLiteral]) -> (Vec<SyntaxError>, Option<NotAnalysed>) {
     let mut errors = Vec::new();
+    if literals.is_empty() {
+        return (errors, None);
+    }
+    // Only the errors are kept, so each pattern's tree (some 65 bytes a byte of pattern) is let go before the
+    // next is parsed: in the module's arena, 30 MB of patterns took 1.5 GB.
+    let mut scratch = Allocator::default();
     let mut named_in_module = 0;
     for literal in literals {
         // The parser reported bad flags, and parses no pattern after them.
@@ -77,9 +83,9 @@ pub(super) fn check(literals: &[RegexLiteral], allocator: &Allocator) -> (Vec<Sy
         // Spans are `u32` in oxc: the pattern's length fits, as the literal's end does.
         let flags_span_offset = pattern_span_offset + literal.pattern.len() as u32 + 1;
         let options = Options { pattern_span_offset, flags_span_offset };
-        if let Err(diagnostic) = LiteralParser::new(allocator, literal.pattern, Some(literal.flags), options).parse() {
-            errors.push(early::syntax_error(&diagnostic, false));
-        }
+        let failed = LiteralParser::new(&scratch, literal.pattern, Some(literal.flags), options).parse().err();
+        errors.extend(failed.map(|diagnostic| early::syntax_error(&diagnostic, false)));
+        scratch.reset();
     }
     (errors, None)
 }
