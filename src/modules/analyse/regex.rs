@@ -21,6 +21,9 @@ const MAX_NESTING: usize = 1_000;
 const MAX_NAMED_GROUPS: usize = 1_000;
 /// And more than this in all the patterns of a module: bounds the sum of those squares (10 patterns of 1,000).
 const MAX_MODULE_NAMED_GROUPS: usize = 10_000;
+/// Patterns longer than this in all, in one module, are refused: the pattern parser reads some 16 MB a second
+/// (a release build; the parser 150 MB of strings), so that 29 MB of patterns took 2 s.
+const MAX_MODULE_PATTERN_BYTES: usize = 1 << 20;
 
 /// A regular expression literal as the walk found it, borrowed from the program.
 #[derive(Clone, Copy)]
@@ -39,6 +42,7 @@ enum Breach {
     Nesting,
     NamedGroups,
     ModuleNamedGroups,
+    ModulePatternBytes,
 }
 
 impl Breach {
@@ -52,6 +56,10 @@ impl Breach {
             ),
             Breach::ModuleNamedGroups => format!(
                 "has more than {MAX_MODULE_NAMED_GROUPS} named groups in its regular expressions, more than beeuni-lint analyses"
+            ),
+            Breach::ModulePatternBytes => format!(
+                "has more than {} MiB of regular expressions, more than beeuni-lint analyses",
+                MAX_MODULE_PATTERN_BYTES >> 20
             ),
         }
     }
@@ -68,15 +76,19 @@ pub(super) fn check(literals: &[RegexLiteral]) -> (Vec<SyntaxError>, Option<NotA
     // Only the errors are kept, so each pattern's tree (some 65 bytes a byte of pattern) is let go before the
     // next is parsed: in the module's arena, 30 MB of patterns took 1.5 GB.
     let mut scratch = Allocator::default();
-    let mut named_in_module = 0;
+    let (mut named_in_module, mut pattern_bytes) = (0, 0);
     for literal in literals {
         // The parser reported bad flags, and parses no pattern after them.
         if !flags_are_valid(literal.flags) {
             continue;
         }
         let pattern_span_offset = literal.span.start + 1;
-        let unicode_sets = literal.flags.contains('v');
-        if let Err((offset, breach)) = measure(literal.pattern, unicode_sets, &mut named_in_module) {
+        pattern_bytes += literal.pattern.len();
+        // Measuring is cheap: a long pattern is refused for what it holds first, if it holds too much.
+        let within =
+            if pattern_bytes > MAX_MODULE_PATTERN_BYTES { Err((0, Breach::ModulePatternBytes)) } else { Ok(()) };
+        let measured = measure(literal.pattern, literal.flags.contains('v'), &mut named_in_module).and(within);
+        if let Err((offset, breach)) = measured {
             let at = pattern_span_offset as usize + offset;
             return (errors, Some(NotAnalysed { span: Span::new(at, at + 1), why: breach.why() }));
         }

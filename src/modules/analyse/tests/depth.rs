@@ -177,6 +177,21 @@ fn regular_expressions_within_the_limits_are_parsed() {
 }
 
 #[test]
+fn more_than_a_mebibyte_of_patterns_is_not_analysed() {
+    // Two patterns of 2^19 bytes are analysed; one byte more is refused at the pattern that passes.
+    let half = "a".repeat(1 << 19);
+    let two = format!("x = /{half}/;\ny = /{half}/;\n");
+    let facts = on_big_stack({
+        let two = two.clone();
+        move || run("a.ts", &two)
+    });
+    assert!(facts.is_whole(), "{:?} {:?}", facts.syntax_errors(), facts.not_analysed());
+    let three = format!("{two}z = /a/");
+    let why = "has more than 1 MiB of regular expressions, more than beeuni-lint analyses";
+    assert_eq!(refused_regex(three), (two.len() + 5, why.to_string()));
+}
+
+#[test]
 fn too_many_named_groups_are_not_analysed() {
     let named = |n: usize, from: usize| (from..from + n).map(|i| format!("(?<g{i}>a)")).collect::<String>();
     // At the 1,001st group, flat or nested in pairs.
