@@ -80,12 +80,15 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         regexes,
         ..
     } = visitor;
-    let (regex_errors, refused) = regex::check(&regexes);
-    insert_in_order(&mut facts.syntax_errors, regex_errors);
-    // A regular expression past a limit leaves the module unanalysed, unless a syntax error is found.
-    if let Some(refused) = refused.filter(|_| facts.syntax_errors.is_empty()) {
-        let comments = std::mem::take(&mut facts.comments);
-        return Collected { not_analysed: Some(refused), comments, ..Collected::default() }.into();
+    match regex::check(&regexes) {
+        regex::Checked::Valid => {}
+        regex::Checked::Invalid(error) => insert_in_order(&mut facts.syntax_errors, error),
+        // A pattern past a limit leaves the module unanalysed, unless it has a syntax error.
+        regex::Checked::Refused(refused) if facts.syntax_errors.is_empty() => {
+            let comments = std::mem::take(&mut facts.comments);
+            return Collected { not_analysed: Some(refused), comments, ..Collected::default() }.into();
+        }
+        regex::Checked::Refused(_) => {}
     }
     // What is kept to the end of the run is made here, each list in one allocation of its exact size.
     imports.sort_by_key(Found::start);
@@ -164,13 +167,11 @@ impl Found<'_> {
     }
 }
 
-/// Adds `errors` (in source order) to the parser's `syntax_errors`, each before the first that starts after it:
-/// the first error of a module is the one reported.
-fn insert_in_order(syntax_errors: &mut Vec<SyntaxError>, errors: Vec<SyntaxError>) {
-    for error in errors {
-        let at = syntax_errors.iter().position(|e| e.span.start > error.span.start).unwrap_or(syntax_errors.len());
-        syntax_errors.insert(at, error);
-    }
+/// Adds a pattern's `error` to the parser's `syntax_errors`, before the first that starts after it (the parser
+/// lists its lexer's errors first): the first error of a module is the one reported.
+fn insert_in_order(syntax_errors: &mut Vec<SyntaxError>, error: SyntaxError) {
+    let at = syntax_errors.iter().position(|e| e.span.start > error.span.start).unwrap_or(syntax_errors.len());
+    syntax_errors.insert(at, error);
 }
 
 /// The `beeuni-lint:` comments among `comments` (byte ranges that include the delimiters), delimiters removed.

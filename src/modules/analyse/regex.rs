@@ -65,15 +65,22 @@ impl Breach {
     }
 }
 
-/// Parses each literal's pattern as oxc's parser does with `parse_regular_expression`: the syntax errors, in
-/// source order, and, at the group or class of the first literal that passes a limit, why the module is not
-/// analysed (the literals after it are not parsed).
-pub(super) fn check(literals: &[RegexLiteral]) -> (Vec<SyntaxError>, Option<NotAnalysed>) {
-    let mut errors = Vec::new();
+/// What the patterns of a module come to.
+pub(super) enum Checked {
+    Valid,
+    /// The first invalid pattern's error (the only one a module's report shows: none after it is parsed).
+    Invalid(SyntaxError),
+    /// The first pattern past a limit: not parsed, nor any after it.
+    Refused(NotAnalysed),
+}
+
+/// Parses each literal's pattern as oxc's parser does with `parse_regular_expression`, up to the first invalid
+/// one, or the first that passes a limit (located at the group or class that passes it).
+pub(super) fn check(literals: &[RegexLiteral]) -> Checked {
     if literals.is_empty() {
-        return (errors, None);
+        return Checked::Valid;
     }
-    // Only the errors are kept, so each pattern's tree (some 65 bytes a byte of pattern) is let go before the
+    // Only an error is kept, so each pattern's tree (some 65 bytes a byte of pattern) is let go before the
     // next is parsed: in the module's arena, 30 MB of patterns took 1.5 GB.
     let mut scratch = Allocator::default();
     let (mut named_in_module, mut pattern_bytes) = (0, 0);
@@ -90,16 +97,17 @@ pub(super) fn check(literals: &[RegexLiteral]) -> (Vec<SyntaxError>, Option<NotA
         let measured = measure(literal.pattern, literal.flags.contains('v'), &mut named_in_module).and(within);
         if let Err((offset, breach)) = measured {
             let at = pattern_span_offset as usize + offset;
-            return (errors, Some(NotAnalysed { span: Span::new(at, at + 1), why: breach.why() }));
+            return Checked::Refused(NotAnalysed { span: Span::new(at, at + 1), why: breach.why() });
         }
         // Spans are `u32` in oxc: the pattern's length fits, as the literal's end does.
         let flags_span_offset = pattern_span_offset + literal.pattern.len() as u32 + 1;
         let options = Options { pattern_span_offset, flags_span_offset };
-        let failed = LiteralParser::new(&scratch, literal.pattern, Some(literal.flags), options).parse().err();
-        errors.extend(failed.map(|diagnostic| early::syntax_error(&diagnostic, false)));
+        if let Err(diagnostic) = LiteralParser::new(&scratch, literal.pattern, Some(literal.flags), options).parse() {
+            return Checked::Invalid(early::syntax_error(&diagnostic, false));
+        }
         scratch.reset();
     }
-    (errors, None)
+    Checked::Valid
 }
 
 /// Flags oxc's lexer accepts (each known, none twice); after others it parses no pattern.
