@@ -118,6 +118,19 @@ fn nested_groups_a_guess_would_miss() {
     assert_refused(&report, "tools/x.ts", 3, (2 + 4 * 1_000 + 1) as u64, NESTED);
 }
 
+/// A quote in a regular expression after a block, which the depth scan's guess took for a division, hid the rest
+/// of the line from it: 100,000 parentheses there overflowed the stack. The scan follows both readings now.
+#[test]
+fn nesting_behind_a_slash_read_both_ways() {
+    let sandbox = Sandbox::new();
+    let module = format!("{MODULE}if (true) {{}}\n/'/; x = {}\n", nested_groups(100_000));
+    sandbox.file("beeuni.yaml", manifest()).file("tools/x.ts", module).commit("attack");
+    let report = check(&sandbox, "100,000 parentheses after a regular expression after a block");
+    // `/'/; x = ` is 9 bytes; the 5,001st parenthesis goes too deep.
+    let why = "is nested more than 5000 brackets deep, deeper than beeuni-lint analyses";
+    assert_refused(&report, "tools/x.ts", 3, 9 + 5_000 + 1, why);
+}
+
 /// Their nesting passes its limit first (at the 1,001st group); named groups nested in pairs pass the other.
 #[test]
 fn thirty_and_sixty_thousand_nested_named_groups() {

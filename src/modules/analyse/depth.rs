@@ -6,10 +6,12 @@
 //! at each bracket level, counts the tokens that make the parser recurse without a bracket. Both estimates
 //! are meant to err high. The limits are what the 64 MiB stack of an analysis thread takes (parse, visit and
 //! early errors), measured in a release build, with a margin of at least 4.5 (README, "Limits").
-//! A text too short to reach them is not scanned at all ([`may_be_too_deep`]). The patterns of regular
-//! expressions are not the parser's to recurse into: they are measured exactly, and parsed, after it (`regex`).
+//! A text too short to reach them is not scanned at all ([`may_be_too_deep`]). Where a `/` may divide or start
+//! a regular expression, both readings are followed ([`readings`]). The patterns of regular expressions are not
+//! the parser's to recurse into: they are measured exactly, and parsed, after it (`regex`).
 
 mod lexical;
+mod readings;
 
 use self::lexical::{find, is_operator_word, is_prefix_word, is_word, line_end, skip_regex, skip_string};
 
@@ -44,6 +46,7 @@ enum Counter {
     Stmt,
 }
 
+#[derive(Clone)]
 struct Frame {
     /// `(`, `[`, `{`, or `$` for the `${` of a template literal.
     open: u8,
@@ -85,21 +88,28 @@ pub(super) fn may_be_too_deep(text: &str) -> bool {
 
 pub(super) fn scan(text: &str) -> Scan {
     let bytes = text.as_bytes();
-    let mut s = Scanner {
+    let first = Scanner {
         bytes,
+        // A `#!` line is the runtime's, not JavaScript.
+        i: if bytes.starts_with(b"#!") { line_end(bytes, 0) } else { 0 },
         stack: vec![Frame::new(0, 0, false)],
         comments: Vec::new(),
         regex_ok: true,
         unary_ok: true,
         after_control: false,
         after_end: false,
+        ambiguous: false,
+        unterminated: false,
     };
-    let too_deep = s.run().err();
-    Scan { comments: s.comments, too_deep }
+    let (too_deep, comments) = readings::follow(first);
+    Scan { comments, too_deep }
 }
 
+#[derive(Clone)]
 struct Scanner<'t> {
     bytes: &'t [u8],
+    /// Where the next token starts.
+    i: usize,
     stack: Vec<Frame>,
     comments: Vec<(usize, usize)>,
     /// Would a `/` here start a regular expression (rather than divide)?
@@ -110,6 +120,12 @@ struct Scanner<'t> {
     after_control: bool,
     /// The previous token was a `;` or a `}` that closed a level.
     after_end: bool,
+    /// The previous token leaves a `/` both readings: a `}` (a block's, or an object's), a word that is an operator
+    /// or a name (`in`, `x.return`), `++` or `--` (postfix, or prefix).
+    ambiguous: bool,
+    /// A `/` was read as a regular expression that the line ends first: the parser stops there, so no reading
+    /// goes on from it.
+    unterminated: bool,
 }
 
 impl Scanner<'_> {
@@ -159,126 +175,136 @@ impl Scanner<'_> {
         popped
     }
 
-    fn run(&mut self) -> Result<(), TooDeep> {
-        let bytes = self.bytes;
-        let mut i = 0;
-        if bytes.starts_with(b"#!") {
-            i = line_end(bytes, 0);
-        }
-        while i < bytes.len() {
-            let b = bytes[i];
-            let next = bytes.get(i + 1).copied().unwrap_or(0);
-            let start = i;
-            if b.is_ascii_whitespace() {
-                i += 1;
-                continue;
-            }
-            let after_end = std::mem::take(&mut self.after_end);
-            match b {
-                b'/' if next == b'/' => {
-                    i = line_end(bytes, i);
-                    self.comments.push((start, i));
-                    self.after_end = after_end;
-                    continue;
-                }
-                b'/' if next == b'*' => {
-                    i = find(bytes, i + 2, b"*/").map_or(bytes.len(), |end| end + 2);
-                    self.comments.push((start, i));
-                    self.after_end = after_end;
-                    continue;
-                }
-                b'/' if self.regex_ok => {
-                    i = skip_regex(bytes, i + 1);
-                    self.operand();
-                    continue;
-                }
-                b'\'' | b'"' => {
-                    i = skip_string(bytes, i + 1, b);
-                    self.operand();
-                    continue;
-                }
-                b'`' => {
-                    i = self.template(i + 1)?;
-                    continue;
-                }
-                b'(' | b'[' | b'{' => {
-                    // `a[0][1]…` and the types `A[][]…`, `A['k']['j']…` nest one level a pair, without a bracket.
-                    if b == b'[' && bytes[..i].iter().rev().find(|c| !c.is_ascii_whitespace()) == Some(&b']') {
-                        self.count(i, Counter::Expr)?;
-                    }
-                    self.push(b, i)?;
-                    i += 1;
-                    continue;
-                }
-                b')' | b']' | b'}' => {
-                    i += 1;
-                    match self.pop(b) {
-                        Some((b'$', _)) => i = self.template(i)?,
-                        Some((open, control)) => {
-                            self.regex_ok = control;
-                            self.unary_ok = true;
-                            if open == b'{' {
-                                self.top().end_statement();
-                                self.after_end = true;
-                            }
-                        }
-                        None => {}
-                    }
-                    continue;
-                }
-                _ if is_word(b) => {
-                    while i < bytes.len() && is_word(bytes[i]) {
-                        i += 1;
-                    }
-                    self.word(&bytes[start..i], start, after_end)?;
-                    continue;
-                }
-                _ => {}
-            }
-            // Punctuators: `counted` says whether this one may make the parser recurse.
-            let (len, counted) = match (b, next) {
-                (b';', _) => {
-                    let top = self.top();
-                    top.end_statement();
-                    top.expr = 0;
-                    top.angle = 0;
-                    self.after_end = true;
-                    (1, false)
-                }
-                (b',', _) => {
-                    self.top().expr = 0;
-                    (1, false)
-                }
-                (b'!', b'=') | (b'=', b'=') => (if bytes.get(i + 2) == Some(&b'=') { 3 } else { 2 }, false),
-                (b'=', b'>') | (b'*', b'*') => (2, true),
-                (b'+', b'+') | (b'-', b'-') => (2, self.unary_ok),
-                (b'+' | b'-', b'=') => (2, true),
-                (b'+' | b'-', _) => (1, self.unary_ok),
-                (b'?', b'?') => (2, false),
-                (b'?', b'.') if !bytes.get(i + 2).is_some_and(u8::is_ascii_digit) => (2, false),
-                (b'.', b'.') if bytes.get(i + 2) == Some(&b'.') => (3, false),
-                // Both a cast `<T>x` (ended by its own `>`) and type arguments (open across `,`) nest.
-                (b'<', _) => {
-                    self.count(start, Counter::Angle)?;
-                    (1, true)
-                }
-                (b'>', _) => {
-                    let top = self.top();
-                    top.angle = top.angle.saturating_sub(1);
-                    (1, false)
-                }
-                (b'!' | b'~' | b'=' | b'?' | b':', _) => (1, true),
-                _ => (1, false),
-            };
-            if counted {
-                self.count(start, Counter::Expr)?;
-            }
-            i += len;
-            self.regex_ok = true;
-            self.unary_ok = true;
-            self.after_control = false;
-        }
+    /// Reads the token at `i` and moves past it.
+    fn step(&mut self) -> Result<(), TooDeep> {
+        self.i = self.token(self.i)?;
         Ok(())
+    }
+
+    /// Reads the token at `i`: where the next one starts.
+    fn token(&mut self, mut i: usize) -> Result<usize, TooDeep> {
+        let bytes = self.bytes;
+        let b = bytes[i];
+        let next = bytes.get(i + 1).copied().unwrap_or(0);
+        let start = i;
+        if b.is_ascii_whitespace() {
+            return Ok(i + 1);
+        }
+        let after_end = std::mem::take(&mut self.after_end);
+        let ambiguous = std::mem::take(&mut self.ambiguous);
+        match b {
+            b'/' if next == b'/' => {
+                i = line_end(bytes, i);
+                self.comments.push((start, i));
+                self.after_end = after_end;
+                self.ambiguous = ambiguous;
+                return Ok(i);
+            }
+            b'/' if next == b'*' => {
+                i = find(bytes, i + 2, b"*/").map_or(bytes.len(), |end| end + 2);
+                self.comments.push((start, i));
+                self.after_end = after_end;
+                self.ambiguous = ambiguous;
+                return Ok(i);
+            }
+            b'/' if self.regex_ok => {
+                i = skip_regex(bytes, i + 1);
+                self.unterminated = bytes.get(i.wrapping_sub(1)) != Some(&b'/') || i == start + 1;
+                self.operand();
+                return Ok(i);
+            }
+            b'\'' | b'"' => {
+                i = skip_string(bytes, i + 1, b);
+                self.operand();
+                return Ok(i);
+            }
+            b'`' => return self.template(i + 1),
+            b'(' | b'[' | b'{' => {
+                // `a[0][1]…` and the types `A[][]…`, `A['k']['j']…` nest one level a pair, without a bracket.
+                if b == b'[' && bytes[..i].iter().rev().find(|c| !c.is_ascii_whitespace()) == Some(&b']') {
+                    self.count(i, Counter::Expr)?;
+                }
+                self.push(b, i)?;
+                return Ok(i + 1);
+            }
+            b')' | b']' | b'}' => {
+                i += 1;
+                match self.pop(b) {
+                    Some((b'$', _)) => i = self.template(i)?,
+                    Some((open, control)) => {
+                        self.regex_ok = control;
+                        self.unary_ok = true;
+                        if open == b'{' {
+                            self.top().end_statement();
+                            self.after_end = true;
+                            self.ambiguous = true;
+                        }
+                    }
+                    None => {}
+                }
+                return Ok(i);
+            }
+            _ if is_word(b) => {
+                while i < bytes.len() && is_word(bytes[i]) {
+                    i += 1;
+                }
+                self.word(&bytes[start..i], start, after_end)?;
+                return Ok(i);
+            }
+            _ => {}
+        }
+        // Punctuators: `counted` says whether this one may make the parser recurse.
+        let (len, counted) = match (b, next) {
+            (b';', _) => {
+                let top = self.top();
+                top.end_statement();
+                top.expr = 0;
+                top.angle = 0;
+                self.after_end = true;
+                (1, false)
+            }
+            (b',', _) => {
+                self.top().expr = 0;
+                (1, false)
+            }
+            (b'!', b'=') | (b'=', b'=') => (if bytes.get(i + 2) == Some(&b'=') { 3 } else { 2 }, false),
+            (b'=', b'>') | (b'*', b'*') => (2, true),
+            (b'+', b'+') | (b'-', b'-') => {
+                self.ambiguous = true;
+                (2, self.unary_ok)
+            }
+            (b'+' | b'-', b'=') => (2, true),
+            (b'+' | b'-', _) => (1, self.unary_ok),
+            (b'?', b'?') => (2, false),
+            (b'?', b'.') if !bytes.get(i + 2).is_some_and(u8::is_ascii_digit) => (2, false),
+            (b'.', b'.') if bytes.get(i + 2) == Some(&b'.') => (3, false),
+            // Both a cast `<T>x` (ended by its own `>`) and type arguments (open across `,`) nest.
+            (b'<', _) => {
+                self.count(start, Counter::Angle)?;
+                (1, true)
+            }
+            (b'>', _) => {
+                let top = self.top();
+                top.angle = top.angle.saturating_sub(1);
+                (1, false)
+            }
+            (b'!' | b'~' | b'=' | b'?' | b':', _) => (1, true),
+            _ => (1, false),
+        };
+        if counted {
+            self.count(start, Counter::Expr)?;
+        }
+        self.regex_ok = true;
+        self.unary_ok = true;
+        self.after_control = false;
+        Ok(i + len)
+    }
+
+    /// Is the next token a `/` that may divide or start a regular expression?
+    fn at_ambiguous_slash(&self) -> bool {
+        self.ambiguous
+            && self.bytes.get(self.i) == Some(&b'/')
+            && !matches!(self.bytes.get(self.i + 1), Some(b'/' | b'*'))
     }
 
     fn operand(&mut self) {
@@ -291,6 +317,7 @@ impl Scanner<'_> {
         if is_operator_word(word) {
             self.regex_ok = true;
             self.unary_ok = true;
+            self.ambiguous = true;
         } else {
             self.operand();
         }

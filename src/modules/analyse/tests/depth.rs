@@ -252,3 +252,29 @@ fn regular_expression_errors_are_found_as_the_parser_found_them() {
     assert_eq!(facts.syntax_errors()[0].message, "Invalid regular expression: Unterminated capturing group");
     assert!(facts.not_analysed().is_none());
 }
+
+#[test]
+fn a_slash_read_both_ways_hides_no_nesting() {
+    let deep = format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000));
+    let cases = [
+        // A regular expression after a block, which the scan's guess takes for a division: its quote or
+        // backtick would hide the rest of the line, or of the file.
+        format!("if (true) {{}}\n/'/; x = {deep}"),
+        format!("if (true) {{}}\n/`/; x = {deep}"),
+        // Divisions the guess takes for regular expressions.
+        format!("x = function () {{}} / '/' + {deep}"),
+        format!("x = o.in / '/' + {deep}"),
+        format!("x = a++ / '/' + {deep}"),
+    ];
+    for text in cases {
+        let why = not_analysed(on_big_stack(move || run("a.ts", &text))).why;
+        assert_eq!(why, "is nested more than 5000 brackets deep, deeper than beeuni-lint analyses");
+    }
+}
+
+#[test]
+fn slashes_read_both_ways_are_not_refused() {
+    let text = "x = {} / 2; if (a) {} /re/.test(b); y = a++ / 2; z = o.in / 3; w = `${a}` / 2\n".repeat(5_000);
+    let facts = on_big_stack(move || run("a.ts", &text));
+    assert!(facts.is_whole(), "{:?} {:?}", facts.syntax_errors(), facts.not_analysed());
+}
