@@ -22,10 +22,7 @@ fn run(readings: &mut Vec<Scanner>) -> Result<(), TooDeep> {
     loop {
         // One reading (nearly always): no choosing, no meeting.
         if readings.len() == 1 {
-            let only = &mut readings[0];
-            while only.i < only.bytes.len() && !only.at_ambiguous_slash() {
-                only.step()?;
-            }
+            readings[0].run_to_ambiguous_slash()?;
         }
         let Some(k) = (0..readings.len()).min_by_key(|&k| readings[k].i) else { return Ok(()) };
         let reading = &mut readings[k];
