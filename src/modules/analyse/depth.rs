@@ -186,137 +186,142 @@ impl Scanner<'_> {
         self.run(false)
     }
 
-    /// One loop for both, so that the token's code is inlined once, in it (a call a token, or two copies that
-    /// called out for words and closers, cost the scan half or a fifth as much again).
+    /// One loop for both, with the token's code in it: a call a token, or two copies of it (which called out for
+    /// words and closers), cost the scan half or a fifth as much again.
     fn run(&mut self, one: bool) -> Result<(), TooDeep> {
+        let bytes = self.bytes;
         let mut i = self.i;
-        while i < self.bytes.len() && (one || !(self.ambiguous && self.is_ambiguous_slash(i))) {
-            i = self.token(i)?;
+        let mut first = true;
+        while i < bytes.len() {
             if one {
+                if !std::mem::take(&mut first) {
+                    break;
+                }
+            } else if self.ambiguous && self.is_ambiguous_slash(i) {
                 break;
             }
+            let b = bytes[i];
+            let next = bytes.get(i + 1).copied().unwrap_or(0);
+            let start = i;
+            if b.is_ascii_whitespace() {
+                i += 1;
+                continue;
+            }
+            let after_end = std::mem::take(&mut self.after_end);
+            let ambiguous = std::mem::take(&mut self.ambiguous);
+            match b {
+                b'/' if next == b'/' => {
+                    i = line_end(bytes, i);
+                    self.comments.push((start, i));
+                    self.after_end = after_end;
+                    self.ambiguous = ambiguous;
+                    continue;
+                }
+                b'/' if next == b'*' => {
+                    i = find(bytes, i + 2, b"*/").map_or(bytes.len(), |end| end + 2);
+                    self.comments.push((start, i));
+                    self.after_end = after_end;
+                    self.ambiguous = ambiguous;
+                    continue;
+                }
+                b'/' if self.regex_ok => {
+                    i = skip_regex(bytes, i + 1);
+                    self.unterminated = bytes.get(i.wrapping_sub(1)) != Some(&b'/') || i == start + 1;
+                    self.operand();
+                    continue;
+                }
+                b'\'' | b'"' => {
+                    i = skip_string(bytes, i + 1, b);
+                    self.operand();
+                    continue;
+                }
+                b'`' => {
+                    i = self.template(i + 1)?;
+                    continue;
+                }
+                b'(' | b'[' | b'{' => {
+                    // `a[0][1]…` and the types `A[][]…`, `A['k']['j']…` nest one level a pair, without a bracket.
+                    if b == b'[' && bytes[..i].iter().rev().find(|c| !c.is_ascii_whitespace()) == Some(&b']') {
+                        self.count(i, Counter::Expr)?;
+                    }
+                    self.push(b, i)?;
+                    i += 1;
+                    continue;
+                }
+                b')' | b']' | b'}' => {
+                    i += 1;
+                    match self.pop(b) {
+                        Some((b'$', _)) => i = self.template(i)?,
+                        Some((open, control)) => {
+                            self.regex_ok = control;
+                            self.unary_ok = true;
+                            if open == b'{' {
+                                self.top().end_statement();
+                                self.after_end = true;
+                                self.ambiguous = true;
+                            }
+                        }
+                        None => {}
+                    }
+                    continue;
+                }
+                _ if is_word(b) => {
+                    while i < bytes.len() && is_word(bytes[i]) {
+                        i += 1;
+                    }
+                    self.word(&bytes[start..i], start, after_end)?;
+                    continue;
+                }
+                _ => {}
+            }
+            // Punctuators: `counted` says whether this one may make the parser recurse.
+            let (len, counted) = match (b, next) {
+                (b';', _) => {
+                    let top = self.top();
+                    top.end_statement();
+                    top.expr = 0;
+                    top.angle = 0;
+                    self.after_end = true;
+                    (1, false)
+                }
+                (b',', _) => {
+                    self.top().expr = 0;
+                    (1, false)
+                }
+                (b'!', b'=') | (b'=', b'=') => (if bytes.get(i + 2) == Some(&b'=') { 3 } else { 2 }, false),
+                (b'=', b'>') | (b'*', b'*') => (2, true),
+                (b'+', b'+') | (b'-', b'-') => {
+                    self.ambiguous = true;
+                    (2, self.unary_ok)
+                }
+                (b'+' | b'-', b'=') => (2, true),
+                (b'+' | b'-', _) => (1, self.unary_ok),
+                (b'?', b'?') => (2, false),
+                (b'?', b'.') if !bytes.get(i + 2).is_some_and(u8::is_ascii_digit) => (2, false),
+                (b'.', b'.') if bytes.get(i + 2) == Some(&b'.') => (3, false),
+                // Both a cast `<T>x` (ended by its own `>`) and type arguments (open across `,`) nest.
+                (b'<', _) => {
+                    self.count(start, Counter::Angle)?;
+                    (1, true)
+                }
+                (b'>', _) => {
+                    let top = self.top();
+                    top.angle = top.angle.saturating_sub(1);
+                    (1, false)
+                }
+                (b'!' | b'~' | b'=' | b'?' | b':', _) => (1, true),
+                _ => (1, false),
+            };
+            if counted {
+                self.count(start, Counter::Expr)?;
+            }
+            self.regex_ok = true;
+            self.unary_ok = true;
+            self.after_control = false;
+            i += len;
         }
         self.i = i;
         Ok(())
-    }
-
-    /// Reads the token at `i`: where the next one starts.
-    fn token(&mut self, mut i: usize) -> Result<usize, TooDeep> {
-        let bytes = self.bytes;
-        let b = bytes[i];
-        let next = bytes.get(i + 1).copied().unwrap_or(0);
-        let start = i;
-        if b.is_ascii_whitespace() {
-            return Ok(i + 1);
-        }
-        let after_end = std::mem::take(&mut self.after_end);
-        let ambiguous = std::mem::take(&mut self.ambiguous);
-        match b {
-            b'/' if next == b'/' => {
-                i = line_end(bytes, i);
-                self.comments.push((start, i));
-                self.after_end = after_end;
-                self.ambiguous = ambiguous;
-                return Ok(i);
-            }
-            b'/' if next == b'*' => {
-                i = find(bytes, i + 2, b"*/").map_or(bytes.len(), |end| end + 2);
-                self.comments.push((start, i));
-                self.after_end = after_end;
-                self.ambiguous = ambiguous;
-                return Ok(i);
-            }
-            b'/' if self.regex_ok => {
-                i = skip_regex(bytes, i + 1);
-                self.unterminated = bytes.get(i.wrapping_sub(1)) != Some(&b'/') || i == start + 1;
-                self.operand();
-                return Ok(i);
-            }
-            b'\'' | b'"' => {
-                i = skip_string(bytes, i + 1, b);
-                self.operand();
-                return Ok(i);
-            }
-            b'`' => return self.template(i + 1),
-            b'(' | b'[' | b'{' => {
-                // `a[0][1]…` and the types `A[][]…`, `A['k']['j']…` nest one level a pair, without a bracket.
-                if b == b'[' && bytes[..i].iter().rev().find(|c| !c.is_ascii_whitespace()) == Some(&b']') {
-                    self.count(i, Counter::Expr)?;
-                }
-                self.push(b, i)?;
-                return Ok(i + 1);
-            }
-            b')' | b']' | b'}' => {
-                i += 1;
-                match self.pop(b) {
-                    Some((b'$', _)) => i = self.template(i)?,
-                    Some((open, control)) => {
-                        self.regex_ok = control;
-                        self.unary_ok = true;
-                        if open == b'{' {
-                            self.top().end_statement();
-                            self.after_end = true;
-                            self.ambiguous = true;
-                        }
-                    }
-                    None => {}
-                }
-                return Ok(i);
-            }
-            _ if is_word(b) => {
-                while i < bytes.len() && is_word(bytes[i]) {
-                    i += 1;
-                }
-                self.word(&bytes[start..i], start, after_end)?;
-                return Ok(i);
-            }
-            _ => {}
-        }
-        // Punctuators: `counted` says whether this one may make the parser recurse.
-        let (len, counted) = match (b, next) {
-            (b';', _) => {
-                let top = self.top();
-                top.end_statement();
-                top.expr = 0;
-                top.angle = 0;
-                self.after_end = true;
-                (1, false)
-            }
-            (b',', _) => {
-                self.top().expr = 0;
-                (1, false)
-            }
-            (b'!', b'=') | (b'=', b'=') => (if bytes.get(i + 2) == Some(&b'=') { 3 } else { 2 }, false),
-            (b'=', b'>') | (b'*', b'*') => (2, true),
-            (b'+', b'+') | (b'-', b'-') => {
-                self.ambiguous = true;
-                (2, self.unary_ok)
-            }
-            (b'+' | b'-', b'=') => (2, true),
-            (b'+' | b'-', _) => (1, self.unary_ok),
-            (b'?', b'?') => (2, false),
-            (b'?', b'.') if !bytes.get(i + 2).is_some_and(u8::is_ascii_digit) => (2, false),
-            (b'.', b'.') if bytes.get(i + 2) == Some(&b'.') => (3, false),
-            // Both a cast `<T>x` (ended by its own `>`) and type arguments (open across `,`) nest.
-            (b'<', _) => {
-                self.count(start, Counter::Angle)?;
-                (1, true)
-            }
-            (b'>', _) => {
-                let top = self.top();
-                top.angle = top.angle.saturating_sub(1);
-                (1, false)
-            }
-            (b'!' | b'~' | b'=' | b'?' | b':', _) => (1, true),
-            _ => (1, false),
-        };
-        if counted {
-            self.count(start, Counter::Expr)?;
-        }
-        self.regex_ok = true;
-        self.unary_ok = true;
-        self.after_control = false;
-        Ok(i + len)
     }
 
     /// Is the next token a `/` that may divide or start a regular expression?
