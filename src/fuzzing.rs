@@ -41,6 +41,20 @@ pub fn xcsh(data: &[u8]) {
     });
 }
 
+/// The `beeuni-lint.toml` reader on any bytes (as UTF-8, lossily: the loader refuses other bytes before it
+/// parses): it never panics; a config it accepts answers what the run asks of it, and a refusal names at least one
+/// mistake, located in the file.
+pub fn config(data: &[u8]) {
+    use crate::config::{Config, FILE_NAME};
+    let text = String::from_utf8_lossy(data);
+    match Config::parse(&text, FILE_NAME) {
+        Ok(config) => {
+            let _ = (config.xcsh_folders(), config.is_excluded("tools/a.ts"), config.is_excluded(""));
+        }
+        Err(message) => assert!(message.starts_with("beeuni-lint.toml:"), "an unlocated refusal: {message}"),
+    }
+}
+
 /// The cache's entry decoder on any bytes (the first byte picks module facts or a YAML tree): it never panics,
 /// and what decodes encodes to bytes that decode to the same value (spans unbounded: no text comes with the
 /// bytes). A decoded tree is walked as the loader walks one (its checks must make every index valid and every

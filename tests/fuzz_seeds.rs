@@ -39,6 +39,13 @@ fn cache_seeds() {
 }
 
 #[test]
+fn config_seeds() {
+    for (_, data) in seeds("config") {
+        beeuni_lint::fuzzing::config(&data);
+    }
+}
+
+#[test]
 fn manifest_seeds() {
     replay_in_projects("manifest", beeuni_lint::fuzzing::manifest);
 }

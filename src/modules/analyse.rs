@@ -9,6 +9,7 @@ mod depth;
 mod early;
 mod erased;
 pub(crate) mod export;
+mod regex;
 mod signal;
 
 use oxc_allocator::Allocator;
@@ -45,11 +46,8 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
     let source_type = source_type(path).unwrap_or_else(SourceType::ts);
     let source_type = if path.ends_with(".js") { source_type.with_jsx(true) } else { source_type };
     // CommonJS runs inside a function, so a top-level `return` is fine there (and `.js` may be CommonJS).
-    let options = ParseOptions {
-        allow_return_outside_function: !source_type.is_module(),
-        parse_regular_expression: true,
-        ..ParseOptions::default()
-    };
+    // Regular expressions are parsed after the walk, each measured first (`regex`).
+    let options = ParseOptions { allow_return_outside_function: !source_type.is_module(), ..ParseOptions::default() };
     let parsed = Parser::new(allocator, text, source_type).with_options(options).parse();
     facts.syntax_errors.extend(parsed.diagnostics.errors().map(|d| early::syntax_error(d, false)));
     let program = &parsed.program;
@@ -86,8 +84,19 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         passed_to_change,
         first_jsx,
         decorated,
+        regexes,
         ..
     } = visitor;
+    match regex::check(&regexes) {
+        regex::Checked::Valid => {}
+        regex::Checked::Invalid(error) => insert_in_order(&mut facts.syntax_errors, error),
+        // A pattern past a limit leaves the module unanalysed, unless it has a syntax error.
+        regex::Checked::Refused(refused) if facts.syntax_errors.is_empty() => {
+            let comments = std::mem::take(&mut facts.comments);
+            return Collected { not_analysed: Some(refused), comments, ..Collected::default() }.into();
+        }
+        regex::Checked::Refused(_) => {}
+    }
     let jsx = first_jsx.map(|at| (at, JsxRuntime::of(text, &program.comments)));
     if let Some((at, JsxRuntime::Automatic { source })) = jsx {
         let specifier = allocator.alloc_str(&format!("{source}/jsx-dev-runtime"));
@@ -178,6 +187,13 @@ impl Found<'_> {
         let Found { specifier, span, kind, type_only, guarded } = *self;
         Import { specifier: InlineStr::from(specifier), span, kind, type_only, guarded }
     }
+}
+
+/// Adds a pattern's `error` to the parser's `syntax_errors`, before the first that starts after it (the parser
+/// lists its lexer's errors first): the first error of a module is the one reported.
+fn insert_in_order(syntax_errors: &mut Vec<SyntaxError>, error: SyntaxError) {
+    let at = syntax_errors.iter().position(|e| e.span.start > error.span.start).unwrap_or(syntax_errors.len());
+    syntax_errors.insert(at, error);
 }
 
 /// The `beeuni-lint:` comments among `comments` (byte ranges that include the delimiters), delimiters removed: one

@@ -7,6 +7,7 @@ use oxc_ast_visit::{Visit, walk};
 use oxc_span::GetSpan;
 
 use super::export::{ExecuteInfo, env_binding, is_commonjs_export, span, string_value};
+use super::regex::RegexLiteral;
 use super::signal::{is_request_with_signal, passes_no_signal};
 use super::{Found, changed, commonjs};
 use crate::modules::facts::*;
@@ -61,6 +62,8 @@ pub(super) struct Collector<'a, 'f> {
     pub(super) fetches: ArenaVec<'a, TextSpan>,
     /// Names given first to `Object.assign(x, ...)` and its kin, which change them.
     pub(super) passed_to_change: ArenaVec<'a, &'a str>,
+    /// Every regular expression literal, in the order visited: their patterns are parsed after the walk.
+    pub(super) regexes: ArenaVec<'a, RegexLiteral<'a>>,
     /// The first CommonJS export (`module.exports = …`, `exports.x = …`) below the top level, outside any
     /// function but those called where they are written (a UMD wrapper's `(function () { … })()`).
     pub(super) nested_commonjs: Option<oxc_span::Span>,
@@ -101,6 +104,7 @@ impl<'a, 'f> Collector<'a, 'f> {
             context_env: ArenaVec::new_in(&arena),
             fetches: ArenaVec::new_in(&arena),
             passed_to_change: ArenaVec::new_in(&arena),
+            regexes: ArenaVec::new_in(&arena),
             nested_commonjs: None,
             signal_requests: ArenaVec::new_in(&arena),
             invoked: None,
@@ -193,6 +197,9 @@ impl<'a> Visit<'a> for Collector<'a, '_> {
         // A leaf holds nothing the walk looks for: a third of a module's expressions end here without the walk's
         // dispatch (but at the depth limit, where entering one is reported).
         if is_leaf(it) && self.depth < MAX_VISIT_DEPTH {
+            if let Expression::RegExpLiteral(literal) = it {
+                self.visit_reg_exp_literal(literal);
+            }
             return;
         }
         if self.descend(it) {
@@ -342,6 +349,13 @@ impl<'a> Visit<'a> for Collector<'a, '_> {
         if let Some(key) = it.as_expression() {
             self.visit_expression(key);
         }
+    }
+
+    fn visit_reg_exp_literal(&mut self, it: &RegExpLiteral<'a>) {
+        let pattern = it.regex.pattern.text.as_str();
+        // The parser's literals keep their source: `/pattern/flags`.
+        let flags = it.raw.and_then(|raw| raw.as_str().get(pattern.len() + 2..)).unwrap_or_default();
+        self.regexes.push(RegexLiteral { span: it.span, pattern, flags });
     }
 
     // The template's text holds nothing the walk looks for.

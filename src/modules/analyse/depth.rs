@@ -6,9 +6,12 @@
 //! at each bracket level, counts the tokens that make the parser recurse without a bracket. Both estimates
 //! are meant to err high. The limits are what the 64 MiB stack of an analysis thread takes (parse, visit and
 //! early errors), measured in a release build, with a margin of at least 4.5 (README, "Limits").
-//! A text too short to reach them is not scanned at all ([`may_be_too_deep`]).
+//! A text too short to reach them is not scanned at all ([`may_be_too_deep`]). Where a `/` may divide or start
+//! a regular expression, both readings are followed ([`readings`]). The patterns of regular expressions are not
+//! the parser's to recurse into: they are measured exactly, and parsed, after it (`regex`).
 
 mod lexical;
+mod readings;
 
 use self::lexical::{find, is_operator_word, is_prefix_word, is_word, line_end, skip_regex, skip_string};
 
@@ -43,6 +46,7 @@ enum Counter {
     Stmt,
 }
 
+#[derive(Clone)]
 struct Frame {
     /// `(`, `[`, `{`, or `$` for the `${` of a template literal.
     open: u8,
@@ -84,21 +88,28 @@ pub(super) fn may_be_too_deep(text: &str) -> bool {
 
 pub(super) fn scan(text: &str) -> Scan {
     let bytes = text.as_bytes();
-    let mut s = Scanner {
+    let first = Scanner {
         bytes,
+        // A `#!` line is the runtime's, not JavaScript.
+        i: if bytes.starts_with(b"#!") { line_end(bytes, 0) } else { 0 },
         stack: vec![Frame::new(0, 0, false)],
         comments: Vec::new(),
         regex_ok: true,
         unary_ok: true,
         after_control: false,
         after_end: false,
+        ambiguous: false,
+        unterminated: false,
     };
-    let too_deep = s.run().err();
-    Scan { comments: s.comments, too_deep }
+    let (too_deep, comments) = readings::follow(first);
+    Scan { comments, too_deep }
 }
 
+#[derive(Clone)]
 struct Scanner<'t> {
     bytes: &'t [u8],
+    /// Where the next token starts.
+    i: usize,
     stack: Vec<Frame>,
     comments: Vec<(usize, usize)>,
     /// Would a `/` here start a regular expression (rather than divide)?
@@ -109,6 +120,12 @@ struct Scanner<'t> {
     after_control: bool,
     /// The previous token was a `;` or a `}` that closed a level.
     after_end: bool,
+    /// The previous token leaves a `/` both readings: a `}` (a block's, or an object's), a word that is an operator
+    /// or a name (`in`, `x.return`), `++` or `--` (postfix, or prefix).
+    ambiguous: bool,
+    /// A `/` was read as a regular expression that the line ends first: the parser stops there, so no reading
+    /// goes on from it.
+    unterminated: bool,
 }
 
 impl Scanner<'_> {
@@ -158,13 +175,31 @@ impl Scanner<'_> {
         popped
     }
 
-    fn run(&mut self) -> Result<(), TooDeep> {
+    /// Reads the token at `i` and moves past it.
+    fn step(&mut self) -> Result<(), TooDeep> {
+        self.run(true)
+    }
+
+    /// Reads tokens up to the end, or to a `/` that may divide or start a regular expression: the scan of nearly
+    /// every text.
+    fn run_to_ambiguous_slash(&mut self) -> Result<(), TooDeep> {
+        self.run(false)
+    }
+
+    /// One loop for both, with the token's code in it: a call a token, or two copies of it (which called out for
+    /// words and closers), cost the scan half or a fifth as much again.
+    fn run(&mut self, one: bool) -> Result<(), TooDeep> {
         let bytes = self.bytes;
-        let mut i = 0;
-        if bytes.starts_with(b"#!") {
-            i = line_end(bytes, 0);
-        }
+        let mut i = self.i;
+        let mut first = true;
         while i < bytes.len() {
+            if one {
+                if !std::mem::take(&mut first) {
+                    break;
+                }
+            } else if self.ambiguous && self.is_ambiguous_slash(i) {
+                break;
+            }
             let b = bytes[i];
             let next = bytes.get(i + 1).copied().unwrap_or(0);
             let start = i;
@@ -173,21 +208,25 @@ impl Scanner<'_> {
                 continue;
             }
             let after_end = std::mem::take(&mut self.after_end);
+            let ambiguous = std::mem::take(&mut self.ambiguous);
             match b {
                 b'/' if next == b'/' => {
                     i = line_end(bytes, i);
                     self.comments.push((start, i));
                     self.after_end = after_end;
+                    self.ambiguous = ambiguous;
                     continue;
                 }
                 b'/' if next == b'*' => {
                     i = find(bytes, i + 2, b"*/").map_or(bytes.len(), |end| end + 2);
                     self.comments.push((start, i));
                     self.after_end = after_end;
+                    self.ambiguous = ambiguous;
                     continue;
                 }
                 b'/' if self.regex_ok => {
                     i = skip_regex(bytes, i + 1);
+                    self.unterminated = bytes.get(i.wrapping_sub(1)) != Some(&b'/') || i == start + 1;
                     self.operand();
                     continue;
                 }
@@ -219,6 +258,7 @@ impl Scanner<'_> {
                             if open == b'{' {
                                 self.top().end_statement();
                                 self.after_end = true;
+                                self.ambiguous = true;
                             }
                         }
                         None => {}
@@ -250,7 +290,10 @@ impl Scanner<'_> {
                 }
                 (b'!', b'=') | (b'=', b'=') => (if bytes.get(i + 2) == Some(&b'=') { 3 } else { 2 }, false),
                 (b'=', b'>') | (b'*', b'*') => (2, true),
-                (b'+', b'+') | (b'-', b'-') => (2, self.unary_ok),
+                (b'+', b'+') | (b'-', b'-') => {
+                    self.ambiguous = true;
+                    (2, self.unary_ok)
+                }
                 (b'+' | b'-', b'=') => (2, true),
                 (b'+' | b'-', _) => (1, self.unary_ok),
                 (b'?', b'?') => (2, false),
@@ -272,12 +315,23 @@ impl Scanner<'_> {
             if counted {
                 self.count(start, Counter::Expr)?;
             }
-            i += len;
             self.regex_ok = true;
             self.unary_ok = true;
             self.after_control = false;
+            i += len;
         }
+        self.i = i;
         Ok(())
+    }
+
+    /// Is the next token a `/` that may divide or start a regular expression?
+    fn at_ambiguous_slash(&self) -> bool {
+        self.ambiguous && self.is_ambiguous_slash(self.i)
+    }
+
+    /// Is the token at `i` a `/` rather than a comment?
+    fn is_ambiguous_slash(&self, i: usize) -> bool {
+        self.bytes.get(i) == Some(&b'/') && !matches!(self.bytes.get(i + 1), Some(b'/' | b'*'))
     }
 
     fn operand(&mut self) {
@@ -290,6 +344,7 @@ impl Scanner<'_> {
         if is_operator_word(word) {
             self.regex_ok = true;
             self.unary_ok = true;
+            self.ambiguous = true;
         } else {
             self.operand();
         }

@@ -1,7 +1,7 @@
 //! Early errors: what a runtime rejects when it loads a file that parses. oxc's semantic checker finds them
 //! (a redeclared `let`, `export` below the top level, two default exports, `await` where it is not allowed,
-//! duplicate parameters in strict code, …); invalid regular expressions come from the parser itself, with
-//! `parse_regular_expression` on.
+//! duplicate parameters in strict code, …); invalid regular expressions come from oxc's pattern parser, run on
+//! each literal after the walk (`regex`).
 
 use oxc_ast::ast::{ExportDefaultDeclarationKind, Program, Statement};
 use oxc_diagnostics::OxcDiagnostic;

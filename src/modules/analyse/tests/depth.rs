@@ -123,3 +123,158 @@ fn truncated_modules_never_panic() {
         }
     }
 }
+
+/// The finding of a module refused for a regular expression: where (a byte offset) and why.
+fn refused_regex(text: String) -> (usize, String) {
+    let not = not_analysed(on_big_stack(move || run("a.ts", &text)));
+    (not.span.start, not.why.to_string())
+}
+
+const NESTED_REGEX: &str =
+    "has a regular expression nested more than 1000 groups or classes deep, deeper than beeuni-lint analyses";
+const NAMED_GROUPS: &str = "has a regular expression with more than 1000 named groups, more than beeuni-lint analyses";
+const MODULE_NAMED_GROUPS: &str =
+    "has more than 10000 named groups in its regular expressions, more than beeuni-lint analyses";
+
+#[test]
+fn regular_expressions_nested_too_deeply_are_not_analysed() {
+    // Each at the opener past the limit: `x = /` is 5 bytes, each opener 1 to 6.
+    let cases = [
+        (format!("x = /{}a{}/", "(".repeat(100_000), ")".repeat(100_000)), 5 + 1_000),
+        (format!("x = /{}a{}/u", "(?:".repeat(100_000), ")".repeat(100_000)), 5 + 3 * 1_000),
+        (format!("x = /{}a{}/", "(?<=".repeat(100_000), ")".repeat(100_000)), 5 + 4 * 1_000),
+        (format!("x = /{}a{}/v", "[".repeat(200_000), "]".repeat(200_000)), 5 + 1_000),
+        (format!("x = /{}[[a]]{}/v", "(".repeat(999), ")".repeat(999)), 5 + 999 + 1),
+        // A class read as the parser reads it: `[)]` closes no group.
+        (format!("x = /{}/", "([)]".repeat(100_000)), 5 + 4 * 1_000),
+        // Nested named groups pass the nesting limit first.
+        (format!("x = /{}a{}/", "(?<g>".repeat(30_000), ")".repeat(30_000)), 5 + 5 * 1_000),
+    ];
+    for (text, at) in cases {
+        assert_eq!(refused_regex(text), (at, NESTED_REGEX.to_string()));
+    }
+    // Found exactly where the parser finds it, after a block the depth scan reads `/` as a division after.
+    let text = format!("function f() {{}}\n/'{}a{}/", "(".repeat(100_000), ")".repeat(100_000));
+    assert_eq!(refused_regex(text), (18 + 1_000, NESTED_REGEX.to_string()));
+}
+
+#[test]
+fn regular_expressions_within_the_limits_are_parsed() {
+    let cases = [
+        format!("x = /{}a{}/", "(".repeat(1_000), ")".repeat(1_000)),
+        format!("x = /{}a{}/v", "[".repeat(1_000), "]".repeat(1_000)),
+        format!("x = /{}a{}/", (0..1_000).map(|i| format!("(?<g{i}>")).collect::<String>(), ")".repeat(1_000)),
+        // Without the `v` flag a class does not nest: its `[` are characters.
+        format!("x = /[{}]/", "[".repeat(100_000)),
+        format!("x = /{}/", (0..1_000).map(|i| format!("(?<g{i}>a)")).collect::<String>()),
+        format!("x = /{}/", "(?<=a)(?<!b)".repeat(20_000)),
+        format!("x = /{}/", r"\(\[".repeat(100_000)),
+    ];
+    for text in cases {
+        let facts = on_big_stack(move || run("a.ts", &text));
+        assert!(facts.is_whole(), "{:?} {:?}", facts.syntax_errors(), facts.not_analysed());
+    }
+}
+
+#[test]
+fn more_than_a_mebibyte_of_patterns_is_not_analysed() {
+    // Two patterns of 2^19 bytes are analysed; one byte more is refused at the pattern that passes.
+    let half = "a".repeat(1 << 19);
+    let two = format!("x = /{half}/;\ny = /{half}/;\n");
+    let facts = on_big_stack({
+        let two = two.clone();
+        move || run("a.ts", &two)
+    });
+    assert!(facts.is_whole(), "{:?} {:?}", facts.syntax_errors(), facts.not_analysed());
+    let three = format!("{two}z = /a/");
+    let why = "has more than 1 MiB of regular expressions, more than beeuni-lint analyses";
+    assert_eq!(refused_regex(three), (two.len() + 5, why.to_string()));
+}
+
+#[test]
+fn too_many_named_groups_are_not_analysed() {
+    let named = |n: usize, from: usize| (from..from + n).map(|i| format!("(?<g{i}>a)")).collect::<String>();
+    // At the 1,001st group, flat or nested in pairs.
+    let pairs = (0..1_000).map(|i| format!("(?<a{i}>(?<b{i}>a))")).collect::<String>();
+    for pattern in [named(120_000, 0), pairs] {
+        let at = 5 + pattern.match_indices("(?<").nth(1_000).unwrap().0;
+        assert_eq!(refused_regex(format!("x = /{pattern}/")), (at, NAMED_GROUPS.to_string()));
+    }
+    // Ten patterns of 1,000 are analysed, an eleventh group refused at its own pattern.
+    let ten = (0..10).map(|p| format!("x = /{}/;\n", named(1_000, p * 1_000))).collect::<String>();
+    let facts = on_big_stack({
+        let ten = ten.clone();
+        move || run("a.ts", &ten)
+    });
+    assert!(facts.is_whole(), "{:?} {:?}", facts.syntax_errors(), facts.not_analysed());
+    let eleven = format!("{ten}y = /(?<h>a)/");
+    assert_eq!(refused_regex(eleven), (ten.len() + 5, MODULE_NAMED_GROUPS.to_string()));
+}
+
+/// The syntax errors oxc's parser gives `text` when it parses regular expressions itself.
+fn parser_errors(text: &str) -> Vec<SyntaxError> {
+    let allocator = Allocator::default();
+    let options = ParseOptions { parse_regular_expression: true, ..ParseOptions::default() };
+    let parsed = Parser::new(&allocator, text, SourceType::ts()).with_options(options).parse();
+    parsed.diagnostics.errors().map(|d| early::syntax_error(d, false)).collect()
+}
+
+#[test]
+fn regular_expression_errors_are_found_as_the_parser_found_them() {
+    let cases = [
+        "x = /(?<n>a)(?<n>b)/",
+        "x = /(/\ny = /[b-a]/u\nz = /a{2,1}/",
+        "x = /(/gg",
+        "x = /(/uv",
+        "x = 1 + /(/ + `${/)/}`",
+        "x = { a: /\\k<z>/u, b: /\\k<z>(?<y>)/ }",
+        "class A { static #x = /(?<a>)\\k<b>/ }",
+        "f(/[[a]]/v, /[a&&&b]/v, /[^\\q{ab}]/v)",
+        "x = 08;\ny = /(/;\nz = 09",
+        "x = /a{99999999999999999999999}/",
+    ];
+    // The parser's errors but its patterns', and the first of those, in source order (the parser lists its lexer's
+    // errors first).
+    let invalid = |e: &SyntaxError| e.message.starts_with("Invalid regular expression");
+    for text in cases {
+        let parsed = parser_errors(text);
+        let mut expected: Vec<SyntaxError> = parsed.iter().filter(|e| !invalid(e)).cloned().collect();
+        if let Some(first) = parsed.iter().filter(|e| invalid(e)).min_by_key(|e| e.span.start) {
+            let at = expected.iter().position(|e| e.span.start > first.span.start).unwrap_or(expected.len());
+            expected.insert(at, first.clone());
+        }
+        assert!(!expected.is_empty(), "{text}");
+        assert_eq!(run("a.ts", text).syntax_errors(), &expected[..], "{text}");
+    }
+    // A syntax error is the finding that matters, also beside a pattern past a limit.
+    let text = format!("x = /(/;\ny = /{}/", "(".repeat(10_000));
+    let facts = on_big_stack(move || run("a.ts", &text));
+    assert_eq!(facts.syntax_errors()[0].message, "Invalid regular expression: Unterminated capturing group");
+    assert!(facts.not_analysed().is_none());
+}
+
+#[test]
+fn a_slash_read_both_ways_hides_no_nesting() {
+    let deep = format!("{}1{}", "(".repeat(100_000), ")".repeat(100_000));
+    let cases = [
+        // A regular expression after a block, which the scan's guess takes for a division: its quote or
+        // backtick would hide the rest of the line, or of the file.
+        format!("if (true) {{}}\n/'/; x = {deep}"),
+        format!("if (true) {{}}\n/`/; x = {deep}"),
+        // Divisions the guess takes for regular expressions.
+        format!("x = function () {{}} / '/' + {deep}"),
+        format!("x = o.in / '/' + {deep}"),
+        format!("x = a++ / '/' + {deep}"),
+    ];
+    for text in cases {
+        let why = not_analysed(on_big_stack(move || run("a.ts", &text))).why;
+        assert_eq!(why, "is nested more than 5000 brackets deep, deeper than beeuni-lint analyses");
+    }
+}
+
+#[test]
+fn slashes_read_both_ways_are_not_refused() {
+    let text = "x = {} / 2; if (a) {} /re/.test(b); y = a++ / 2; z = o.in / 3; w = `${a}` / 2\n".repeat(5_000);
+    let facts = on_big_stack(move || run("a.ts", &text));
+    assert!(facts.is_whole(), "{:?} {:?}", facts.syntax_errors(), facts.not_analysed());
+}
