@@ -124,7 +124,9 @@ impl Workspace {
         match loaded {
             Ok(loaded) => {
                 self.errors.remove(root);
-                let diagnostics = suppress::apply(&loaded.project, &loaded.config, None, rules::check(&loaded.project));
+                let mut diagnostics =
+                    suppress::apply(&loaded.project, &loaded.config, None, rules::check(&loaded.project));
+                rules::hints::complete(&loaded.project, &mut diagnostics);
                 self.projects.insert(root.to_path_buf(), Linted { project: loaded.project, diagnostics });
             }
             Err(message) => {

@@ -18,6 +18,7 @@ mod empty_tool_list;
 mod file_untracked;
 mod fixes;
 mod harness_tool_name;
+pub mod hints;
 mod import_cycle;
 mod import_missing;
 mod import_path;
