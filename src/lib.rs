@@ -284,6 +284,7 @@ pub fn lint_then<T>(
     // change, a finding is not one of those shown.
     diagnostics.retain(|d| d.severity >= options.min_severity);
     diagnostic::cap::apply(&mut diagnostics);
+    rules::hints::complete(&project, &mut diagnostics);
     let root = project.checkout.root.clone();
     let looked = look(&project);
     let report = Report { sources: std::mem::take(&mut project.sources), diagnostics, files };

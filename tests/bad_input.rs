@@ -164,10 +164,11 @@ fn deep_nesting_is_a_syntax_error_not_a_stack_overflow() {
     assert!(code <= 1);
 }
 
+/// As long as a line of the 2 MiB a manifest graph holds can be.
 #[test]
-fn a_five_megabyte_line() {
+fn a_two_megabyte_line() {
     let yaml =
-        format!("x: \"{}\"\ntools:\n  web_search: beeuni:web_search\n  Bad: tools/x.ts\n", "a".repeat(5_000_000));
+        format!("x: \"{}\"\ntools:\n  web_search: beeuni:web_search\n  Bad: tools/x.ts\n", "a".repeat(2_000_000));
     let (code, report) = lint_bytes(yaml.as_bytes(), &[("tools/x.ts", MODULE)]);
     assert_eq!(code, 1);
     assert_findings(&report, &[("tool-name", "error", "beeuni.yaml", 4, 3, TOOL_NAME)]);

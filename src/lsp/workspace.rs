@@ -126,6 +126,7 @@ impl Workspace {
                 self.errors.remove(root);
                 let mut diagnostics =
                     suppress::apply(&loaded.project, &loaded.config, None, rules::check(&loaded.project));
+                rules::hints::complete(&loaded.project, &mut diagnostics);
                 // The code actions offer what `--fix` would apply: the fixes that pass the fix stage's checks.
                 crate::fix::offer::verify_in(&loaded.project.sources, &mut diagnostics);
                 self.projects.insert(root.to_path_buf(), Linted { project: loaded.project, diagnostics });

@@ -20,7 +20,7 @@ use cycles::{Components, Search};
 pub use imports::non_relative_reason;
 use imports::{Import, ImportItem, check_import, import_items};
 pub use parse::MANIFESTS_PARSED;
-use parse::{Ahead, parse_ahead, read_yaml};
+use parse::{Ahead, Text, parse_ahead, read_yaml};
 
 /// One file of the graph, parsed (or an empty document when it did not parse).
 #[derive(Debug)]
@@ -161,7 +161,7 @@ pub fn load_each<'a>(
             told += 1;
         }
     };
-    let mut visited: HashMap<Resolved, usize> = HashMap::new();
+    let mut walk = Walk::default();
     let real = match checkout.resolve(manifest) {
         Ok(real) => real,
         Err(Refusal::TooLarge(size)) => {
@@ -171,15 +171,22 @@ pub fn load_each<'a>(
         }
         Err(_) => return graph,
     };
-    let mut ahead = Ahead::default();
     let input = (checkout, parsed, cache, spawn);
-    let root = open(&mut graph, sources, input, manifest, real, None, &mut visited, &mut ahead);
+    let root = match open(&mut graph, sources, input, manifest, real, None, &mut walk) {
+        Ok(root) => root,
+        Err(size) => {
+            root_past_bytes(&mut graph, sources, manifest, size);
+            tell(&graph);
+            return graph;
+        }
+    };
     let mut components = Components::default();
     components.opened(root.index, None);
     let mut stack = vec![root];
     let mut too_large_seen = HashSet::new();
     let mut imports_followed = 0;
-    let mut files_limit_passed = false;
+    // Once a limit on what the graph holds is passed, no file is opened any more.
+    let mut full = false;
     loop {
         tell(&graph);
         let Some(frame) = stack.last_mut() else { break };
@@ -214,22 +221,30 @@ pub fn load_each<'a>(
             }
             None => continue,
         };
-        if let Some(&opened) = visited.get(&real) {
+        if let Some(&opened) = walk.visited.get(&real) {
             components.import_of_opened(frame, opened, &item.label);
             continue;
         }
+        // No file is opened any more; the imports of those open are still walked (to the files already read).
+        if full {
+            continue;
+        }
         if graph.files.len() >= limits::FILES {
-            // No file is opened any more; the imports of those open are still walked (to the files already read).
-            if !files_limit_passed {
-                graph.problems.push(limits::passed(&item, limits::Passed::Files));
-                files_limit_passed = true;
-            }
+            graph.problems.push(limits::passed(&item, limits::Passed::Files));
+            full = true;
             continue;
         }
         let by = frame.index;
-        let next = open(&mut graph, sources, input, &rel, real, Some(item.label), &mut visited, &mut ahead);
-        components.opened(next.index, Some(by));
-        stack.push(next);
+        match open(&mut graph, sources, input, &rel, real, Some(item.label.clone()), &mut walk) {
+            Ok(next) => {
+                components.opened(next.index, Some(by));
+                stack.push(next);
+            }
+            Err(file) => {
+                graph.problems.push(limits::passed(&item, limits::Passed::Bytes { file, held: walk.bytes }));
+                full = true;
+            }
+        }
     }
     graph
 }
@@ -238,7 +253,35 @@ pub fn load_each<'a>(
 /// run a job on another thread.
 type Input<'i, 'a> = (&'i Checkout, &'i Parsed<'i>, Option<&'a ModuleCache>, &'i dyn Fn(Job<'a>));
 
-#[allow(clippy::too_many_arguments)]
+/// What the walk keeps of the files it opened and of those parsed ahead of it.
+#[derive(Default)]
+struct Walk {
+    /// Each file opened, by where it leads, with its place in the graph.
+    visited: HashMap<Resolved, usize>,
+    ahead: Ahead,
+    /// Bytes of YAML of the files opened (see [`limits::BYTES`]).
+    bytes: usize,
+    /// And of those parsed ahead, shared with the threads parsing them.
+    reserved: limits::Reserved,
+}
+
+impl Walk {
+    /// Takes a file of `size` bytes into the graph's bytes, or gives its size back when it does not fit (then
+    /// nothing of it is kept). `reserved_ahead`: parsing it ahead took its bytes already.
+    fn take_bytes(&mut self, size: usize, reserved_ahead: bool) -> Result<(), usize> {
+        if self.bytes.saturating_add(size) > limits::BYTES {
+            return Err(size);
+        }
+        self.bytes += size;
+        if !reserved_ahead {
+            self.reserved.add(size);
+        }
+        Ok(())
+    }
+}
+
+/// Opens the file at `rel`: it joins the graph, unless its bytes do not fit in what the graph may hold (then its
+/// size is given back, and it is neither parsed nor kept).
 fn open<'a>(
     graph: &mut Graph,
     sources: &mut Sources,
@@ -246,47 +289,77 @@ fn open<'a>(
     rel: &str,
     real: Resolved,
     imported_by: Option<Label>,
-    visited: &mut HashMap<Resolved, usize>,
-    ahead: &mut Ahead,
-) -> Frame {
+    walk: &mut Walk,
+) -> Result<Frame, usize> {
     let (file, doc, reused) = match parsed.reuse(checkout, rel) {
-        Some((text, doc)) => (sources.add(SourceFile::new(rel.to_string(), text.to_string())), doc, true),
+        Some((text, doc)) => {
+            walk.take_bytes(text.len(), false)?;
+            (sources.add(SourceFile::new(rel.to_string(), text.to_string())), doc, true)
+        }
         None => {
-            let prepared = ahead.remove(rel).and_then(|parsing| parsing.recv().ok());
+            let prepared = walk.ahead.remove(rel).and_then(|parsing| parsing.recv().ok());
             if let (Some(_), Resolved::Path(path), None) = (&prepared, &real, checkout.overlaid(rel)) {
                 checkout.saw_real(path);
             }
+            let reserved_ahead = prepared.is_some();
+            let text = Text::take(checkout, rel, prepared);
+            walk.take_bytes(text.len(), reserved_ahead)?;
             // The files its `imports:` list names are read and parsed ahead as soon as that entry is parsed, while
             // the rest of this file parses (a root manifest holds its imports at the top, then long lists).
             let mut started = !parsed.files.is_empty();
+            let Walk { visited, ahead, reserved, .. } = &mut *walk;
             let mut early = |doc: &Document, entry: yaml::Entry| {
                 if !started && doc.scalar(entry.key) == Some("imports") {
                     started = true;
                     let paths = doc.items(entry.value).unwrap_or(&[]).iter().filter_map(|&item| doc.str(item));
-                    parse_ahead(checkout, cache, paths, visited, ahead, spawn);
+                    parse_ahead(checkout, cache, paths, visited, ahead, reserved, spawn);
                 }
             };
             let problems = &mut graph.problems;
-            let (file, doc) = read_yaml(checkout, rel, sources, problems, cache, prepared, &mut early);
+            let (file, doc) = read_yaml(checkout, rel, sources, problems, cache, text, &mut early);
             (file, doc, false)
         }
     };
     let imports = import_items(&doc, file, &sources.get(file).text);
     if parsed.files.is_empty() {
-        parse_ahead(checkout, cache, imports.iter().map(|item| item.path.as_str()), visited, ahead, spawn);
+        let paths = imports.iter().map(|item| item.path.as_str());
+        parse_ahead(checkout, cache, paths, &walk.visited, &mut walk.ahead, &walk.reserved, spawn);
     }
     graph.files.push(ManifestFile { file, doc, imported_by, reused });
     let index = graph.files.len() - 1;
-    visited.insert(real, index);
-    Frame { index, imports, next: 0, search: Search::new(index) }
+    walk.visited.insert(real, index);
+    Ok(Frame { index, imports, next: 0, search: Search::new(index) })
 }
 
-/// A file of the graph too large to read: it joins the graph empty (so tracking still covers it), with a
-/// `yaml-syntax` finding at its start.
+/// A root manifest larger alone than the graph may hold: it joins the graph empty, with a `yaml-syntax` finding
+/// at its start, as a file too large to read does.
+fn root_past_bytes(graph: &mut Graph, sources: &mut Sources, rel: &str, size: usize) {
+    let message = format!(
+        "this file is {size} bytes, more than the {} bytes (2 MiB) of YAML beeuni-lint loads for a manifest graph: nothing in it was checked",
+        limits::BYTES
+    );
+    let help = "a project's manifests hold a few hundred kilobytes of YAML: shorten it";
+    joins_empty(graph, sources, rel, message, help, None);
+}
+
+/// A file of the graph too large to read.
 fn too_large(graph: &mut Graph, sources: &mut Sources, rel: &str, size: u64, imported_by: Option<Label>) {
-    let file = sources.add(SourceFile::new(rel.to_string(), String::new()));
     let message = format!("this file {}: nothing in it was checked", Refusal::TooLarge(size).describe());
-    let help = Some("a manifest file is a page of YAML; split or shorten it".to_string());
+    joins_empty(graph, sources, rel, message, "a manifest file is a page of YAML; split or shorten it", imported_by);
+}
+
+/// A file of the graph that is not read: it joins the graph empty (so tracking still covers it), with a
+/// `yaml-syntax` finding at its start saying why.
+fn joins_empty(
+    graph: &mut Graph,
+    sources: &mut Sources,
+    rel: &str,
+    message: String,
+    help: &str,
+    imported_by: Option<Label>,
+) {
+    let file = sources.add(SourceFile::new(rel.to_string(), String::new()));
+    let help = Some(help.to_string());
     let at = Label::new(file, Span::empty(0));
     graph.problems.push(LoadProblem { kind: ProblemKind::Syntax, at, message, help, related: Vec::new() });
     graph.files.push(ManifestFile { file, doc: Arc::new(Document::default()), imported_by, reused: false });

@@ -212,6 +212,22 @@ pub fn read_with_metadata(real: &Path) -> Result<(Vec<u8>, gix::index::fs::Metad
 /// [`read_with_metadata`] into `bytes` (emptied first), whose room a file read before may have left: the analysis
 /// threads read every module into the buffer of one let go before it.
 pub fn read_into(real: &Path, bytes: &mut Vec<u8>) -> Result<gix::index::fs::Metadata, Refusal> {
+    let admitted = read_into_admitted(real, bytes, |_| true)?;
+    Ok(admitted.expect("every size is admitted"))
+}
+
+/// [`read_resolved`], reading only when `admit` accepts the file's size (the `fstat`'s, before a byte is read):
+/// `Ok(None)` when it does not.
+pub fn read_resolved_admitted(real: &Path, admit: impl FnOnce(u64) -> bool) -> Result<Option<Vec<u8>>, Refusal> {
+    let mut bytes = Vec::new();
+    Ok(read_into_admitted(real, &mut bytes, admit)?.map(|_| bytes))
+}
+
+fn read_into_admitted(
+    real: &Path,
+    bytes: &mut Vec<u8>,
+    admit: impl FnOnce(u64) -> bool,
+) -> Result<Option<gix::index::fs::Metadata>, Refusal> {
     use std::io::Read;
     let io = |e: std::io::Error| Refusal::Io(e.to_string());
     let file = super::folders::open(real).map_err(io)?;
@@ -219,12 +235,15 @@ pub fn read_into(real: &Path, bytes: &mut Vec<u8>) -> Result<gix::index::fs::Met
     if metadata.len() > MAX_FILE_BYTES {
         return Err(Refusal::TooLarge(metadata.len()));
     }
+    if !admit(metadata.len()) {
+        return Ok(None);
+    }
     bytes.clear();
     bytes.reserve(metadata.len() as usize);
     // Stop at the size `fstat` gave: a file that changes while it is read gives one version or another, never a run
     // that does not end; `take` answers the end-of-file probe at that size without another `read`.
     file.take(metadata.len()).read_to_end(bytes).map_err(io)?;
-    Ok(metadata)
+    Ok(Some(metadata))
 }
 
 /// Does a repo-relative path exist inside the repository as a regular file?

@@ -18,6 +18,7 @@ mod empty_tool_list;
 pub mod file_untracked;
 mod fixes;
 mod harness_tool_name;
+pub mod hints;
 mod import_cycle;
 mod import_missing;
 mod import_path;
@@ -216,7 +217,8 @@ pub fn check(project: &Project) -> Vec<Diagnostic> {
         Some(pool) => pool.install(|| RULES.par_iter().with_max_len(1).map(run).collect()),
         None => RULES.iter().map(run).collect(),
     };
-    found.concat()
+    // Moved, not cloned (`concat` clones): a repository can make a rule find a hundred thousand things.
+    found.into_iter().flatten().collect()
 }
 
 /// A name declared in two files: every declaration after the first (in graph order) whose file differs from the

@@ -4,6 +4,12 @@
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    edit_distance_within(&a, &b, usize::MAX)
+}
+
+/// [`edit_distance`] when it is at most `bound`, else some distance above it: the rows stop once two in a row hold
+/// nothing within it (a cell comes from the row above, or two above for a transposition).
+fn edit_distance_within(a: &[char], b: &[char], bound: usize) -> usize {
     let width = b.len() + 1;
     let mut d = vec![0usize; (a.len() + 1) * width];
     for i in 0..=a.len() {
@@ -21,6 +27,10 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
                 best = best.min(d[(i - 2) * width + j - 2] + 1);
             }
             d[i * width + j] = best;
+        }
+        let row_min = |row: usize| d[row * width..(row + 1) * width].iter().copied().min().unwrap_or(0);
+        if i > 1 && row_min(i) > bound && row_min(i - 1) > bound {
+            return bound.saturating_add(1);
         }
     }
     d[a.len() * width + b.len()]
@@ -47,6 +57,77 @@ pub fn near_matches<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
         }
     }
     found
+}
+
+/// [`near_matches`] against one list of candidates for many names, each candidate lowercased once and the
+/// candidates grouped by length, each name's search memoised, and the whole held to a number of candidates
+/// compared: the lists a repository controls (every declared tool) and the names looked up (every unknown one) can
+/// each hold a hundred thousand.
+pub struct NearMatcher<'a> {
+    /// Each distinct candidate, in the order first given, with its lowercased characters.
+    candidates: Vec<(&'a str, Vec<char>)>,
+    /// Candidates by their length in bytes (the length filter of [`near_matches`]): their places in `candidates`.
+    by_length: std::collections::HashMap<usize, Vec<usize>>,
+    found: std::collections::HashMap<String, Option<Vec<&'a str>>>,
+    /// Comparisons still allowed.
+    budget: usize,
+}
+
+impl<'a> NearMatcher<'a> {
+    pub fn new(candidates: impl IntoIterator<Item = &'a str>, budget: usize) -> Self {
+        let mut seen = std::collections::HashSet::new();
+        let candidates: Vec<(&str, Vec<char>)> = candidates
+            .into_iter()
+            .filter(|c| seen.insert(*c))
+            .map(|c| (c, c.to_lowercase().chars().collect()))
+            .collect();
+        let mut by_length: std::collections::HashMap<usize, Vec<usize>> = std::collections::HashMap::new();
+        for (at, (c, _)) in candidates.iter().enumerate() {
+            by_length.entry(c.len()).or_default().push(at);
+        }
+        NearMatcher { candidates, by_length, found: std::collections::HashMap::new(), budget }
+    }
+
+    /// What [`near_matches`] gives for `name`, or `None` once the comparisons allowed are spent.
+    pub fn near(&mut self, name: &str) -> Option<Vec<&'a str>> {
+        if let Some(found) = self.found.get(name) {
+            return found.clone();
+        }
+        let lower: Vec<char> = name.to_lowercase().chars().collect();
+        let mut places: Vec<usize> = (name.len().saturating_sub(2)..=name.len() + 2)
+            .filter_map(|len| self.by_length.get(&len))
+            .flatten()
+            .copied()
+            .collect();
+        let found = if places.len() > self.budget {
+            self.budget = 0;
+            None
+        } else {
+            self.budget -= places.len();
+            // In the candidates' order, as [`near_matches`] names ties.
+            places.sort_unstable();
+            let mut best = usize::MAX;
+            let mut found = Vec::new();
+            for at in places {
+                let (candidate, chars) = &self.candidates[at];
+                if *candidate == name {
+                    continue;
+                }
+                let distance = edit_distance_within(&lower, chars, 2);
+                if distance > 2 || distance > best {
+                    continue;
+                }
+                if distance < best {
+                    best = distance;
+                    found.clear();
+                }
+                found.push(*candidate);
+            }
+            Some(found)
+        };
+        self.found.insert(name.to_string(), found.clone());
+        found
+    }
 }
 
 /// "`a`", "`a` or `b`", "`a`, `b` or `c`".
@@ -133,5 +214,28 @@ mod tests {
             Some("did you mean `websearch` or `wbsearchx`?")
         );
         assert_eq!(one_of(&["a", "b", "c"]), "`a`, `b` or `c`");
+    }
+
+    #[test]
+    fn the_matcher_finds_what_near_matches_finds_within_its_budget() {
+        let known = ["bash", "base", "read", "wbsearchx", "websearch", "bash", "Web_Search", "kitten"];
+        let mut matcher = NearMatcher::new(known, 1_000);
+        for name in ["BASH", "bsh", "wbsearch", "web_serch", "sitting", "read", "zzzzzz", "bahs"] {
+            assert_eq!(matcher.near(name), Some(near_matches(name, known)), "{name}");
+        }
+        // Each distinct name is compared once: asked again, it costs nothing.
+        let mut matcher = NearMatcher::new(known, 3);
+        assert_eq!(matcher.near("bsh"), Some(vec!["bash"]), "bash, base, read: three of length 2 to 5");
+        assert_eq!(matcher.near("bsh"), Some(vec!["bash"]));
+        assert_eq!(matcher.near("rad"), None, "the budget is spent");
+    }
+
+    #[test]
+    fn a_bounded_distance_stops_above_its_bound() {
+        let chars = |s: &str| s.chars().collect::<Vec<char>>();
+        assert_eq!(edit_distance_within(&chars("bash"), &chars("bahs"), 2), 1);
+        assert_eq!(edit_distance_within(&chars("ab"), &chars("ba"), 0), 1, "a transposition");
+        assert!(edit_distance_within(&chars("u00000"), &chars("d12345"), 2) > 2);
+        assert_eq!(edit_distance_within(&chars("kitten"), &chars("sitting"), 3), 3);
     }
 }

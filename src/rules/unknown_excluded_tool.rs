@@ -25,57 +25,55 @@
 //! ## Fix
 //! Unsafe: replace the name by the single near match.
 
-use super::unknown_tool::{at, with_suggestion};
+use super::unknown_tool::at;
 use crate::catalog::SHARED_WRITE_GROUP;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::manifest::agents::AgentDecl;
+use crate::manifest::agents::{AgentDecl, ToolRef};
 use crate::project::Project;
 use crate::rules::Rule;
-use crate::rules::names::{near_matches, one_of};
+use crate::rules::names::one_of;
 
 pub static RULE: Rule =
     Rule::new("unknown-excluded-tool", Severity::Error, include_str!("unknown_excluded_tool.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    // Made for a finding only: it holds every declaration's name (20,000 at the 20k bench, 0.3 MB at the run's peak).
-    let known = std::cell::OnceCell::new();
     for agent in &project.agents {
         for (tool, excluded) in agent.named() {
             if !excluded || !project.is_unknown_in(agent, &tool.name) || project.removed_by_change(&tool.name) {
                 continue;
             }
-            let known = known.get_or_init(|| project.known_tool_names());
-            let near = near_matches(&tool.name, known.iter().copied());
-            let message = match near.as_slice() {
-                [] => format!(
-                    "agent `{}` excludes `{}`, which is not a known tool: it hides nothing",
-                    agent.name, tool.name
-                ),
-                real => match shared_hider(agent, real) {
-                    // On the standard harness an excluded member of the shared write group hides the others
-                    // (`agents` shows it): what stays enabled differs by harness, so the message says which.
-                    Some(hider) => format!(
-                        "agent `{}` excludes `{}`, which is not a known tool: it hides nothing, and {} stays enabled on the experimental harness (on the standard harness, excluding `{hider}` hides it too: they share one permission)",
-                        agent.name,
-                        tool.name,
-                        one_of(real)
-                    ),
-                    None => format!(
-                        "agent `{}` excludes `{}`, which is not a known tool: it hides nothing, and {} stays enabled",
-                        agent.name,
-                        tool.name,
-                        one_of(real)
-                    ),
-                },
-            };
-            out.push(with_suggestion(
-                project,
-                Diagnostic::new(RULE.id, RULE.severity, at(agent, tool), message),
-                agent,
-                tool,
-                known,
-            ));
+            // Its message names what stays enabled, and its help the near names, once the findings shown are known
+            // ([`super::hints`]).
+            out.push(Diagnostic::new(RULE.id, RULE.severity, at(agent, tool), message(agent, tool, &[])));
         }
+    }
+}
+
+/// The finding's message naming `near`, the known tools nearest to the name excluded.
+pub fn with_near(mut diagnostic: Diagnostic, agent: &AgentDecl, tool: &ToolRef, near: &[&str]) -> Diagnostic {
+    diagnostic.message = message(agent, tool, near);
+    diagnostic
+}
+
+fn message(agent: &AgentDecl, tool: &ToolRef, near: &[&str]) -> String {
+    match near {
+        [] => format!("agent `{}` excludes `{}`, which is not a known tool: it hides nothing", agent.name, tool.name),
+        real => match shared_hider(agent, real) {
+            // On the standard harness an excluded member of the shared write group hides the others (`agents`
+            // shows it): what stays enabled differs by harness, so the message says which.
+            Some(hider) => format!(
+                "agent `{}` excludes `{}`, which is not a known tool: it hides nothing, and {} stays enabled on the experimental harness (on the standard harness, excluding `{hider}` hides it too: they share one permission)",
+                agent.name,
+                tool.name,
+                one_of(real)
+            ),
+            None => format!(
+                "agent `{}` excludes `{}`, which is not a known tool: it hides nothing, and {} stays enabled",
+                agent.name,
+                tool.name,
+                one_of(real)
+            ),
+        },
     }
 }
 

@@ -26,13 +26,11 @@ use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Safety, Severity};
 use crate::manifest::agents::{AgentDecl, ToolRef};
 use crate::project::Project;
 use crate::rules::Rule;
-use crate::rules::names::{near_matches, one_of};
+use crate::rules::names::one_of;
 
 pub static RULE: Rule = Rule::new("unknown-tool", Severity::Warning, include_str!("unknown_tool.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    // Made for a finding only: it holds every declaration's name (20,000 at the 20k bench, 0.3 MB at the run's peak).
-    let known = std::cell::OnceCell::new();
     for agent in &project.agents {
         for (tool, excluded) in agent.named() {
             if excluded || !project.is_unknown_in(agent, &tool.name) || project.removed_by_change(&tool.name) {
@@ -40,13 +38,8 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             }
             let message =
                 format!("agent `{}` lists `{}`, which is not a known tool: it is ignored", agent.name, tool.name);
-            out.push(with_suggestion(
-                project,
-                Diagnostic::new(RULE.id, RULE.severity, at(agent, tool), message),
-                agent,
-                tool,
-                known.get_or_init(|| project.known_tool_names()),
-            ));
+            // Its help is added once the findings shown are known ([`super::hints`]).
+            out.push(Diagnostic::new(RULE.id, RULE.severity, at(agent, tool), message));
         }
     }
 }
@@ -55,21 +48,20 @@ pub fn at(agent: &AgentDecl, tool: &ToolRef) -> Label {
     Label::new(agent.file, tool.item)
 }
 
-/// Adds "did you mean" help naming the nearest known names, and an unsafe fix when exactly one is nearest.
+/// Adds "did you mean" help naming `near`, the nearest known names, and an unsafe fix when exactly one is nearest.
 pub fn with_suggestion(
     project: &Project,
     diagnostic: Diagnostic,
     agent: &AgentDecl,
     tool: &ToolRef,
-    known: &[&str],
+    near: &[&str],
 ) -> Diagnostic {
-    let near = near_matches(&tool.name, known.iter().copied());
     let Some(first) = near.first() else {
         return diagnostic.help(
             "check the spelling; add a name the harness table does not know to `harness-tools` in beeuni-lint.toml",
         );
     };
-    let diagnostic = diagnostic.help(format!("did you mean {}?", one_of(&near)));
+    let diagnostic = diagnostic.help(format!("did you mean {}?", one_of(near)));
     // A tie at the smallest distance is named, not guessed at: no fix.
     if near.len() == 1 {
         let written = project.file(agent.file).slice(tool.span);

@@ -10,6 +10,7 @@ mod support;
 
 mod bounds;
 mod confinement;
+mod graph;
 mod lsp;
 mod output;
 mod regex;

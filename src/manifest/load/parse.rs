@@ -1,5 +1,6 @@
 //! Reading and parsing one file of the graph: ahead of the walk on other threads, and through the cache.
 
+use super::limits::Reserved;
 use super::{Job, LoadProblem, ProblemKind, non_relative_reason};
 use crate::cache::{Key, ModuleCache};
 use crate::diagnostic::Label;
@@ -28,6 +29,7 @@ pub(super) fn parse_ahead<'p, 'a>(
     paths: impl Iterator<Item = &'p str>,
     visited: &HashMap<Resolved, usize>,
     ahead: &mut Ahead,
+    reserved: &Reserved,
     spawn: &dyn Fn(Job<'a>),
 ) {
     // No more than the walk may follow or open (see [`super::limits`]).
@@ -40,25 +42,33 @@ pub(super) fn parse_ahead<'p, 'a>(
         let Some(rel) = fs::normalize(path).filter(|rel| !ahead.contains_key(rel)) else { continue };
         let Some(real) = checkout.resolve(&rel).ok().filter(|real| !visited.contains_key(real)) else { continue };
         // A work-tree file is read by the job too (the walk marks it read from disk when it takes the parse); the
-        // bytes of pending fixes, or of git objects, are taken here.
+        // bytes of pending fixes, or of git objects, are taken here. Each only when its size fits the graph's
+        // bytes (a file that does not is left to the walk, which says whether it passes the limit).
         let bytes = match (&real, checkout.overlaid(&rel)) {
-            (_, Some(Some(bytes))) => Some(bytes.clone()),
+            (_, Some(Some(bytes))) if reserved.reserve(bytes.len()) => Some(bytes.clone()),
+            (_, Some(Some(_))) => continue,
             (Resolved::Path(_), _) => None,
-            (Resolved::Blob(_), _) => match checkout.read_resolved(&real) {
-                Ok(bytes) => Some(bytes),
-                Err(_) => continue,
+            (Resolved::Blob(id), _) => match checkout.blob_len(*id).filter(|&len| reserved.reserve(len)) {
+                Some(_) => match checkout.read_resolved(&real) {
+                    Ok(bytes) => Some(bytes),
+                    Err(_) => continue,
+                },
+                None => continue,
             },
         };
         let kept = kept(checkout, &rel, cache);
         let (sender, parsing) = channel();
         ahead.insert(rel.clone(), parsing);
+        let reserved = reserved.clone();
         spawn(Box::new(move || {
             let bytes = match (bytes, real) {
                 (Some(bytes), _) => bytes,
-                (None, Resolved::Path(path)) => match fs::read_resolved(&path.path()) {
-                    Ok(bytes) => bytes,
-                    Err(_) => return,
-                },
+                (None, Resolved::Path(path)) => {
+                    match fs::read_resolved_admitted(&path.path(), |len| reserved.reserve(len as usize)) {
+                        Ok(Some(bytes)) => bytes,
+                        Ok(None) | Err(_) => return,
+                    }
+                }
                 (None, Resolved::Blob(_)) => return,
             };
             // What is not UTF-8 (or not readable) is left to the walk: it reads the file again and says so.
@@ -115,26 +125,49 @@ fn parse_text(
     }
 }
 
-/// Reads and parses one file (or takes what [`parse_ahead`] read and parsed); problems become `yaml-syntax`
-/// findings and an empty document.
+/// A file's text as the walk has it before parsing: read by the walk (with where its first byte that is not UTF-8
+/// is, if one is), or read and parsed ahead.
+pub(super) enum Text {
+    Read(String, Option<usize>),
+    Prepared(Prepared),
+}
+
+impl Text {
+    /// What [`parse_ahead`] prepared, else the file read now.
+    pub(super) fn take(checkout: &Checkout, rel: &str, prepared: Option<Prepared>) -> Text {
+        if let Some(prepared) = prepared {
+            return Text::Prepared(prepared);
+        }
+        match String::from_utf8(checkout.read(rel).unwrap_or_default()) {
+            Ok(text) => Text::Read(text, None),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                Text::Read(String::from_utf8_lossy(e.as_bytes()).into_owned(), Some(at))
+            }
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Text::Read(text, _) | Text::Prepared((text, _)) => text.len(),
+        }
+    }
+}
+
+/// Parses one file's text (or takes what [`parse_ahead`] parsed); problems become `yaml-syntax` findings and an
+/// empty document.
 pub(super) fn read_yaml(
     checkout: &Checkout,
     rel: &str,
     sources: &mut Sources,
     problems: &mut Vec<LoadProblem>,
     cache: Option<&ModuleCache>,
-    ahead: Option<Prepared>,
+    text: Text,
     top_entry: impl FnMut(&Document, yaml::Entry),
 ) -> (FileId, Arc<Document>) {
-    let (text, bad_byte, parsed) = match ahead {
-        Some((text, parsed)) => (text, None, Some(parsed)),
-        None => match String::from_utf8(checkout.read(rel).unwrap_or_default()) {
-            Ok(text) => (text, None, None),
-            Err(e) => {
-                let at = e.utf8_error().valid_up_to();
-                (String::from_utf8_lossy(e.as_bytes()).into_owned(), Some(at), None)
-            }
-        },
+    let (text, bad_byte, parsed) = match text {
+        Text::Prepared((text, parsed)) => (text, None, Some(parsed)),
+        Text::Read(text, bad_byte) => (text, bad_byte, None),
     };
     let file = sources.add(SourceFile::new(rel.to_string(), text));
     let source = sources.get(file);
