@@ -79,6 +79,10 @@ pub const HARNESS_PACKAGES: &[&str] = &[
 /// Module extensions the platform loads.
 pub const MODULE_EXTENSIONS: [&str; 6] = ["ts", "js", "mts", "mjs", "cts", "cjs"];
 
+/// What Bun tries after an import specifier without its extension, in its order (its "Module Resolution" page):
+/// `.tsx` and `.jsx` too, and not `.mts`/`.cts`. (It tries `.json` too: data, not a module beeuni-lint analyses.)
+pub const EXTENSION_ORDER: [&str; 6] = ["tsx", "jsx", "ts", "mjs", "js", "cjs"];
+
 /// The argument names the web UI's views read, for tools that replace `show` or `memory`.
 pub fn ui_arguments(tool: &str) -> &'static [&'static str] {
     match tool {

@@ -288,3 +288,23 @@ fn mixed_type_and_value_import_is_a_runtime_import() {
         ],
     );
 }
+
+/// Bun's order for a specifier without its extension: `.tsx`, `.jsx`, `.ts`, `.mjs`, `.js`, `.cjs` (and `index.*`
+/// alike); a `.mts` or `.cts` file is not tried, so an import that only such a file would answer is missing.
+#[test]
+fn an_import_without_extension_finds_what_bun_finds() {
+    let manifest = "tools:\n  web_search: beeuni:web_search\n  lookup: tools/lookup.ts\n";
+    let importer = format!(
+        "import {{ v }} from './view'\nimport {{ w }} from './widgets'\nimport {{ m }} from './meta'\nconsole.log(v, w, m)\n{MODULE}"
+    );
+    let dir = project(&[
+        ("beeuni.yaml", manifest),
+        ("tools/lookup.ts", &importer),
+        ("tools/view.tsx", "export const v = 1\n"),
+        ("tools/widgets/index.jsx", "export const w = 1\n"),
+        ("tools/meta.mts", "export const m = 1\n"),
+    ]);
+    let (_, report) = json_in(dir.path(), &[]);
+    let message = "`tools/lookup.ts` imports `./meta`: no such file (tried the module extensions and `index.*`)";
+    assert_findings(&report, &[("module-import-missing", "error", "tools/lookup.ts", 3, 1, message)]);
+}

@@ -12,7 +12,7 @@ pub use maps::MAX_EXAMINED;
 mod packages;
 mod tsconfig;
 
-use crate::catalog::{HARNESS_PACKAGES, MODULE_EXTENSIONS};
+use crate::catalog::{EXTENSION_ORDER, HARNESS_PACKAGES};
 use crate::repo::checkout::Checkout;
 use crate::repo::fs;
 use builtins::{BUN_BUILTIN_PACKAGES, NODE_BUILTINS};
@@ -225,15 +225,15 @@ impl<'a> Resolver<'a> {
     }
 }
 
-/// The files a specifier may mean: itself, with each module extension, `.js` → `.ts`, and `index.*`.
+/// The files a specifier may mean: itself, `.js` → `.ts`, then with each extension Bun tries, and `index.*`.
 fn file_candidates(target: &str) -> impl Iterator<Item = String> + '_ {
     let typescript_twin = [("js", "ts"), ("mjs", "mts"), ("cjs", "cts")]
         .iter()
         .find_map(|(js, ts)| target.strip_suffix(&format!(".{js}")).map(|stem| format!("{stem}.{ts}")));
     std::iter::once(target.to_string())
         .chain(typescript_twin)
-        .chain(MODULE_EXTENSIONS.iter().map(move |ext| format!("{target}.{ext}")))
-        .chain(MODULE_EXTENSIONS.iter().map(move |ext| join(target, &format!("index.{ext}"))))
+        .chain(EXTENSION_ORDER.iter().map(move |ext| format!("{target}.{ext}")))
+        .chain(EXTENSION_ORDER.iter().map(move |ext| join(target, &format!("index.{ext}"))))
 }
 
 pub(super) fn parent(path: &str) -> &str {
