@@ -3,30 +3,15 @@
 //! tree root (INTERFACE.md, Positions), so annotations, SARIF alerts and `git add` hints name real files.
 
 mod common;
+mod monorepo_support;
 
-use common::{MODULE, bin, git, run_in, write};
+use common::{bin, git, run_in, write};
+use monorepo_support::monorepo;
 use serde_json::Value;
 use std::path::Path;
-use tempfile::TempDir;
 
-const AGENT: &str = "tools:\n  web_search: beeuni:web_search\n  lookup: tools/lookup.ts\nagents:\n  support:\n    tools:\n      exclude: [bsh]\n";
-const OTHER: &str = "agents:\n  helper:\n    tools: [grpe]\n";
 const BSH: &str =
     "agent `support` excludes `bsh`, which is not a known tool: it hides nothing, and `bash` stays enabled";
-
-/// The repository: both manifests committed, `apps/agent/tools/lookup.ts` written but not added.
-fn monorepo() -> TempDir {
-    let dir = TempDir::new().unwrap();
-    let root = dir.path();
-    git(root, &["init", "-q"]);
-    write(root, "apps/agent/beeuni.yaml", AGENT.as_bytes());
-    write(root, "apps/other/beeuni.yaml", OTHER.as_bytes());
-    write(root, "docs/readme.md", b"docs\n");
-    git(root, &["add", "."]);
-    git(root, &["commit", "-qm", "init"]);
-    write(root, "apps/agent/tools/lookup.ts", MODULE.as_bytes());
-    dir
-}
 
 /// The two places a user runs from: the repository root with the project's folder, and inside the project.
 fn both_ways(root: &Path) -> [(std::path::PathBuf, &'static str); 2] {

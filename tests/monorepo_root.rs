@@ -3,32 +3,17 @@
 //! info) and `apps/other` (a warning), in a real git repository.
 
 mod common;
+mod monorepo_support;
 
-use common::{MODULE, bin, git, run_in, write};
+use common::{bin, git, run_in, write};
 use serde_json::{Value, json};
 
+use monorepo_support::{OTHER, monorepo};
 use tempfile::TempDir;
-
-const AGENT: &str = "tools:\n  web_search: beeuni:web_search\n  lookup: tools/lookup.ts\nagents:\n  support:\n    tools:\n      exclude: [bsh]\n";
-const OTHER: &str = "agents:\n  helper:\n    tools: [grpe]\n";
 
 const UNTRACKED: &str = "apps/agent/beeuni.yaml:3:3: info[file-untracked] module `apps/agent/tools/lookup.ts` is not tracked by git yet: a config release contains only files Git tracks\n";
 const BSH: &str = "apps/agent/beeuni.yaml:7:17: error[unknown-excluded-tool] agent `support` excludes `bsh`, which is not a known tool: it hides nothing, and `bash` stays enabled\n";
 const GRPE: &str = "apps/other/beeuni.yaml:3:13: warning[unknown-tool] agent `helper` lists `grpe`, which is not a known tool: it is ignored\n";
-
-/// Both manifests committed, `apps/agent/tools/lookup.ts` written but not added; no manifest at the top.
-fn monorepo() -> TempDir {
-    let dir = TempDir::new().unwrap();
-    let root = dir.path();
-    git(root, &["init", "-q"]);
-    write(root, "apps/agent/beeuni.yaml", AGENT.as_bytes());
-    write(root, "apps/other/beeuni.yaml", OTHER.as_bytes());
-    write(root, "docs/readme.md", b"docs\n");
-    git(root, &["add", "."]);
-    git(root, &["commit", "-qm", "init"]);
-    write(root, "apps/agent/tools/lookup.ts", MODULE.as_bytes());
-    dir
-}
 
 fn json(run: &common::Run) -> Value {
     serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{}{}", run.stdout, run.stderr))

@@ -15,16 +15,8 @@
 set -euo pipefail
 
 releases="${BEEUNI_LINT_RELEASES:-https://github.com/beeuni/beeuni-lint/releases/download}"
-# Each output as `name<<DELIMITER` ... `DELIMITER` with a random delimiter the value does not hold, so that no value
-# (an input may hold a line break) can add a line, and so an output, of its own.
-output() {
-  local delimiter
-  delimiter="beeuni-lint-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
-  while [[ "$2" == *"$delimiter"* ]]; do
-    delimiter="beeuni-lint-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
-  done
-  printf '%s<<%s\n%s\n%s\n' "$1" "$delimiter" "$2" "$delimiter" >> "$GITHUB_OUTPUT"
-}
+# output NAME VALUE: a step output that no value can add a line to (see output.sh).
+source "$(dirname "${BASH_SOURCE[0]}")/output.sh"
 
 # The version of the action's own source, from its Cargo.toml.
 source_version=$(sed -n 's/^version = "\([^"]*\)"$/\1/p' "$ACTION_PATH/Cargo.toml" | head -n 1)

@@ -15,16 +15,8 @@
 # category, upload (true|false).
 set -euo pipefail
 
-# Each output as `name<<DELIMITER` ... `DELIMITER` with a random delimiter the value does not hold, so that no value
-# (an input may hold a line break) can add a line, and so an output, of its own.
-output() {
-  local delimiter
-  delimiter="beeuni-lint-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
-  while [[ "$2" == *"$delimiter"* ]]; do
-    delimiter="beeuni-lint-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
-  done
-  printf '%s<<%s\n%s\n%s\n' "$1" "$delimiter" "$2" "$delimiter" >> "$GITHUB_OUTPUT"
-}
+# output NAME VALUE: a step output that no value can add a line to (see output.sh).
+source "$(dirname "${BASH_SOURCE[0]}")/output.sh"
 summary() { if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then echo "$1" >> "$GITHUB_STEP_SUMMARY"; fi; }
 # A name from the event (a fork's owner/name) as the log and the job summary show it: only the characters a
 # repository name may hold, any other byte as `?`: no line break (a workflow command), no Markdown.

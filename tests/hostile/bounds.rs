@@ -3,24 +3,10 @@
 
 #[allow(unused_imports)]
 use crate::support::*;
-use serde_json::Value;
 
 /// A manifest with one project tool, `tools/t.ts`.
 fn manifest_with_tool() -> String {
     MANIFEST.replacen("agents:", "  mytool: tools/t.ts\nagents:", 1)
-}
-
-fn of_rule<'r>(report: &'r Value, rule: &str) -> Vec<&'r Value> {
-    report["diagnostics"].as_array().expect("diagnostics").iter().filter(|d| d["rule"] == rule).collect()
-}
-
-/// Rule, path, line and message of a finding.
-fn assert_at(finding: &Value, rule: &str, path: &str, line: u64, message: &str) {
-    assert_eq!(
-        (finding["rule"].as_str(), finding["path"].as_str(), finding["line"].as_u64(), finding["message"].as_str()),
-        (Some(rule), Some(path), Some(line), Some(message)),
-        "{finding:#}"
-    );
 }
 
 /// 30 MB of `// beeuni-lint: ignore[…]` lines, ten unknown rule ids each: a finding each would be millions. The

@@ -4,23 +4,9 @@
 //! each of them (the report is capped, the work before the cap is not).
 
 use crate::support::*;
-use serde_json::Value;
 
 /// Bytes of YAML the manifest graph holds at most (the README's "Limits").
 const GRAPH_BYTES: usize = 2 * 1024 * 1024;
-
-fn of_rule<'r>(report: &'r Value, rule: &str) -> Vec<&'r Value> {
-    report["diagnostics"].as_array().expect("diagnostics").iter().filter(|d| d["rule"] == rule).collect()
-}
-
-/// Rule, path, line and message of a finding.
-fn assert_at(finding: &Value, rule: &str, path: &str, line: u64, message: &str) {
-    assert_eq!(
-        (finding["rule"].as_str(), finding["path"].as_str(), finding["line"].as_u64(), finding["message"].as_str()),
-        (Some(rule), Some(path), Some(line), Some(message)),
-        "{finding:#}"
-    );
-}
 
 /// A root manifest importing `files` (`m/f0.yaml` …, given by their contents), with the five hosted tools, one
 /// agent and the module `t.ts`; which of them, in graph order, is the first past [`GRAPH_BYTES`], and the bytes

@@ -269,3 +269,17 @@ pub const MANIFEST: &str = "tools:\n  web_search: beeuni:web_search\n  image_sea
 
 /// A minimal valid tool module.
 pub const MODULE: &str = crate::common::MODULE;
+
+/// The findings of one rule in a JSON report.
+pub fn of_rule<'r>(report: &'r serde_json::Value, rule: &str) -> Vec<&'r serde_json::Value> {
+    report["diagnostics"].as_array().expect("diagnostics").iter().filter(|d| d["rule"] == rule).collect()
+}
+
+/// Rule, path, line and message of a finding.
+pub fn assert_at(finding: &serde_json::Value, rule: &str, path: &str, line: u64, message: &str) {
+    assert_eq!(
+        (finding["rule"].as_str(), finding["path"].as_str(), finding["line"].as_u64(), finding["message"].as_str()),
+        (Some(rule), Some(path), Some(line), Some(message)),
+        "{finding:#}"
+    );
+}
