@@ -6,26 +6,19 @@ use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
 use oxc_span::GetSpan;
 
-use super::export::{ExecuteInfo, env_binding, is_commonjs_export, span, string_value};
+use super::export::{ExecuteInfo, is_commonjs_export, span, string_value};
 use super::regex::RegexLiteral;
 use super::signal::{is_request_with_signal, passes_no_signal};
 use super::{Found, changed, commonjs};
 use crate::modules::facts::*;
+
+mod env;
 
 /// How many expressions and statements the visitor enters inside one another: above what the depth scan lets
 /// through (a bracket is at most three levels, a counted token one). Left-nested chains that the parser builds
 /// without recursing (`a + b + …`, `a.b.c…`, `f()()…`) can be far deeper; a release build visits (and checks
 /// for early errors) some 700,000 levels on the 64 MiB analysis stack.
 const MAX_VISIT_DEPTH: usize = 25_000;
-
-/// The environment an `env` read is from.
-#[derive(Clone, Copy)]
-enum Env {
-    /// The box's environment at start-up: `process.env` or `Bun.env`.
-    Process(&'static str),
-    /// `env` of the context `execute` receives.
-    Context,
-}
 
 /// Walks the whole program once for imports, environment reads and the `fetch` calls inside `execute`. Names are
 /// borrowed from the program (`'a`), not copied, and the lists are gathered in the module's arena (reset for the
@@ -145,50 +138,6 @@ impl<'a> Collector<'a, '_> {
 
     fn in_execute(&self, at: oxc_span::Span) -> bool {
         self.execute_body.is_some_and(|body| body.start <= at.start && at.end <= body.end)
-    }
-
-    /// Which environment `expr` is, if it is one.
-    fn env_object(&self, expr: &Expression) -> Option<Env> {
-        let member = match expr.get_inner_expression() {
-            Expression::StaticMemberExpression(member) => member,
-            Expression::Identifier(id) if self.env_aliases.contains(&id.name.as_str()) && self.in_execute(id.span) => {
-                return Some(Env::Context);
-            }
-            _ => return None,
-        };
-        if member.property.name != "env" {
-            return None;
-        }
-        let Expression::Identifier(object) = member.object.get_inner_expression() else {
-            return None;
-        };
-        match object.name.as_str() {
-            "process" => Some(Env::Process("process.env")),
-            "Bun" => Some(Env::Process("Bun.env")),
-            name if self.context_names.contains(&name) => Some(Env::Context),
-            _ => None,
-        }
-    }
-
-    /// `const { env } = context` or `const e = context.env`: the name now holding the context's environment.
-    fn env_alias(&self, id: &BindingPattern<'a>, init: &Expression) -> Option<&'a str> {
-        match (id, init.get_inner_expression()) {
-            (BindingPattern::BindingIdentifier(id), init) if matches!(self.env_object(init), Some(Env::Context)) => {
-                Some(id.name.as_str())
-            }
-            (pattern, Expression::Identifier(ctx)) if self.context_names.contains(&ctx.name.as_str()) => {
-                env_binding(pattern)
-            }
-            _ => None,
-        }
-    }
-
-    fn env_read(&mut self, env: Env, name: &'a str, at: oxc_span::Span) {
-        match env {
-            Env::Context if self.context_env.contains(&name) => {}
-            Env::Context => self.context_env.push(name),
-            Env::Process(via) => self.env_reads.push((name, span(at), via)),
-        }
     }
 }
 
