@@ -100,6 +100,7 @@ fn min_severity_drops_findings_before_fixes_too() {
     assert_eq!(common::rule_ids(&report), ["no-beeuni-tools", "beeuni-ref", "legacy-tools-map"], "{report:#}");
     let run = run_in(dir.path(), &["--diff", "--min-severity", "warning", "."]);
     assert_eq!(run.code, 1);
+    common::assert_applies(dir.path(), &run.stdout);
     assert!(run.stdout.contains("+  web_search: beeuni:web_search\n"), "{}", run.stdout);
     assert!(!run.stdout.contains("exclude"), "{}", run.stdout);
     let run = run_in(dir.path(), &["--fix", "--min-severity", "warning", "--format", "short", "."]);

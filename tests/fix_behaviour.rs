@@ -50,7 +50,7 @@ fn diff_writes_nothing_and_exits_one_when_there_is_something_to_fix() {
     let before = files(dir.path());
     let run = run_in(dir.path(), &["--diff", "."]);
     assert_eq!(run.code, 1);
-    fix_support::assert_applies(dir.path(), &run.stdout);
+    fix_support::common::assert_applies(dir.path(), &run.stdout);
     assert_eq!(
         run.stdout,
         "--- a/beeuni.yaml\n+++ b/beeuni.yaml\n@@ -1,5 +1,5 @@\n tools:\n-  web_search: beeuni:image_search\n+  web_search: beeuni:web_search\n   show: beeuni:show\n agents:\n   a:\n"
@@ -128,6 +128,7 @@ fn an_imported_file_is_fixed_where_the_finding_is() {
 fn in_a_monorepo_the_diff_names_repo_relative_paths() {
     let dir = committed(&[("README.md", "x\n"), ("apps/support/beeuni.yaml", TYPO)]);
     let run = run_in(&dir.path().join("apps/support"), &["--diff", "."]);
+    fix_support::common::assert_applies(dir.path(), &run.stdout);
     assert!(
         run.stdout.starts_with("--- a/apps/support/beeuni.yaml\n+++ b/apps/support/beeuni.yaml\n"),
         "{}",
@@ -213,6 +214,7 @@ fn removed_beeuni_tools_come_back_with_unsafe_fixes() {
     std::fs::write(dir.path().join("beeuni.yaml"), "agents: {}\ntools:\n  web_search: beeuni:web_search\n").unwrap();
     let run = run_in(dir.path(), &["--base", "main", "--diff", "--unsafe-fixes", "."]);
     assert_eq!(run.code, 1);
+    fix_support::common::assert_applies(dir.path(), &run.stdout);
     for name in ["image_search", "scrape_webpage", "memory", "show"] {
         assert!(run.stdout.contains(&format!("\n+  {name}: beeuni:{name}\n")), "{}", run.stdout);
     }

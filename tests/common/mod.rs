@@ -216,3 +216,23 @@ const GIT_ENV: [(&str, &str); 2] = [("GIT_CONFIG_GLOBAL", "/dev/null"), ("GIT_CO
 /// Removed from every run: variables that would point git (or gix) elsewhere.
 const GIT_UNSET: [&str; 6] =
     ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR", "GIT_CEILING_DIRECTORIES"];
+
+/// `git apply --check` in `dir` accepts `diff` (an empty one is fine).
+pub fn assert_applies(dir: &Path, diff: &str) {
+    use std::io::Write;
+    if diff.is_empty() {
+        return;
+    }
+    let mut cmd = std::process::Command::new("git");
+    cmd.current_dir(dir).args(["apply", "--check", "-"]);
+    isolate_git(&mut cmd);
+    let mut child =
+        cmd.stdin(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().expect("git apply runs");
+    child.stdin.take().unwrap().write_all(diff.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "git apply --check refuses the diff:\n{diff}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

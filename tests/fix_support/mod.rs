@@ -18,28 +18,8 @@ pub fn lint(dir: &Path) -> Value {
 /// `--diff --unsafe-fixes`: the unified diff (writes nothing), checked to be one `git apply` takes.
 pub fn diff(dir: &Path) -> String {
     let diff = run_in(dir, &["--diff", "--unsafe-fixes", "."]).stdout;
-    assert_applies(dir, &diff);
+    common::assert_applies(dir, &diff);
     diff
-}
-
-/// `git apply --check` in `dir` accepts `diff` (an empty one is fine).
-pub fn assert_applies(dir: &Path, diff: &str) {
-    use std::io::Write;
-    if diff.is_empty() {
-        return;
-    }
-    let mut cmd = std::process::Command::new("git");
-    cmd.current_dir(dir).args(["apply", "--check", "-"]);
-    common::isolate_git(&mut cmd);
-    let mut child =
-        cmd.stdin(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().expect("git apply runs");
-    child.stdin.take().unwrap().write_all(diff.as_bytes()).unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert!(
-        output.status.success(),
-        "git apply --check refuses the diff:\n{diff}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
 }
 
 /// `--unsafe-fixes`: applies every fix.
