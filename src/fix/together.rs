@@ -2,9 +2,10 @@
 //! call ("it hides nothing"), but an unsafe fix of the same run can change what made it harmless (deleting
 //! `exclude: [show]` because `show` is not loaded, then loading `show`). So when a run applies both, the planner
 //! compares what each agent can call on each harness (the model `beeuni-lint agents` prints) after the whole
-//! plan with what the safe fixes alone and the unsafe fixes alone would give: a tool an agent gains or loses
-//! only when they go together is blamed on the safe fixes in that agent's declaration, which are then not
-//! applied with the unsafe ones.
+//! plan with what the safe fixes alone and the unsafe fixes alone would give: a tool an agent gains, or one it
+//! has and loses, only when they go together is blamed on the safe fixes in that agent's declaration, which are
+//! then not applied with the unsafe ones. (Missing a tool the unsafe fixes alone would add is no surprise: a
+//! safe fix can make an unsafe one unneeded.)
 
 use crate::access::{self, AgentAccess};
 use crate::project::Project;
@@ -59,9 +60,9 @@ impl Access {
 /// A call that differs, by agent: the tools it gains or loses only when the safe and unsafe fixes go together.
 pub type Disagreements = BTreeMap<String, Vec<(&'static str, String, bool)>>;
 
-/// Where the whole plan (`together`) gives an agent a tool, or takes one away, that neither the safe fixes
+/// Where the whole plan (`together`) gives an agent a tool, or takes away one it has, that neither the safe fixes
 /// alone (`original` → `safe`) nor the unsafe fixes alone (`original` → `unsafe_alone`) would: a change the
-/// safe fixes made is theirs; any other must be the one the unsafe fixes make on their own.
+/// safe fixes made is theirs; any other must be the one the unsafe fixes make on their own, or less of it.
 pub fn disagreements(original: &Access, safe: &Access, unsafe_alone: &Access, together: &Access) -> Disagreements {
     let unknown = |agent: &str| [original, safe, unsafe_alone, together].iter().any(|a| a.unknown.contains(agent));
     let every: BTreeSet<&Call> =
@@ -71,7 +72,11 @@ pub fn disagreements(original: &Access, safe: &Access, unsafe_alone: &Access, to
         let (in_original, in_safe) = (original.calls.contains(call), safe.calls.contains(call));
         let expected = if in_safe != in_original { in_safe } else { unsafe_alone.calls.contains(call) };
         let got = together.calls.contains(call);
-        if got != expected {
+        // Not getting a tool the unsafe fixes alone would add is no surprise: a safe fix can make an unsafe one
+        // unneeded (a `beeuni:` value fixed leaves nothing for `no-beeuni-tools` to add). A tool gained, or one
+        // the agent had and loses, only together is.
+        let surprise = if got { !expected } else { expected && in_original };
+        if surprise {
             let (agent, harness, tool) = call;
             out.entry(agent.clone()).or_default().push((harness, tool.clone(), got));
         }
@@ -119,6 +124,21 @@ mod tests {
         let safe = access(&[("lister", "read"), ("support", "show")]);
         assert!(disagreements(&original, &safe, &unsafe_alone, &together).is_empty());
         assert!(disagreements(&original, &original, &together, &together).is_empty());
+    }
+
+    /// A safe fix that makes an unsafe one unneeded (a `beeuni:` typo fixed, so `no-beeuni-tools` adds nothing):
+    /// the tools the unsafe fix alone would add are missing, which is no disagreement; a tool the agent had and
+    /// loses only together is.
+    #[test]
+    fn missing_what_the_unsafe_fixes_alone_would_add_is_no_disagreement() {
+        let original = access(&[("main", "read")]);
+        let safe = access(&[("main", "read"), ("main", "web_search")]);
+        let unsafe_alone = access(&[("main", "read"), ("main", "image_search")]);
+        let together = safe.clone();
+        assert!(disagreements(&original, &safe, &unsafe_alone, &together).is_empty());
+        let lost = access(&[("main", "web_search")]);
+        let found = disagreements(&original, &safe, &unsafe_alone, &lost);
+        assert_eq!(found, Disagreements::from([("main".into(), vec![("standard", "read".into(), false)])]));
     }
 
     #[test]
