@@ -22,7 +22,7 @@ pub fn verify(report: &mut Report) {
 
 /// [`verify`] for findings over `sources` (the language server keeps them apart from a report).
 pub fn verify_in(sources: &Sources, diagnostics: &mut [Diagnostic]) {
-    let mut checker = Checker { sources, parsed: HashMap::new(), budget: PARSE_BUDGET };
+    let mut checker = Checker::new(sources);
     for diagnostic in diagnostics.iter_mut().filter(|d| d.fix.is_some()) {
         if diagnostic.fix.as_ref().is_some_and(|fix| checker.refuses(fix).is_some()) {
             diagnostic.fix = None;
@@ -30,20 +30,23 @@ pub fn verify_in(sources: &Sources, diagnostics: &mut [Diagnostic]) {
     }
 }
 
-/// Why applying this fix alone would leave one of its files broken; `None` when it passes.
-pub fn refusal(sources: &Sources, fix: &Fix) -> Option<String> {
-    Checker { sources, parsed: HashMap::new(), budget: usize::MAX }.refuses(fix)
-}
-
-struct Checker<'a> {
+/// Checks fixes over one state of the files: each file parsed once as it is, and the bytes parsed for all the
+/// fixes checked held to [`PARSE_BUDGET`] (the planner makes one a round: a round of a thousand fixes of a
+/// megabyte file would otherwise parse gigabytes).
+pub struct Checker<'a> {
     sources: &'a Sources,
     /// Each YAML file's document as it is (`None`: it does not parse, and is not judged by its structure).
     parsed: HashMap<FileId, Option<Document>>,
     budget: usize,
 }
 
-impl Checker<'_> {
-    fn refuses(&mut self, fix: &Fix) -> Option<String> {
+impl<'a> Checker<'a> {
+    pub fn new(sources: &'a Sources) -> Self {
+        Checker { sources, parsed: HashMap::new(), budget: PARSE_BUDGET }
+    }
+
+    /// Why applying this fix alone would leave one of its files broken; `None` when it passes.
+    pub fn refuses(&mut self, fix: &Fix) -> Option<String> {
         let mut files: Vec<FileId> = fix.edits.iter().map(|e| e.file).collect();
         files.sort_unstable();
         files.dedup();
@@ -131,7 +134,7 @@ mod tests {
         let mut sources = Sources::default();
         let file = sources.add(SourceFile::new("beeuni.yaml", text.into()));
         let edits = edits.iter().map(|&(s, e, c)| Edit { file, span: Span::new(s, e), content: c.into() }).collect();
-        refusal(&sources, &Fix::new(Safety::Safe, edits))
+        Checker::new(&sources).refuses(&Fix::new(Safety::Safe, edits))
     }
 
     #[test]

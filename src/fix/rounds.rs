@@ -97,12 +97,13 @@ pub fn rounds(
         let mut chosen_marks: Vec<&Mark> = Vec::new();
         let mut taken = Taken::default();
         let mut refused = Vec::new();
+        let mut checker = super::offer::Checker::new(&report.sources);
         for (d, mark) in candidates {
             let Some(fix) = &d.fix else { continue };
             if taken.conflicts(report, fix) {
                 continue;
             }
-            if let Some(reason) = super::offer::refusal(&report.sources, fix) {
+            if let Some(reason) = checker.refuses(fix) {
                 refused.push((key(report, d), Dropped { applied: applied(report, d), reason }));
                 continue;
             }

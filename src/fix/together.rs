@@ -2,10 +2,10 @@
 //! call ("it hides nothing"), but an unsafe fix of the same run can change what made it harmless (deleting
 //! `exclude: [show]` because `show` is not loaded, then loading `show`). So when a run applies both, the planner
 //! compares what each agent can call on each harness (the model `beeuni-lint agents` prints) after the whole
-//! plan with what the safe fixes alone and the unsafe fixes alone would give: a tool an agent gains, or one it
-//! has and loses, only when they go together is blamed on the safe fixes in that agent's declaration, which are
-//! then not applied with the unsafe ones. (Missing a tool the unsafe fixes alone would add is no surprise: a
-//! safe fix can make an unsafe one unneeded.)
+//! plan with what the safe fixes alone and the unsafe fixes alone would give: a tool an agent hid by name and
+//! gains only when they go together is blamed on the safe fixes in that agent's declaration, which are then not
+//! applied with the unsafe ones. (Other differences are what the fixes meant together; and a held-back fix leaves
+//! nothing for a second run: once the tool is loaded, the exclusion hides something again.)
 
 use crate::access::{self, AgentAccess};
 use crate::project::Project;
@@ -21,6 +21,8 @@ pub struct Access {
     calls: BTreeSet<Call>,
     /// Agents whose tools cannot be known (an invalid `tools:`): they are not compared.
     unknown: HashSet<String>,
+    /// The tools each agent hides by name (an `exclude:` entry, `name: false`): (agent, tool).
+    hidden: HashSet<(String, String)>,
     /// Each agent's declaration: (agent, project-relative path, from its key to the end of its mapping).
     declared: Vec<(String, String, Span)>,
 }
@@ -37,6 +39,11 @@ impl Access {
             out.calls.extend(tools.into_iter().map(|t| (agent.clone(), harness, t.name)));
         }
         for agent in &project.agents {
+            for (tool, excluded) in agent.named() {
+                if excluded || agent.hides_explicitly(&tool.name) {
+                    out.hidden.insert((agent.name.clone(), tool.name.to_string()));
+                }
+            }
             let doc = &project.graph.files[agent.graph_index].doc;
             let span = Span::new(agent.key.start, doc.node(agent.node).span.end.max(agent.key.end));
             out.declared.push((agent.name.clone(), project.file(agent.file).path.to_string(), span));
@@ -60,9 +67,8 @@ impl Access {
 /// A call that differs, by agent: the tools it gains or loses only when the safe and unsafe fixes go together.
 pub type Disagreements = BTreeMap<String, Vec<(&'static str, String, bool)>>;
 
-/// Where the whole plan (`together`) gives an agent a tool, or takes away one it has, that neither the safe fixes
-/// alone (`original` → `safe`) nor the unsafe fixes alone (`original` → `unsafe_alone`) would: a change the
-/// safe fixes made is theirs; any other must be the one the unsafe fixes make on their own, or less of it.
+/// Where the whole plan (`together`) gives an agent a tool it hid by name, which neither the safe fixes alone
+/// (`original` → `safe`) nor the unsafe fixes alone (`original` → `unsafe_alone`) would.
 pub fn disagreements(original: &Access, safe: &Access, unsafe_alone: &Access, together: &Access) -> Disagreements {
     let unknown = |agent: &str| [original, safe, unsafe_alone, together].iter().any(|a| a.unknown.contains(agent));
     let every: BTreeSet<&Call> =
@@ -72,10 +78,12 @@ pub fn disagreements(original: &Access, safe: &Access, unsafe_alone: &Access, to
         let (in_original, in_safe) = (original.calls.contains(call), safe.calls.contains(call));
         let expected = if in_safe != in_original { in_safe } else { unsafe_alone.calls.contains(call) };
         let got = together.calls.contains(call);
-        // Not getting a tool the unsafe fixes alone would add is no surprise: a safe fix can make an unsafe one
-        // unneeded (a `beeuni:` value fixed leaves nothing for `no-beeuni-tools` to add). A tool gained, or one
-        // the agent had and loses, only together is.
-        let surprise = if got { !expected } else { expected && in_original };
+        // The surprise is a tool the agent hid by name and gets only when both go in: the safe fix deleted its
+        // exclusion as hiding nothing, and an unsafe fix made it something. Other differences are what fixes
+        // meant together (a `beeuni:` value fixed and a typo in a list fixed give the agent the tool it named;
+        // a safe fix can make an unsafe one unneeded).
+        let (agent, _, tool) = call;
+        let surprise = got && !expected && original.hidden.contains(&(agent.clone(), tool.clone()));
         if surprise {
             let (agent, harness, tool) = call;
             out.entry(agent.clone()).or_default().push((harness, tool.clone(), got));
@@ -110,7 +118,8 @@ mod tests {
 
     #[test]
     fn a_tool_gained_only_together_is_a_disagreement() {
-        let original = access(&[("lister", "read")]);
+        let mut original = access(&[("lister", "read")]);
+        original.hidden.insert(("support".into(), "show".into()));
         let safe = original.clone();
         let unsafe_alone = access(&[("lister", "read"), ("lister", "show")]);
         let together = access(&[("lister", "read"), ("lister", "show"), ("support", "show")]);
@@ -126,19 +135,21 @@ mod tests {
         assert!(disagreements(&original, &original, &together, &together).is_empty());
     }
 
-    /// A safe fix that makes an unsafe one unneeded (a `beeuni:` typo fixed, so `no-beeuni-tools` adds nothing):
-    /// the tools the unsafe fix alone would add are missing, which is no disagreement; a tool the agent had and
-    /// loses only together is.
+    /// A safe fix that makes an unsafe one unneeded (a `beeuni:` typo fixed, so `no-beeuni-tools` adds nothing),
+    /// or two fixes that together give an agent the tool its list names (a `beeuni:` value and a typo in the list):
+    /// no disagreement; only a tool the agent hid by name is.
     #[test]
-    fn missing_what_the_unsafe_fixes_alone_would_add_is_no_disagreement() {
+    fn only_a_tool_the_agent_hid_by_name_is_a_disagreement() {
         let original = access(&[("main", "read")]);
         let safe = access(&[("main", "read"), ("main", "web_search")]);
         let unsafe_alone = access(&[("main", "read"), ("main", "image_search")]);
-        let together = safe.clone();
-        assert!(disagreements(&original, &safe, &unsafe_alone, &together).is_empty());
-        let lost = access(&[("main", "web_search")]);
-        let found = disagreements(&original, &safe, &unsafe_alone, &lost);
-        assert_eq!(found, Disagreements::from([("main".into(), vec![("standard", "read".into(), false)])]));
+        assert!(disagreements(&original, &safe, &unsafe_alone, &safe).is_empty());
+        let both = access(&[("main", "read"), ("researcher", "web_search")]);
+        assert!(disagreements(&original, &original, &original, &both).is_empty());
+        let mut hid = original.clone();
+        hid.hidden.insert(("researcher".into(), "web_search".into()));
+        let found = disagreements(&hid, &hid, &hid, &both);
+        assert_eq!(found, Disagreements::from([("researcher".into(), vec![("standard", "web_search".into(), true)])]));
     }
 
     #[test]

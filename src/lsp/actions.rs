@@ -153,6 +153,8 @@ fn edit(workspace: &Workspace, linted: &Linted, uri: &Uri, kind: Kind, finding: 
 /// them, passes the fix stage's checks (each fix passed them alone; together they must too).
 fn safe_fixes_of(sources: &Sources, diagnostics: &[Diagnostic], file: FileId) -> Vec<(FileId, Span, String)> {
     let mut taken: Vec<Edit> = Vec::new();
+    // One checker for the file's fixes: the file is parsed once as it is, and all the checks share one budget.
+    let mut checker = crate::fix::offer::Checker::new(sources);
     let fixes = diagnostics
         .iter()
         .filter(|d| d.primary.file == file)
@@ -166,7 +168,7 @@ fn safe_fixes_of(sources: &Sources, diagnostics: &[Diagnostic], file: FileId) ->
             continue;
         }
         let with = Fix::new(Safety::Safe, taken.iter().chain(&fix.edits).cloned().collect());
-        if crate::fix::offer::refusal(sources, &with).is_none() {
+        if checker.refuses(&with).is_none() {
             taken = with.edits;
         }
     }

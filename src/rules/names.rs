@@ -7,33 +7,40 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     edit_distance_within(&a, &b, usize::MAX)
 }
 
+/// Names longer than this (in characters) are near nothing: no tool name has more than 64, and a distance between
+/// names a repository makes megabytes long would cost it quadratic work.
+const LONGEST_COMPARED: usize = 256;
+
 /// [`edit_distance`] when it is at most `bound`, else some distance above it: the rows stop once two in a row hold
-/// nothing within it (a cell comes from the row above, or two above for a transposition).
+/// nothing within it (a cell comes from the row above, or two above for a transposition). Three rows are kept, not
+/// the table. A name longer than [`LONGEST_COMPARED`] is given the longer length, a distance no smaller than the
+/// true one.
 fn edit_distance_within(a: &[char], b: &[char], bound: usize) -> usize {
+    if a.len().max(b.len()) > LONGEST_COMPARED {
+        return a.len().max(b.len());
+    }
     let width = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * width];
-    for i in 0..=a.len() {
-        d[i * width] = i;
-    }
-    for (j, cell) in d.iter_mut().enumerate().take(width) {
-        *cell = j;
-    }
+    // Rows i-2, i-1 and i of the table.
+    let (mut before, mut above, mut row): (Vec<usize>, Vec<usize>, Vec<usize>) =
+        (vec![0; width], (0..width).collect(), vec![0; width]);
     for i in 1..=a.len() {
+        row[0] = i;
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best =
-                (d[(i - 1) * width + j] + 1).min(d[i * width + j - 1] + 1).min(d[(i - 1) * width + j - 1] + cost);
+            let mut best = (above[j] + 1).min(row[j - 1] + 1).min(above[j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(d[(i - 2) * width + j - 2] + 1);
+                best = best.min(before[j - 2] + 1);
             }
-            d[i * width + j] = best;
+            row[j] = best;
         }
-        let row_min = |row: usize| d[row * width..(row + 1) * width].iter().copied().min().unwrap_or(0);
-        if i > 1 && row_min(i) > bound && row_min(i - 1) > bound {
+        let row_min = |r: &[usize]| r.iter().copied().min().unwrap_or(0);
+        if i > 1 && row_min(&row) > bound && row_min(&above) > bound {
             return bound.saturating_add(1);
         }
+        std::mem::swap(&mut before, &mut above);
+        std::mem::swap(&mut above, &mut row);
     }
-    d[a.len() * width + b.len()]
+    above[b.len()]
 }
 
 /// The known names nearest to `name`, within distance 2: every name tied at the smallest distance, in the
@@ -214,6 +221,20 @@ mod tests {
             Some("did you mean `websearch` or `wbsearchx`?")
         );
         assert_eq!(one_of(&["a", "b", "c"]), "`a`, `b` or `c`");
+    }
+
+    #[test]
+    fn names_past_the_longest_compared_are_near_nothing() {
+        // Two names of 300,000 characters one apart: no table of their product is made, and no match is made.
+        let long: String = "a".repeat(300_000);
+        let other = format!("{long}b");
+        assert!(near_matches(&long, [other.as_str()]).is_empty());
+        assert_eq!(edit_distance(&long, &other), 300_001);
+        let mut matcher = NearMatcher::new([other.as_str(), "bash"], 1_000);
+        assert_eq!(matcher.near(&long), Some(Vec::new()));
+        // At the limit a distance is still exact.
+        let edge = "x".repeat(LONGEST_COMPARED);
+        assert_eq!(edit_distance(&edge, &format!("{}y", &edge[1..])), 1);
     }
 
     #[test]

@@ -171,3 +171,23 @@ fn unknown_tools_among_thousands_of_declared_ones_are_bounded() {
     );
     assert_eq!(found[0]["help"], "did you mean `d00000`?");
 }
+
+/// A tool name of 300,000 characters and an agent listing one a character longer: the did-you-mean compares no
+/// name that long (a table of their product was 720 GB: the run aborted), and the finding says to check the
+/// spelling.
+#[test]
+fn names_of_hundreds_of_kilobytes_are_compared_with_nothing() {
+    let long = "a".repeat(300_000);
+    // An implicit key is at most 1,024 characters in YAML: an explicit one (`? key`) may be longer.
+    let manifest = format!("tools:\n  ? {long}\n  : beeuni:web_search\nagents:\n  main:\n    tools: [{long}b]\n");
+    let sandbox = Sandbox::new();
+    sandbox.file("beeuni.yaml", manifest).commit("long names");
+    let outcome = sandbox.run(&["--format", "json", "."]);
+    outcome.assert_bounded("names of 300,000 characters");
+    let report = outcome.json();
+    let unknown = of_rule(&report, "unknown-tool");
+    assert_eq!(unknown.len(), 1, "{}", outcome.stdout().chars().take(2000).collect::<String>());
+    assert_eq!((unknown[0]["path"].as_str(), unknown[0]["line"].as_u64()), (Some("beeuni.yaml"), Some(6)));
+    let help = unknown[0]["help"].as_str().expect("a help");
+    assert!(help.starts_with("check the spelling"), "{help}");
+}
