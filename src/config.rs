@@ -71,8 +71,10 @@ impl Config {
                 None => return Ok(Config::default()),
             },
         };
-        let bytes = fs::read_resolved(&found.path)
-            .map_err(|refusal| format!("cannot read the config `{}`: it {}", found.shown, refusal.describe()))?;
+        // Its size is checked before a byte is read: a config past the limit is never read.
+        let bytes = fs::read_resolved_admitted(&found.path, |len| len <= limits::MAX_BYTES)
+            .map_err(|refusal| format!("cannot read the config `{}`: it {}", found.shown, refusal.describe()))?
+            .ok_or_else(|| limits::too_large(&found.shown))?;
         let text = limits::text(bytes, &found.shown)?;
         let mut config = Config::parse(&text, &found.shown)?;
         config.exclude_prefix = found.prefix;

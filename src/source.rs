@@ -36,6 +36,12 @@ impl Span {
 pub type FileId = usize;
 
 pub mod escape;
+
+/// Is `path` a YAML file by its name (`.yaml`, `.yml`): how a fix, an ignore comment or a completion tells a
+/// manifest file from a module.
+pub fn is_yaml(path: &str) -> bool {
+    path.ends_with(".yaml") || path.ends_with(".yml")
+}
 mod text;
 
 pub use text::{Reread, TEXTS_READ_AGAIN, Text};

@@ -124,7 +124,7 @@ struct Found {
 
 /// The ignore comments of a file without parsed comments: `#` or `//` comments, found line by line.
 fn scan_text(found: &mut Found, source: &SourceFile, file: FileId) {
-    let yaml = source.path.ends_with(".yaml") || source.path.ends_with(".yml");
+    let yaml = crate::source::is_yaml(&source.path);
     let mut reading = FileIgnores::new(source, file, yaml);
     for line in 0..source.line_count() {
         let span = source.line_span(line);

@@ -11,12 +11,18 @@ pub(super) const MAX_GLOB_BYTES: usize = 256;
 /// Mistakes listed; the rest are counted.
 pub(super) const MAX_ERRORS: usize = 100;
 
-/// The text of a config read (`shown` names it), when it is at most [`MAX_BYTES`] of UTF-8.
+/// Why a config past [`MAX_BYTES`] is not read.
+pub(super) fn too_large(shown: &str) -> String {
+    format!(
+        "the config `{shown}` is larger than 1 MiB ({MAX_BYTES} bytes), the most beeuni-lint reads: a config is a handful of lines; shorten it"
+    )
+}
+
+/// The text of a config read (`shown` names it), when it is at most [`MAX_BYTES`] of UTF-8 (a file that grew
+/// past its size as it was read is refused too).
 pub(super) fn text(bytes: Vec<u8>, shown: &str) -> Result<String, String> {
     if bytes.len() as u64 > MAX_BYTES {
-        return Err(format!(
-            "the config `{shown}` is larger than 1 MiB ({MAX_BYTES} bytes), the most beeuni-lint reads: a config is a handful of lines; shorten it"
-        ));
+        return Err(too_large(shown));
     }
     String::from_utf8(bytes).map_err(|_| format!("cannot read the config `{shown}`: it is not UTF-8 text"))
 }

@@ -6,7 +6,7 @@
 
 use crate::Report;
 use crate::diagnostic::{Diagnostic, Fix};
-use crate::source::{FileId, Sources, Span};
+use crate::source::{FileId, Sources, Span, is_yaml};
 use crate::yaml::{Document, Value};
 use std::collections::HashMap;
 
@@ -85,10 +85,6 @@ impl<'a> Checker<'a> {
         }
         None
     }
-}
-
-fn is_yaml(path: &str) -> bool {
-    path.ends_with(".yaml") || path.ends_with(".yml")
 }
 
 /// The offset of the first scalar of `before` that no edit touches but that `after` no longer has at its

@@ -26,7 +26,7 @@ pub fn complete(workspace: &Workspace, params: CompletionParams) -> Option<Compl
     let place = params.text_document_position;
     let (doc, linted, _) = workspace.lookup(&place.text_document.uri)?;
     let path = doc.path.to_string_lossy();
-    if !(path.ends_with(".yaml") || path.ends_with(".yml")) {
+    if !crate::source::is_yaml(&path) {
         return None;
     }
     let text = &doc.text;

@@ -24,7 +24,7 @@ pub fn comment(project: &Project, finding: &Diagnostic) -> Option<(Span, String)
             .flat_map(|m| m.facts.comments().iter().map(|(span, text)| (*span, text.as_str())))
             .collect(),
     };
-    let is_yaml = yaml.is_some() || source.path.ends_with(".yaml") || source.path.ends_with(".yml");
+    let is_yaml = yaml.is_some() || crate::source::is_yaml(&source.path);
     let on_line = |line: usize| comments.iter().filter(move |(span, _)| source.line_index(span.start) == line);
     let alone =
         |span: Span| source.slice(Span::new(source.line_start(line_of(source, span)), span.start)).trim().is_empty();

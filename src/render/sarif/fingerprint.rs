@@ -11,7 +11,8 @@ use crate::source::FileId;
 /// text, how many lines above it in the file have that same text, where the finding starts in that text, and its
 /// message (two secrets not granted on one line are two alerts, which code scanning would merge under one
 /// fingerprint). No line number goes in, so lines added or removed elsewhere change nothing. Findings still alike
-/// in all of that are told apart by their order in the report (it is sorted, so the same from run to run).
+/// in all of that are told apart by their order in the report (it is sorted, so the same from run to run). Numbers
+/// in the message are left out: a count changes without the finding being another one.
 #[derive(Default)]
 pub(super) struct Fingerprints {
     /// Per file, per 0-based line: how many earlier lines have the same trimmed text.
@@ -33,7 +34,7 @@ impl Fingerprints {
 
     fn located(&mut self, report: &Report, d: &Diagnostic) -> String {
         let Some(source) = file(&report.sources, d.primary.file) else {
-            return fnv1a(&[d.rule, "", "", "0", "0", &d.message]);
+            return fnv1a(&[d.rule, "", "", "0", "0", &without_numbers(&d.message)]);
         };
         let start = d.primary.span.start.min(source.text.len());
         let line = source.line_index(start);
@@ -52,8 +53,29 @@ impl Fingerprints {
                 .collect()
         });
         let occurrence = occurrences.get(line).copied().unwrap_or_default();
-        fnv1a(&[d.rule, &source.shown, text.trim(), &occurrence.to_string(), &within.to_string(), &d.message])
+        fnv1a(&[
+            d.rule,
+            &source.shown,
+            text.trim(),
+            &occurrence.to_string(),
+            &within.to_string(),
+            &without_numbers(&d.message),
+        ])
     }
+}
+
+/// The message with each run of digits as `#`: a count in a message ("… and 37 more `rule` findings in this
+/// file") changes from run to run without the finding being another one.
+fn without_numbers(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    for c in message.chars() {
+        if !c.is_ascii_digit() {
+            out.push(c);
+        } else if !out.ends_with('#') {
+            out.push('#');
+        }
+    }
+    out
 }
 
 /// 64-bit FNV-1a over the parts, each followed by a 0xff byte (never in UTF-8), as 16 hex digits.
@@ -113,5 +135,7 @@ mod tests {
         assert_eq!(prints(&["m", "m", "m"]), three);
         // The first keeps the fingerprint it had alone.
         assert_eq!(prints(&["m"])[0], three[0]);
+        // A summary whose count changed is the same alert.
+        assert_eq!(prints(&["… and 37 more `r` findings"]), prints(&["… and 412 more `r` findings"]));
     }
 }
