@@ -1,7 +1,10 @@
 //! Early errors: what a runtime rejects when it loads a file that parses. oxc's semantic checker finds them
 //! (a redeclared `let`, `export` below the top level, two default exports, `await` where it is not allowed,
 //! duplicate parameters in strict code, …); invalid regular expressions come from oxc's pattern parser, run on
-//! each literal after the walk (`regex`).
+//! each literal after the walk (`regex`); what Bun rejects beyond them comes from `identifiers`.
+
+mod bun_identifiers;
+mod identifiers;
 
 use oxc_ast::ast::{ExportDefaultDeclarationKind, Program, Statement};
 use oxc_diagnostics::OxcDiagnostic;
@@ -45,6 +48,9 @@ pub(super) fn check<'a>(
             errors.push(SyntaxError { span: span(second), message });
         }
         errors.sort_by_key(|e| e.span.start);
+    }
+    if errors.is_empty() {
+        errors.extend(identifiers::check(program));
     }
     (errors, checked.semantic)
 }
