@@ -38,6 +38,28 @@ fn duplicate_key() {
     clean_twin("duplicate-key");
 }
 
+/// yaml-test-suite 2JQS (two empty keys) parses, and Bun's YAML parser keeps only the last entry
+/// (`{ null: 'b' }`): one key, `null`, repeated, like `~` and `null`.
+#[test]
+fn duplicate_empty_keys() {
+    let dir = project(&[("beeuni.yaml", "tools:\n  web_search: beeuni:web_search\n  : a\n  : b\n~: c\nnull: d\n")]);
+    let (code, report) = json_in(dir.path(), &[]);
+    let empty = "duplicate empty key (read as `null`): YAML keeps only one of them";
+    let null = "duplicate key `null`: YAML keeps only one of them";
+    let duplicates: Vec<serde_json::Value> = of_rule(&report, "duplicate-key").into_iter().cloned().collect();
+    let only = serde_json::json!({ "diagnostics": duplicates });
+    assert_findings(
+        &only,
+        &[
+            ("duplicate-key", "error", "beeuni.yaml", 4, 3, empty),
+            ("duplicate-key", "error", "beeuni.yaml", 6, 1, null),
+        ],
+    );
+    assert_related(&duplicates[0], 0, "beeuni.yaml", 3, 3, "first defined here");
+    assert_related(&duplicates[1], 0, "beeuni.yaml", 5, 1, "first defined here");
+    assert_eq!(code, 1);
+}
+
 #[test]
 fn manifest_shape() {
     let message = "`imports` must be a list of repo-relative paths, not a string";
