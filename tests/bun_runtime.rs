@@ -1,7 +1,8 @@
-//! The fixtures against the runtime: every tool module that beeuni-lint lists in a fixture and reports no load
-//! failure for is imported by Bun (tests/bun/check.ts) and must meet its loader's contract: the Beeuni daemon's
-//! for modules declared under `tools:`, the xcsh custom-tool loader's for `.xcsh/tools`, `.claude/tools` and
-//! `.codex/tools`. So a clean fixture cannot drift from what Bun does, and every fixture added later is covered.
+//! The fixtures against the runtime: every tool module that beeuni-lint lists in a fixture is imported by Bun
+//! (tests/bun/check.ts) and checked against its loader's contract: the Beeuni daemon's for modules declared under
+//! `tools:`, the xcsh custom-tool loader's for `.xcsh/tools`, `.claude/tools` and `.codex/tools`. A module the
+//! linter passes must load and meet it; one it fails with a load or contract error must not. So no fixture can
+//! drift from what Bun does, and every fixture added later is covered.
 //!
 //! Optional: Bun comes from `BEEUNI_LINT_BUN` (a path) or `bun` on `PATH`; without it the test says it is skipped
 //! and passes (`.ci/run` installs Bun and sets `BEEUNI_LINT_BUN`). Bun executes the modules, so it only ever
@@ -24,10 +25,29 @@ const BUN_TIME_LIMIT: Duration = Duration::from_secs(60);
 /// the module (it passes no judgement on it, so Bun's would contradict none).
 const NOT_PASSED: &[&str] = &["module-package-not-installed", "module-unanalyzable", "xcsh-unanalyzable"];
 
-/// A module the linter passes, to be loaded: `kind` is `beeuni` or `xcsh`, `path` relative to its project.
+/// Errors that say a module fails at load or breaks its loader's contract. Other errors are policies (a harness
+/// import that may well load) or about several tools at once (a name conflict), which one import cannot show.
+const FAILS_UNDER_BUN: &[&str] = &[
+    "module-syntax",
+    "module-import-missing",
+    "module-package-missing",
+    "module-no-default-export",
+    "module-factory-export",
+    "module-opencode-tool",
+    "module-description",
+    "module-parameters",
+    "module-execute",
+    "xcsh-export",
+    "xcsh-factory-return",
+    "xcsh-tool-shape",
+    "xcsh-name",
+];
+
+/// A tool module to load: `kind` is `beeuni` or `xcsh`, `path` relative to its project.
 struct Module {
     kind: &'static str,
     path: String,
+    judgement: Judgement,
 }
 
 /// The Bun binary to use, or `None` when there is none.
@@ -78,32 +98,47 @@ fn lint_json(dir: &Path, args: &[&str]) -> Option<Value> {
     }
 }
 
-/// The files an error (or a finding of `NOT_PASSED`) is about: its own path, the tools it names as related (a helper's
-/// finding lists the tools importing it), and any of `candidates` its message names (`module-missing` points at
-/// the manifest line).
-fn failing_files(report: &Value, candidates: &[Module]) -> Vec<String> {
-    let mut failing = Vec::new();
-    for finding in report["diagnostics"].as_array().unwrap() {
-        let rule = finding["rule"].as_str().unwrap();
-        if finding["severity"] != "error" && !NOT_PASSED.contains(&rule) {
-            continue;
-        }
-        failing.extend(finding["path"].as_str().map(String::from));
-        for related in finding["related"].as_array().into_iter().flatten() {
-            failing.extend(related["path"].as_str().map(String::from));
-        }
-        let message = finding["message"].as_str().unwrap_or_default();
-        for module in candidates {
-            if message.contains(&format!("`{}`", module.path)) {
-                failing.push(module.path.clone());
-            }
-        }
-    }
-    failing
+/// What the linter says of a module.
+#[derive(Clone, PartialEq)]
+enum Judgement {
+    /// No error, and no finding of `NOT_PASSED`: Bun must load it and find its contract met.
+    Passes,
+    /// An error of `FAILS_UNDER_BUN` (the rule named) on it or on a helper it imports: Bun must fail it.
+    Fails(String),
+    /// Another error (a policy, or a conflict between tools) or a finding of `NOT_PASSED`: not compared.
+    Unjudged,
 }
 
-/// The modules of the project in `dir` that beeuni-lint lists and passes: no error and no finding of `NOT_PASSED`.
-fn passed_modules(dir: &Path) -> Vec<Module> {
+/// Whether `finding` is about `module`: at it, at a helper it imports (the finding lists the tools importing it
+/// as related places), or naming it in the message (`module-missing` points at the manifest line).
+fn is_about(finding: &Value, module: &str) -> bool {
+    let at = |place: &Value| place["path"] == module;
+    at(finding)
+        || finding["related"].as_array().into_iter().flatten().any(at)
+        || finding["message"].as_str().is_some_and(|message| message.contains(&format!("`{module}`")))
+}
+
+fn judge(report: &Value, module: &str) -> Judgement {
+    let mut judgement = Judgement::Passes;
+    for finding in report["diagnostics"].as_array().unwrap() {
+        let rule = finding["rule"].as_str().unwrap();
+        let error = finding["severity"] == "error";
+        if !(error || NOT_PASSED.contains(&rule)) || !is_about(finding, module) {
+            continue;
+        }
+        let at_module_or_helper = finding["path"] == module
+            || finding["related"].as_array().into_iter().flatten().any(|r| r["path"] == module);
+        if error && FAILS_UNDER_BUN.contains(&rule) && at_module_or_helper {
+            return Judgement::Fails(rule.to_string());
+        }
+        judgement = Judgement::Unjudged;
+    }
+    judgement
+}
+
+/// The modules of the project in `dir` that beeuni-lint lists, with what it says of each, those it passes no
+/// judgement on left out.
+fn judged_modules(dir: &Path) -> Vec<Module> {
     let (Some(report), Some(listing)) =
         (lint_json(dir, &["--format", "json", "."]), lint_json(dir, &["ls", "--json", "."]))
     else {
@@ -112,19 +147,30 @@ fn passed_modules(dir: &Path) -> Vec<Module> {
     let mut modules = Vec::new();
     for tool in listing["tools"].as_array().unwrap() {
         if tool["kind"] == "project" {
-            modules.push(Module { kind: "beeuni", path: tool["source"].as_str().unwrap().to_string() });
+            modules.push(("beeuni", tool["source"].as_str().unwrap()));
         }
     }
     for tool in listing["xcsh"].as_array().into_iter().flatten() {
-        modules.push(Module { kind: "xcsh", path: tool["path"].as_str().unwrap().to_string() });
+        modules.push(("xcsh", tool["path"].as_str().unwrap()));
     }
-    modules.dedup_by(|a, b| a.kind == b.kind && a.path == b.path);
-    let failing = failing_files(&report, &modules);
-    modules.retain(|module| !failing.contains(&module.path));
+    // `ls` lists the xcsh tools it can name; one the loader rejects is found by its finding.
+    for finding in report["diagnostics"].as_array().unwrap() {
+        let rule = finding["rule"].as_str().unwrap();
+        if rule.starts_with("xcsh-") && FAILS_UNDER_BUN.contains(&rule) {
+            modules.push(("xcsh", finding["path"].as_str().unwrap()));
+        }
+    }
+    modules.sort();
+    modules.dedup();
     modules
+        .into_iter()
+        .map(|(kind, path)| Module { kind, path: path.to_string(), judgement: judge(&report, path) })
+        .filter(|module| module.judgement != Judgement::Unjudged)
+        .collect()
 }
 
-/// Loads `modules` of the project in `dir` with Bun; returns (module, what is wrong) for each that fails.
+/// Loads `modules` of the project in `dir` with Bun; returns, for each module where Bun and the linter disagree,
+/// the module and the disagreement.
 fn load_with_bun(bun: &Path, unshare: bool, dir: &Path, modules: &[Module]) -> Vec<(String, String)> {
     let checker = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bun/check.ts");
     let mut command = assert_cmd::Command::new(if unshare { Path::new("unshare") } else { bun });
@@ -153,26 +199,41 @@ fn load_with_bun(bun: &Path, unshare: bool, dir: &Path, modules: &[Module]) -> V
     };
     let stdout = String::from_utf8_lossy(&output.stdout);
     let verdicts: Vec<Value> = stdout.lines().filter_map(|line| serde_json::from_str(line).ok()).collect();
-    let mut failures = Vec::new();
+    let mut disagreements = Vec::new();
     for (index, module) in modules.iter().enumerate() {
-        let reason = match verdicts.get(index) {
-            Some(verdict) => match verdict["error"].as_str() {
-                Some(error) => error.replace(&format!("{}/", dir.display()), ""),
-                None => continue,
-            },
-            None => format!(
-                "Bun gave no verdict (exit {:?}): {}",
-                output.status.code(),
-                String::from_utf8_lossy(&output.stderr).trim()
-            ),
+        let Some(verdict) = verdicts.get(index) else {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            let reason = format!("Bun gave no verdict (exit {:?}): {}", output.status.code(), stderr.trim());
+            disagreements.push((label(module), reason));
+            continue;
         };
-        failures.push((label(module), reason));
+        let bun_error = verdict["error"].as_str().map(|error| error.replace(&format!("{}/", dir.display()), ""));
+        let reason = match (&module.judgement, bun_error) {
+            (Judgement::Passes, Some(error)) => format!("the linter passes it, Bun does not: {error}"),
+            (Judgement::Fails(rule), None) => {
+                format!("the linter reports `{rule}`, but Bun loads it and its contract holds")
+            }
+            _ => continue,
+        };
+        disagreements.push((label(module), reason));
     }
-    failures
+    disagreements
+}
+
+/// The fixtures' names, sorted.
+fn fixture_names() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(fixture_path(""))
+        .unwrap()
+        .map(|entry| entry.unwrap())
+        .filter(|entry| entry.file_type().unwrap().is_dir())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }
 
 #[test]
-fn every_module_the_linter_passes_loads_under_bun() {
+fn bun_agrees_with_the_linter_on_every_fixture_module() {
     let Some(bun) = find_bun() else {
         println!("skipped: no Bun (set BEEUNI_LINT_BUN to its path, or put `bun` on PATH)");
         return;
@@ -181,34 +242,37 @@ fn every_module_the_linter_passes_loads_under_bun() {
     if !unshare {
         println!("note: `unshare -rn` is not available: Bun runs with auto-install off but with the network");
     }
-    let fixtures_dir = fixture_path("");
-    let mut names: Vec<String> = std::fs::read_dir(&fixtures_dir)
-        .unwrap()
-        .map(|entry| entry.unwrap())
-        .filter(|entry| entry.file_type().unwrap().is_dir())
-        .map(|entry| entry.file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    let (mut checked, mut failures) = ([0usize; 2], Vec::new());
-    for name in &names {
+    // Modules passed and failed, Beeuni and xcsh.
+    let (mut counts, mut disagreements) = ([[0usize; 2]; 2], Vec::new());
+    for name in fixture_names() {
         let copy = tempfile::TempDir::new().unwrap();
-        copy_dir(&fixture_path(name), copy.path());
+        copy_dir(&fixture_path(&name), copy.path());
         for project in project_folders(copy.path()) {
-            let modules = passed_modules(&project);
+            let modules = judged_modules(&project);
             if modules.is_empty() {
                 continue;
             }
-            checked[0] += modules.iter().filter(|module| module.kind == "beeuni").count();
-            checked[1] += modules.iter().filter(|module| module.kind == "xcsh").count();
+            for module in &modules {
+                counts[usize::from(module.judgement != Judgement::Passes)][usize::from(module.kind == "xcsh")] += 1;
+            }
             let folder = project.strip_prefix(copy.path()).unwrap().display().to_string();
+            let place = if folder.is_empty() { name.clone() } else { format!("{name}/{folder}") };
             for (module, reason) in load_with_bun(&bun, unshare, &project, &modules) {
-                let place = if folder.is_empty() { name.clone() } else { format!("{name}/{folder}") };
-                failures.push(format!("{place}: {module}: {reason}"));
+                disagreements.push(format!("{place}: {module}: {reason}"));
             }
         }
     }
-    println!("Bun loaded {} Beeuni and {} xcsh tool modules the linter passes", checked[0], checked[1]);
-    assert!(failures.is_empty(), "{} modules fail under Bun:\n{}", failures.len(), failures.join("\n"));
+    let [[passed, passed_xcsh], [failed, failed_xcsh]] = counts;
+    println!(
+        "Bun loaded {passed} Beeuni and {passed_xcsh} xcsh modules the linter passes, and {failed} Beeuni and \
+         {failed_xcsh} xcsh modules it fails"
+    );
+    assert!(
+        disagreements.is_empty(),
+        "Bun and the linter disagree on {} modules:\n{}",
+        disagreements.len(),
+        disagreements.join("\n")
+    );
     // The selection must not quietly shrink to nothing (a changed `ls --json`, say).
-    assert!(checked[0] >= 50 && checked[1] >= 10, "only {checked:?} modules selected");
+    assert!(passed >= 100 && passed_xcsh >= 15 && failed >= 40 && failed_xcsh >= 3, "only {counts:?} modules");
 }

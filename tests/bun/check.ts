@@ -3,7 +3,7 @@
 //
 //   bun --no-install check.ts <kind>=<absolute path>...
 //
-// kind `beeuni`: the Beeuni daemon's contract: `(await import(path)).default` is an object with a non-empty
+// kind `beeuni`: the Beeuni daemon's contract: `(await import(path)).default` is an object with a non-blank
 // string `description`, a JSON Schema object `parameters` (`type: 'object'`) and a function `execute`.
 // kind `xcsh`: the xcsh custom-tool loader's contract: `module.default ?? module` is a function; called with the
 // host API it returns (or resolves to) a tool or an array of tools, each with a `name` of letters, digits, `_`
@@ -29,7 +29,8 @@ function beeuniContract(mod: Record<string, unknown>): string | null {
   if (!isObject(tool)) return `the default export is ${describe(tool)}, not the tool object`;
   if (!("description" in tool) && isObject(tool.default))
     return "the default export is `{ default: … }`: Bun wraps a CommonJS module's `exports.default`";
-  if (typeof tool.description !== "string" || tool.description === "")
+  // Blank counts as empty, as the linter reads "an empty string" (`module-description`).
+  if (typeof tool.description !== "string" || tool.description.trim() === "")
     return "`description` is not a non-empty string";
   const parameters = tool.parameters;
   if (!isObject(parameters)) return `\`parameters\` is ${describe(parameters)}, not a JSON Schema object`;
