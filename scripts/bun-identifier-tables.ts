@@ -6,6 +6,7 @@
 // A module loads only if Bun's transpiler parses it and then JavaScriptCore parses the transpiled text; the
 // transpiler's tables are the older (Unicode 15.1 in Bun 1.4.5), so each code point is tried in both and kept
 // only where both accept it: first in an identifier (`var X=1`) and after its first character (`var aX=1`).
+// A new Bun may read a newer Unicode: the message in src/modules/analyse/early/identifiers.rs names the version.
 const transpiler = new Bun.Transpiler({ loader: "js" });
 const accepts = (source: string) => {
   try {
