@@ -100,7 +100,14 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
     let jsx = first_jsx.map(|at| (at, JsxRuntime::of(text, &program.comments)));
     if let Some((at, JsxRuntime::Automatic { source })) = jsx {
         let specifier = allocator.alloc_str(&format!("{source}/jsx-dev-runtime"));
-        imports.push(Found { specifier, span: span(at), kind: ImportKind::Jsx, type_only: false, guarded: false });
+        imports.push(Found {
+            specifier,
+            span: span(at),
+            kind: ImportKind::Jsx,
+            type_only: false,
+            guarded: false,
+            deferred: false,
+        });
     }
     let read_by_jsx = match &jsx {
         Some((_, JsxRuntime::Classic { factories })) => &factories[..],
@@ -176,6 +183,7 @@ struct Found<'a> {
     kind: ImportKind,
     type_only: bool,
     guarded: bool,
+    deferred: bool,
 }
 
 impl Found<'_> {
@@ -184,8 +192,8 @@ impl Found<'_> {
     }
 
     fn import(&self) -> Import {
-        let Found { specifier, span, kind, type_only, guarded } = *self;
-        Import { specifier: InlineStr::from(specifier), span, kind, type_only, guarded }
+        let Found { specifier, span, kind, type_only, guarded, deferred } = *self;
+        Import { specifier: InlineStr::from(specifier), span, kind, type_only, guarded, deferred }
     }
 }
 

@@ -6,8 +6,10 @@ use crate::source::Span;
 
 mod params;
 mod properties;
+mod shape;
 pub use params::Params;
 pub use properties::Properties;
+pub use shape::{Foreign, Wrapper};
 
 /// A name or specifier of the facts: up to 24 bytes held inline, without an allocation of its own (most are
 /// short: `id`, `context`, `node:fs`, `../lib/x.ts`), and every module keeps its facts to the end of the run.
@@ -123,15 +125,25 @@ pub struct ObjectExport {
     pub description: Field<Description>,
     pub parameters: Field<Parameters>,
     pub execute: Field<Execute>,
+    /// The call the object was passed to (`tool({...})` of the AI SDK, say), or none.
+    pub wrapper: Wrapper,
+    /// The fields it holds under another library's name (`inputSchema`, `handler`).
+    pub foreign: Foreign,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DefaultExportKind {
     /// A plain object literal (directly, through a `const`, `export { x as default }`, `module.exports =`,
-    /// `exports.default =`, `satisfies`, `as`, parentheses).
+    /// `exports.default =` beside `__esModule`, `satisfies`, `as`, parentheses, a call that returns its argument).
     Object(Box<ObjectExport>),
-    /// A function or arrow function: the xcsh/pi `CustomToolFactory` form.
+    /// `exports.default = …` (or `module.exports.default`) in CommonJS without `__esModule`: Bun's default export
+    /// is then the exports object, `{ default: … }`, which holds no tool field.
+    ExportsDefault,
+    /// A function or arrow function that returns an object literal or takes `pi`: the xcsh/pi `CustomToolFactory`
+    /// form.
     Factory,
+    /// Another function or arrow function (the tool's body alone, say): never called by the loader.
+    Function,
     /// A literal that is not an object (`null`, a number, a string, a boolean, an array, a template): its text.
     Literal { text: Box<str> },
     /// `tool({ ... })` (or `tool.define(...)`) from `@opencode-ai/plugin`.
@@ -156,6 +168,10 @@ pub struct NamedToolObject {
     pub name: String,
     /// Made by `exports.NAME = {…}` (or `module.exports.NAME`), not by an `export` statement.
     pub commonjs: bool,
+    /// The call the object was passed to (`tool({...})` of the AI SDK), or none.
+    pub wrapper: Wrapper,
+    /// The fields it holds under another library's name.
+    pub foreign: Foreign,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -185,6 +201,9 @@ pub struct Import {
     /// `import('x')` or `require('x')` inside a `try` block that has a `catch`: a failure is handled where it is
     /// called and does not stop the module loading.
     pub guarded: bool,
+    /// `import('x')` or `require('x')` inside a function (`execute`, say): it runs when the function is called,
+    /// not when the module loads.
+    pub deferred: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -229,6 +248,8 @@ pub struct ModuleFacts {
     pub default_export: Option<DefaultExport>,
     /// The module calls `<x>.registerTool(...)`: with a function default export, a pi/xcsh extension.
     pub registers_tools: bool,
+    /// The module calls `<x>.tool('name', …)`: an MCP server registering its tools.
+    pub serves_tools: bool,
     /// Every import in source order.
     pub imports: Box<[Import]>,
     /// `process.env` / `Bun.env` reads, in source order.
@@ -263,6 +284,7 @@ pub struct Collected {
     /// Without a default export: the first named export that holds a tool object.
     pub named_tool_object: Option<NamedToolObject>,
     pub registers_tools: bool,
+    pub serves_tools: bool,
     pub imports: Vec<Import>,
     pub env_reads: Vec<EnvRead>,
     pub context_env: Vec<InlineStr>,
@@ -280,6 +302,7 @@ impl From<Collected> for ModuleFacts {
             opencode_exports,
             named_tool_object,
             registers_tools,
+            serves_tools,
             imports,
             env_reads,
             context_env,
@@ -297,6 +320,7 @@ impl From<Collected> for ModuleFacts {
         ModuleFacts {
             default_export,
             registers_tools,
+            serves_tools,
             imports: imports.into_boxed_slice(),
             env_reads: env_reads.into_boxed_slice(),
             context_env: context_env.into_boxed_slice(),

@@ -20,8 +20,11 @@ fn object_export_forms() {
         ("a.ts", format!("const tool = <Tool>({BODY})\nexport default (tool)")),
         ("a.cjs", format!("module.exports = {BODY}")),
         ("a.js", format!("module.exports = {BODY}")),
-        ("a.ts", format!("exports.default = {BODY}")),
-        ("a.cts", format!("module.exports.default = {BODY}")),
+        ("a.ts", format!("exports.__esModule = true;\nexports.default = {BODY}")),
+        (
+            "a.cts",
+            format!("module.exports.default = {BODY}\nObject.defineProperty(exports, '__esModule', {{ value: true }})"),
+        ),
         ("a.cjs", format!("const tool = {BODY};\nmodule.exports = tool;")),
         ("a.cts", format!("export = {BODY}")),
     ];
@@ -54,10 +57,20 @@ fn factories() {
         "export default async function factory(pi) {}",
         "const f = (pi) => ({ name: 'x' }); export default f",
         "function f(pi) {} export { f as default }",
-        "export default function named() {}",
+        "export default function named(api) { const x = 1; return { name: 'x' } }",
         "module.exports = function (pi) {}",
+        "export default (api) => { return { name: 'x' } }",
     ] {
         assert_eq!(kind("a.ts", text), DefaultExportKind::Factory, "{text}");
+    }
+    // A function that returns no object and takes no `pi` is not a factory: the tool's body, say.
+    for text in [
+        "export default function named() {}",
+        "export default async function lookup(args) { return 'ok' }",
+        "const run = async ({ id }) => `order ${id}`; export default run",
+        "module.exports = function (args) { return { ok: true }.ok }",
+    ] {
+        assert_eq!(kind("a.ts", text), DefaultExportKind::Function, "{text}");
     }
 }
 

@@ -1,0 +1,98 @@
+//! Calls that hand back a tool object: `tool({...})` of the Vercel AI SDK (which returns its argument) and a
+//! module's own function whose body returns its parameter are read as the object they are given; LangChain's
+//! `tool(fn, config)` builds a StructuredTool, read from its config: a `description`, never `parameters` nor
+//! `execute`. Any other call stays unanalysable.
+
+use super::*;
+
+/// The packages that export the AI SDK's `tool` (`ai` re-exports it from `@ai-sdk/provider-utils`).
+const AI_SDK: [&str; 2] = ["ai", "@ai-sdk/provider-utils"];
+const LANGCHAIN: [&str; 1] = ["@langchain/core/tools"];
+
+impl<'b, 'a> Scope<'b, 'a> {
+    /// The object a call wraps, and how, if the call is one of those above and the object a literal (directly or
+    /// through module-level bindings).
+    pub(super) fn wrapped_object(&self, call: &'b CallExpression<'a>) -> Option<(Wrapper, &'b ObjectExpression<'a>)> {
+        let object_at = |at: usize| match self.resolve(call.arguments.get(at)?.as_expression()?) {
+            Resolved::Expr(Expression::ObjectExpression(object)) => Some(&**object),
+            _ => None,
+        };
+        let callee = call.callee.get_inner_expression();
+        if self.imported_tool(callee, &AI_SDK) {
+            return Some((Wrapper::AiSdk, object_at(0)?));
+        }
+        if self.imported_tool(callee, &LANGCHAIN) {
+            return Some((Wrapper::LangChain, object_at(1)?));
+        }
+        let Expression::Identifier(id) = callee else { return None };
+        let identity = match self.bindings.get(id.name.as_str())? {
+            Binding::Function(function) => is_identity(&function.params, returned(function.body.as_deref())),
+            Binding::Value(value) => match value.get_inner_expression() {
+                Expression::ArrowFunctionExpression(arrow) => {
+                    let returned = match &arrow.body {
+                        ArrowFunctionBody::FunctionBody(body) => returned(Some(body)),
+                        body => body.as_expression(),
+                    };
+                    is_identity(&arrow.params, returned)
+                }
+                Expression::FunctionExpression(function) => {
+                    is_identity(&function.params, returned(function.body.as_deref()))
+                }
+                _ => false,
+            },
+            _ => false,
+        };
+        if !identity {
+            return None;
+        }
+        // The helper's body is part of what was read: a later assignment to it makes the facts void.
+        self.follow(id.name.as_str());
+        Some((Wrapper::Identity(id.name.as_str().into()), object_at(0)?))
+    }
+
+    /// The tool object a wrapped call gives: the object as written, or for LangChain's StructuredTool the config's
+    /// `description` alone (its schema and function are under other names: `schema`, `func`).
+    pub(super) fn wrapped(
+        &self,
+        wrapper: Wrapper,
+        object: &'b ObjectExpression<'a>,
+    ) -> (ObjectExport, Option<ExecuteInfo<'a>>) {
+        let (mut export, mut info) = self.object(object);
+        if wrapper == Wrapper::LangChain {
+            (export.parameters, export.execute, info) = (Field::Missing, Field::Missing, None);
+        }
+        export.wrapper = wrapper;
+        (export, info)
+    }
+
+    /// `tool` imported from one of `sources` under any local name, or `ns.tool` of a namespace import of one.
+    fn imported_tool(&self, callee: &Expression<'a>, sources: &[&str]) -> bool {
+        let from = |name: &str, want: &str| {
+            matches!(self.bindings.get(name),
+                Some(Binding::Import { source, imported }) if sources.contains(source) && *imported == want)
+        };
+        match callee {
+            Expression::Identifier(id) => from(&id.name, "tool"),
+            Expression::StaticMemberExpression(member) if member.property.name == "tool" => {
+                matches!(member.object.get_inner_expression(), Expression::Identifier(ns) if from(&ns.name, "*"))
+            }
+            _ => false,
+        }
+    }
+}
+
+/// A function that returns `returned` (its only statement, or an arrow's expression) returns its first parameter
+/// (`(t) => t`, `function tool<T>(t: T): T { return t }`, through `as`, `satisfies` and parentheses).
+fn is_identity(params: &FormalParameters, returned: Option<&Expression>) -> bool {
+    let (Some(first), Some(returned)) = (params.items.first(), returned) else { return false };
+    let BindingPattern::BindingIdentifier(parameter) = &first.pattern else { return false };
+    returned.get_inner_expression().is_specific_id(&parameter.name)
+}
+
+/// The value a body returns when a `return` is all it holds.
+fn returned<'b, 'a>(body: Option<&'b FunctionBody<'a>>) -> Option<&'b Expression<'a>> {
+    match body?.statements.as_slice() {
+        [Statement::ReturnStatement(ret)] => ret.argument.as_ref(),
+        _ => None,
+    }
+}
