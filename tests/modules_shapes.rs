@@ -1,0 +1,209 @@
+//! Tool modules in the shapes real projects write them, judged as Bun loads them (issue 26): CommonJS
+//! `exports.default` without `__esModule`, the AI SDK's `tool()` and a project's own helper that return their
+//! argument, LangChain's `tool()` (a StructuredTool), MCP definitions and servers, a plain function as the default
+//! export, and imports inside `execute`. Each reading has a fixture `mod-<name>` and its clean twin, a module Bun
+//! loads as a tool.
+
+mod common;
+mod modules_support;
+
+use common::*;
+use modules_support::*;
+
+const EXPORTS_DEFAULT_HELP: &str = "assign the tool to the exports themselves, `module.exports = { description, parameters, execute }`, or write an ES module, `export default { … }` (a module compiled from one marks itself with `Object.defineProperty(exports, '__esModule', { value: true })`, and Bun then takes `exports.default`)";
+
+const INPUT_SCHEMA: &str = "rename `inputSchema` to `parameters` (the AI SDK's and MCP's name for it): Beeuni reads a JSON Schema there, `{ type: 'object', properties: { … } }` (for a zod schema, `z.toJSONSchema(...)` of zod 4, or paste the printed schema)";
+const HANDLER: &str = "rename `handler` to `execute` (MCP's name for it): Beeuni calls `execute(args, context)`, which returns a string or any JSON value";
+const LANGCHAIN: &str = "export a plain object instead of the StructuredTool: `export default { description, parameters, execute }`, with `schema` → `parameters` (as JSON Schema: `z.toJSONSchema(schema)` of zod 4 for a zod schema) and the function passed to `tool()` → `execute(args, context)`";
+const SERVER: &str = "the module registers its tools with a server (`server.tool(…)` or `server.registerTool(…)`, the MCP SDK's form), which Beeuni never starts: give each tool a module of its own, `export default { description, parameters, execute }` with its `inputSchema` → `parameters` (as JSON Schema) and its handler → `execute(args, context)`, and declare it under `tools:`";
+
+fn exports_default(path: &str) -> String {
+    format!(
+        "`{path}` sets `exports.default` in CommonJS without `__esModule`: Bun's default export is then the exports object `{{ default: … }}`, which has no `description`, `parameters` or `execute`: the module is skipped at load"
+    )
+}
+
+fn skipped(path: &str) -> String {
+    format!("`{path}` has no default export: the module is skipped at load")
+}
+
+/// Bun's CommonJS interop: without `__esModule`, the default export is the exports object, `{ default: tool }`.
+/// The finding is at the assignment (`.cjs`, `.js` with `module.exports.default`, `.ts`); the twin assigns
+/// `module.exports`, or marks the module with `__esModule` in either spelling.
+#[test]
+fn exports_default_without_es_module() {
+    let (a, b, c) = (
+        exports_default("tools/crm_note.cjs"),
+        exports_default("tools/lookup_order.js"),
+        exports_default("tools/ticket.ts"),
+    );
+    let report = trigger(
+        "exports-default",
+        1,
+        &[
+            (("module-no-default-export", "error", "tools/crm_note.cjs", 2, 1, &a), 3),
+            (("module-no-default-export", "error", "tools/lookup_order.js", 11, 1, &b), 4),
+            (("module-no-default-export", "error", "tools/ticket.ts", 2, 1, &c), 5),
+        ],
+    );
+    assert_helps(&report, &[EXPORTS_DEFAULT_HELP; 3]);
+    clean_twin("exports-default");
+}
+
+/// `tool()` of `ai` and a module's own `defineTool` return what they are given: the object is checked, and the
+/// help maps the AI SDK's and MCP's names; the AI SDK 4's zod `parameters` is a zod schema; a named AI SDK export
+/// is told to become the default and what to rename.
+#[test]
+fn identity_wrappers_are_read_through() {
+    let zod = "the `parameters` of the tool in `tools/forecast.js` is `z.object({ city: z.string(), days: z.num…`: a zod schema, not JSON Schema: wrap it in `z.toJSONSchema(...)` (zod 4) or paste the printed schema";
+    let report = trigger(
+        "tool-wrappers",
+        1,
+        &[
+            (
+                (
+                    "module-execute",
+                    "error",
+                    "tools/define_tool.ts",
+                    6,
+                    1,
+                    "the tool in `tools/define_tool.ts` has no `execute`",
+                ),
+                5,
+            ),
+            (
+                (
+                    "module-parameters",
+                    "error",
+                    "tools/define_tool.ts",
+                    6,
+                    1,
+                    "the tool in `tools/define_tool.ts` has no `parameters`",
+                ),
+                5,
+            ),
+            (("module-parameters", "error", "tools/forecast.js", 7, 3, zod), 4),
+            (("module-no-default-export", "error", "tools/headlines.ts", 1, 1, &skipped("tools/headlines.ts")), 6),
+            (
+                (
+                    "module-parameters",
+                    "error",
+                    "tools/weather.ts",
+                    4,
+                    1,
+                    "the tool in `tools/weather.ts` has no `parameters`",
+                ),
+                3,
+            ),
+        ],
+    );
+    assert_helps(
+        &report,
+        &[
+            HANDLER,
+            INPUT_SCHEMA,
+            "write `parameters: { type: 'object', properties: { … }, required: [ … ] }`",
+            "`headlines` holds the tool object (`tool()` of `ai` returns the object it is given), but only as a named export: add `export default headlines`, and rename `inputSchema` → `parameters`",
+            &INPUT_SCHEMA.replace("the AI SDK's and MCP's name", "the AI SDK's name"),
+        ],
+    );
+    clean_twin("tool-wrappers");
+}
+
+/// LangChain's `tool(fn, config)` returns a StructuredTool: its `description` comes from the config, and it has
+/// neither `parameters` nor `execute`; a named one gets the same mapping.
+#[test]
+fn langchain_tools_are_not_the_beeuni_shape() {
+    let why = ": `tool()` of `@langchain/core/tools` returns a LangChain StructuredTool, not the object it is given";
+    let (execute, parameters) = (
+        format!("the tool in `tools/search.ts` has no `execute`{why}"),
+        format!("the tool in `tools/search.ts` has no `parameters`{why}"),
+    );
+    let report = trigger(
+        "langchain-tool",
+        1,
+        &[
+            (("module-execute", "error", "tools/search.ts", 4, 1, &execute), 3),
+            (("module-parameters", "error", "tools/search.ts", 4, 1, &parameters), 3),
+            (("module-no-default-export", "error", "tools/summarize.mjs", 1, 1, &skipped("tools/summarize.mjs")), 4),
+        ],
+    );
+    let named = format!(
+        "`summarize` is a LangChain StructuredTool (`tool()` of `@langchain/core/tools`), not the Beeuni shape, and only a named export: {LANGCHAIN}"
+    );
+    assert_helps(&report, &[LANGCHAIN, LANGCHAIN, &named]);
+    clean_twin("langchain-tool");
+}
+
+/// An MCP tool definition (`name`, `inputSchema`, `handler`) as the default export, and modules that register
+/// their tools with an MCP server (`server.tool`, `server.registerTool`, ESM and CommonJS).
+#[test]
+fn mcp_shapes_get_the_mapping() {
+    let report = trigger(
+        "mcp-shapes",
+        1,
+        &[
+            (("module-execute", "error", "tools/echo.js", 2, 1, "the tool in `tools/echo.js` has no `execute`"), 3),
+            (
+                (
+                    "module-parameters",
+                    "error",
+                    "tools/echo.js",
+                    2,
+                    1,
+                    "the tool in `tools/echo.js` has no `parameters`",
+                ),
+                3,
+            ),
+            (("module-no-default-export", "error", "tools/register.cjs", 1, 1, &skipped("tools/register.cjs")), 5),
+            (("module-no-default-export", "error", "tools/server.ts", 1, 1, &skipped("tools/server.ts")), 4),
+        ],
+    );
+    assert_helps(&report, &[HANDLER, INPUT_SCHEMA, SERVER, SERVER]);
+    clean_twin("mcp-shapes");
+}
+
+/// A default export that is a plain function (the tool's body alone) is called what it is, not a factory.
+#[test]
+fn a_plain_function_is_not_called_a_factory() {
+    let message = |path: &str| {
+        format!(
+            "`{path}` exports a function, not a tool object: Beeuni reads `description`, `parameters` and `execute` from the default export and never calls it"
+        )
+    };
+    let report = trigger(
+        "plain-function",
+        1,
+        &[
+            (("module-factory-export", "error", "tools/crm_note.cjs", 1, 1, &message("tools/crm_note.cjs")), 4),
+            (("module-factory-export", "error", "tools/lookup_order.ts", 2, 1, &message("tools/lookup_order.ts")), 3),
+        ],
+    );
+    let help = "export an object whose `execute` is this function: `export default { description, parameters: { type: 'object', properties: { … } }, execute }`, called as `execute(args, context)`";
+    assert_helps(&report, &[help; 2]);
+    clean_twin("plain-function");
+}
+
+/// `require()` in a helper function and `await import()` in `execute` run when called: the module loads, and the
+/// tool fails each time it is called. Still errors, saying when they fail.
+#[test]
+fn imports_inside_functions_fail_when_called() {
+    let when = ": it fails when the function that holds it is called, not at load";
+    let package = format!("Cannot find package 'left-pad'{when}");
+    let file = format!(
+        "`tools/report.ts` imports `../lib/charts`: no such file (tried the module extensions and `index.*`){when}"
+    );
+    let report = trigger(
+        "deferred-import",
+        1,
+        &[
+            (("module-package-missing", "error", "tools/report.ts", 4, 10, &package), 3),
+            (("module-import-missing", "error", "tools/report.ts", 11, 29, &file), 3),
+        ],
+    );
+    assert_help(
+        &diagnostics(&report)[1],
+        "the import runs when the function that holds it is called, and fails each time: correct the path or add the file",
+    );
+    clean_twin("deferred-import");
+}
