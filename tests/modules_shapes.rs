@@ -207,3 +207,142 @@ fn imports_inside_functions_fail_when_called() {
     );
     clean_twin("deferred-import");
 }
+
+/// The shapes of real tool modules, one project of them: ES modules and CommonJS, TypeScript and JavaScript;
+/// opencode's `tool()`, the AI SDK (`import` and `require`), LangChain, MCP, pi factories and extensions,
+/// TypeScript's and Babel's CommonJS output, a project's helper, and a wrapper nobody knows. Packages are installed
+/// (a `node_modules` of stand-ins), so each finding is about the shape alone.
+const CORPUS: &[(&str, &str)] = &[
+    (
+        "tools/oc_search.ts",
+        "import { tool } from '@opencode-ai/plugin'\n\nexport default tool({\n  description: 'Search the docs.',\n  args: { query: tool.schema.string() },\n  async execute(args) {\n    return args.query\n  },\n})\n",
+    ),
+    (
+        "tools/ai_weather.js",
+        "const { tool } = require('ai')\n\nmodule.exports = tool({\n  description: 'Get the weather in a city.',\n  inputSchema: { type: 'object', properties: { city: { type: 'string' } } },\n  execute: async ({ city }) => `sunny in ${city}`,\n})\n",
+    ),
+    (
+        "tools/ai_v4.ts",
+        "import { tool } from 'ai'\nimport { z } from 'zod'\n\nexport default tool({\n  description: 'Convert a temperature.',\n  parameters: z.object({ celsius: z.number() }),\n  execute: async ({ celsius }: { celsius: number }) => celsius * 1.8 + 32,\n})\n",
+    ),
+    (
+        "tools/lc_lookup.cjs",
+        "const { tool } = require('@langchain/core/tools')\n\nmodule.exports = tool(async ({ id }) => `order ${id}`, {\n  name: 'lookup',\n  description: 'Look up an order.',\n  schema: { type: 'object', properties: { id: { type: 'string' } } },\n})\n",
+    ),
+    (
+        "tools/mcp_echo.ts",
+        "module.exports = {\n  name: 'echo',\n  description: 'Echo the text back.',\n  inputSchema: { type: 'object', properties: { text: { type: 'string' } } },\n  async handler({ text }: { text: string }) {\n    return { content: [{ type: 'text', text }] }\n  },\n}\n",
+    ),
+    (
+        "tools/pi_factory.ts",
+        "const factory = (pi: unknown) => ({\n  name: 'greet',\n  description: 'Greet someone.',\n  parameters: { type: 'object', properties: {} },\n  async execute(toolCallId: string, params: object) {\n    return 'hi'\n  },\n})\n\nexport default factory\n",
+    ),
+    (
+        "tools/pi_extension.js",
+        "export default function (pi) {\n  pi.registerTool({ name: 'greet', description: 'Greet.', parameters: {}, execute: async () => 'hi' })\n}\n",
+    ),
+    (
+        "tools/tsc_output.js",
+        "\"use strict\";\nObject.defineProperty(exports, \"__esModule\", { value: true });\nexports.default = {\n    description: 'Compiled by tsc.',\n    parameters: { type: 'object', properties: {} },\n    execute: async () => 'ok',\n};\n",
+    ),
+    (
+        "tools/babel_output.cjs",
+        "exports.default = {\n  description: 'Compiled by Babel.',\n  parameters: { type: 'object', properties: {} },\n  execute: async () => 'ok',\n}\nmodule.exports.__esModule = true\n",
+    ),
+    (
+        "tools/hand_cjs.ts",
+        "const tool = {\n  description: 'Written by hand.',\n  parameters: { type: 'object', properties: {} },\n  execute: async () => 'ok',\n}\nexports.default = tool\n",
+    ),
+    (
+        "tools/helper.mjs",
+        "const defineTool = (definition) => definition\n\nexport default defineTool({\n  description: 'Through a helper.',\n  parameters: { type: 'object', properties: {} },\n  execute: async () => 'ok',\n})\n",
+    ),
+    (
+        "tools/mastra.ts",
+        "import { createTool } from '@mastra/core/tools'\n\nexport default createTool({\n  id: 'quote',\n  description: 'Quote of the day.',\n  inputSchema: {},\n  execute: async () => 'carpe diem',\n})\n",
+    ),
+];
+
+#[test]
+fn real_code_shapes() {
+    let mut manifest = String::from("tools:\n  web_search: beeuni:web_search\n");
+    for (path, _) in CORPUS {
+        let name = path.trim_start_matches("tools/").split('.').next().unwrap();
+        manifest.push_str(&format!("  {name}: {path}\n"));
+    }
+    let dir = project(CORPUS);
+    write(dir.path(), "beeuni.yaml", manifest.as_bytes());
+    for package in ["ai", "zod", "@langchain/core", "@mastra/core"] {
+        let exports = r#"{ ".": "./index.js", "./tools": "./index.js" }"#;
+        let json = format!("{{ \"name\": \"{package}\", \"exports\": {exports} }}\n");
+        write(dir.path(), &format!("node_modules/{package}/package.json"), json.as_bytes());
+        write(dir.path(), &format!("node_modules/{package}/index.js"), b"exports.tool = (t) => t\n");
+    }
+    let (code, report) = json_in(dir.path(), &[]);
+    let opencode = "`tools/oc_search.ts` exports `tool({ description, args, execute })`, the opencode plugin form: Beeuni loads a plain object";
+    let harness = "`tools/oc_search.ts` imports the harness package `@opencode-ai/plugin`: A module never imports a harness package.";
+    let zod = "the `parameters` of the tool in `tools/ai_v4.ts` is `z.object({ celsius: z.number() })`: a zod schema, not JSON Schema: wrap it in `z.toJSONSchema(...)` (zod 4) or paste the printed schema";
+    let langchain = |field: &str| {
+        format!(
+            "the tool in `tools/lc_lookup.cjs` has no `{field}`: `tool()` of `@langchain/core/tools` returns a LangChain StructuredTool, not the object it is given"
+        )
+    };
+    let (lc_execute, lc_parameters) = (langchain("execute"), langchain("parameters"));
+    let mastra = "the default export of `tools/mastra.ts` cannot be read without running it (a call to `createTool(...)`): it was not checked";
+    let factory = "`tools/pi_factory.ts` exports a function that makes the tool (the xcsh/pi factory form): Beeuni never calls it and expects a plain object `{ description, parameters, execute }`";
+    let extension = "`tools/pi_extension.js` exports a pi/xcsh extension (a function that calls `registerTool`): Beeuni expects a plain object `{ description, parameters, execute }`";
+    let hand = exports_default("tools/hand_cjs.ts");
+    assert_module_findings(
+        &report,
+        &[
+            (("module-parameters", "error", "tools/ai_v4.ts", 6, 3, zod), 5),
+            (
+                (
+                    "module-parameters",
+                    "error",
+                    "tools/ai_weather.js",
+                    3,
+                    1,
+                    "the tool in `tools/ai_weather.js` has no `parameters`",
+                ),
+                4,
+            ),
+            (("module-no-default-export", "error", "tools/hand_cjs.ts", 6, 1, &hand), 12),
+            (("module-execute", "error", "tools/lc_lookup.cjs", 3, 1, &lc_execute), 6),
+            (("module-parameters", "error", "tools/lc_lookup.cjs", 3, 1, &lc_parameters), 6),
+            (("module-unanalyzable", "info", "tools/mastra.ts", 3, 1, mastra), 14),
+            (
+                (
+                    "module-execute",
+                    "error",
+                    "tools/mcp_echo.ts",
+                    1,
+                    1,
+                    "the tool in `tools/mcp_echo.ts` has no `execute`",
+                ),
+                7,
+            ),
+            (
+                (
+                    "module-parameters",
+                    "error",
+                    "tools/mcp_echo.ts",
+                    1,
+                    1,
+                    "the tool in `tools/mcp_echo.ts` has no `parameters`",
+                ),
+                7,
+            ),
+            (("module-harness-import", "error", "tools/oc_search.ts", 1, 1, harness), 3),
+            (("module-opencode-tool", "error", "tools/oc_search.ts", 3, 1, opencode), 3),
+            (("module-factory-export", "error", "tools/pi_extension.js", 1, 1, extension), 9),
+            (("module-factory-export", "error", "tools/pi_factory.ts", 10, 1, factory), 8),
+        ],
+    );
+    assert_eq!(code, 1);
+    let helps: Vec<&str> = diagnostics(&report).iter().map(|d| d["help"].as_str().unwrap()).collect();
+    assert_eq!(helps[1], INPUT_SCHEMA.replace("the AI SDK's and MCP's name", "the AI SDK's name"));
+    assert_eq!(helps[2], EXPORTS_DEFAULT_HELP);
+    assert_eq!((helps[3], helps[4]), (LANGCHAIN, LANGCHAIN));
+    assert_eq!((helps[6], helps[7]), (HANDLER, INPUT_SCHEMA));
+}

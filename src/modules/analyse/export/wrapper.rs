@@ -66,15 +66,20 @@ impl<'b, 'a> Scope<'b, 'a> {
     }
 
     /// `tool` imported from one of `sources` under any local name, or `ns.tool` of a namespace import of one.
-    fn imported_tool(&self, callee: &Expression<'a>, sources: &[&str]) -> bool {
-        let from = |name: &str, want: &str| {
-            matches!(self.bindings.get(name),
-                Some(Binding::Import { source, imported }) if sources.contains(source) && *imported == want)
+    /// The name is followed: `let { tool } = require('ai')` may be assigned another function later.
+    fn imported_tool(&self, callee: &'b Expression<'a>, sources: &[&str]) -> bool {
+        let from = |name: &'a str, want: &str| {
+            let imported = matches!(self.bindings.get(name),
+                Some(Binding::Import { source, imported }) if sources.contains(source) && *imported == want);
+            if imported {
+                self.follow(name);
+            }
+            imported
         };
         match callee {
-            Expression::Identifier(id) => from(&id.name, "tool"),
+            Expression::Identifier(id) => from(id.name.as_str(), "tool"),
             Expression::StaticMemberExpression(member) if member.property.name == "tool" => {
-                matches!(member.object.get_inner_expression(), Expression::Identifier(ns) if from(&ns.name, "*"))
+                matches!(member.object.get_inner_expression(), Expression::Identifier(ns) if from(ns.name.as_str(), "*"))
             }
             _ => false,
         }

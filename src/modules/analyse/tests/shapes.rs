@@ -47,6 +47,9 @@ fn wrappers_that_return_their_argument_are_seen_through() {
         ("import { tool as aiTool } from 'ai'\nconst t = {BODY}\nexport default aiTool(t)", Wrapper::AiSdk),
         ("import * as ai from 'ai'\nexport default ai.tool({BODY})", Wrapper::AiSdk),
         ("import { tool } from '@ai-sdk/provider-utils'\nmodule.exports = tool({BODY})", Wrapper::AiSdk),
+        // CommonJS's named import.
+        ("const { tool } = require('ai')\nmodule.exports = tool({BODY})", Wrapper::AiSdk),
+        ("const { tool: aiTool, ...rest } = require('ai')\nmodule.exports = aiTool({BODY})", Wrapper::AiSdk),
         (
             "function defineTool<T>(t: T): T { return t }\nexport default defineTool({BODY})",
             Wrapper::Identity("defineTool".into()),
@@ -73,9 +76,13 @@ fn wrappers_that_return_their_argument_are_seen_through() {
         "const make = (t) => { t }\nexport default make({})",
         "import { tool } from './tool'\nexport default tool({})",
         "import { tool } from 'ai'\nexport default tool(makeTool())",
+        "const { tool = make } = require('ai')\nexport default tool({})",
     ] {
         assert!(why(kind("a.ts", text)).starts_with("a call to `"), "{text}");
     }
+    // A helper assigned after its declaration may be any function.
+    let changed = "let { tool } = require('ai')\ntool = make\nexport default tool({})";
+    assert_eq!(why(kind("a.ts", changed)), "the binding `tool`, which is changed after its declaration");
 }
 
 #[test]
