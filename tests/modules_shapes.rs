@@ -346,3 +346,64 @@ fn real_code_shapes() {
     assert_eq!((helps[3], helps[4]), (LANGCHAIN, LANGCHAIN));
     assert_eq!((helps[6], helps[7]), (HANDLER, INPUT_SCHEMA));
 }
+
+/// A wrapper imported from a relative module is seen through when that module exports it as a function that
+/// returns its argument (ESM, and CommonJS through `require`); another imported function stays unanalysable.
+#[test]
+fn imported_helpers_are_seen_through_when_they_return_their_argument() {
+    let tool = |helper: &str, from: &str| {
+        format!(
+            "import {{ {helper} }} from '{from}'\n\nexport default {helper}({{\n  description: 'Convert an amount.',\n  inputSchema: {{ type: 'object', properties: {{}} }},\n  execute: async () => 'ok',\n}})\n"
+        )
+    };
+    let dir = project(&[
+        (
+            "beeuni.yaml",
+            "tools:\n  web_search: beeuni:web_search\n  convert: tools/convert.ts\n  logged: tools/logged.ts\n  legacy: tools/legacy.cjs\n",
+        ),
+        ("tools/convert.ts", &tool("defineTool", "../lib/define")),
+        ("tools/logged.ts", &tool("logTool", "../lib/define")),
+        (
+            "tools/legacy.cjs",
+            "const { defineTool } = require('../lib/define.cjs')\n\nmodule.exports = defineTool({\n  description: 'Legacy.',\n  parameters: { type: 'object', properties: {} },\n  handler: async () => 'ok',\n})\n",
+        ),
+        (
+            "lib/define.ts",
+            "export function defineTool<T>(definition: T): T {\n  return definition\n}\n\nexport const logTool = <T,>(definition: T): T => {\n  console.log(definition)\n  return definition\n}\n",
+        ),
+        ("lib/define.cjs", "exports.defineTool = (definition) => definition\n"),
+    ]);
+    let (code, report) = json_in(dir.path(), &[]);
+    let logged = "the default export of `tools/logged.ts` cannot be read without running it (a call to `logTool(...)`): it was not checked";
+    assert_module_findings(
+        &report,
+        &[
+            (
+                (
+                    "module-parameters",
+                    "error",
+                    "tools/convert.ts",
+                    3,
+                    1,
+                    "the tool in `tools/convert.ts` has no `parameters`",
+                ),
+                3,
+            ),
+            (
+                (
+                    "module-execute",
+                    "error",
+                    "tools/legacy.cjs",
+                    3,
+                    1,
+                    "the tool in `tools/legacy.cjs` has no `execute`",
+                ),
+                5,
+            ),
+            (("module-unanalyzable", "info", "tools/logged.ts", 3, 1, logged), 4),
+        ],
+    );
+    let helps: Vec<&str> = diagnostics(&report).iter().map(|d| d["help"].as_str().unwrap()).collect();
+    assert_eq!((helps[0], helps[1]), (INPUT_SCHEMA, HANDLER));
+    assert_eq!(code, 1);
+}

@@ -70,6 +70,7 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         }
         None => facts.named_tool_object = scope.named_tool_object(program, commonjs),
     }
+    facts.identity_exports = scope.identity_exports(program, commonjs);
     let followed = scope.followed();
     let mut visitor = Collector::new(execute.as_ref(), &mut facts, allocator);
     visitor.visit_program(program);

@@ -268,6 +268,7 @@ struct Rare {
     not_analysed: Option<NotAnalysed>,
     opencode_exports: Vec<String>,
     named_tool_object: Option<NamedToolObject>,
+    identity_exports: Vec<InlineStr>,
     comments: Vec<(Span, String)>,
 }
 
@@ -283,6 +284,8 @@ pub struct Collected {
     pub opencode_exports: Vec<String>,
     /// Without a default export: the first named export that holds a tool object.
     pub named_tool_object: Option<NamedToolObject>,
+    /// The exported functions that return their first parameter, by exported name (`default` for the default).
+    pub identity_exports: Vec<InlineStr>,
     pub registers_tools: bool,
     pub serves_tools: bool,
     pub imports: Vec<Import>,
@@ -301,6 +304,7 @@ impl From<Collected> for ModuleFacts {
             default_export,
             opencode_exports,
             named_tool_object,
+            identity_exports,
             registers_tools,
             serves_tools,
             imports,
@@ -315,8 +319,10 @@ impl From<Collected> for ModuleFacts {
             && not_analysed.is_none()
             && opencode_exports.is_empty()
             && named_tool_object.is_none()
+            && identity_exports.is_empty()
             && comments.is_empty();
-        let rare = Rare { syntax_errors, not_analysed, opencode_exports, named_tool_object, comments };
+        let rare =
+            Rare { syntax_errors, not_analysed, opencode_exports, named_tool_object, identity_exports, comments };
         ModuleFacts {
             default_export,
             registers_tools,
@@ -349,6 +355,11 @@ impl ModuleFacts {
     /// Without a default export: the first named export that holds a tool object.
     pub fn named_tool_object(&self) -> Option<&NamedToolObject> {
         self.rare.as_ref().and_then(|rare| rare.named_tool_object.as_ref())
+    }
+
+    /// The exported functions that return their first parameter, by exported name (`default` for the default).
+    pub fn identity_exports(&self) -> &[InlineStr] {
+        self.rare.as_ref().map_or(&[], |rare| &rare.identity_exports)
     }
 
     /// `// beeuni-lint: ignore[...]` and `/* … */` comments: (comment span, comment text without the `//`).

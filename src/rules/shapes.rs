@@ -60,7 +60,7 @@ pub fn named_help(named: &NamedToolObject) -> String {
             "`{name}` holds the tool object (`tool()` of `ai` returns the object it is given), but only as a named export: add `export default {name}`{}",
             then_rename(named.foreign)
         ),
-        Wrapper::Identity(helper) => format!(
+        Wrapper::Identity(helper) | Wrapper::Imported { local: helper, .. } => format!(
             "`{name}` holds the tool object (`{helper}()` returns the object it is given), but only as a named export: add `export default {name}`{}",
             then_rename(named.foreign)
         ),

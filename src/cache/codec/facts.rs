@@ -70,6 +70,7 @@ impl Codec for ModuleFacts {
             w.byte(u8::from(named.commonjs));
             shape(w, &named.wrapper, named.foreign);
         }
+        w.list(self.identity_exports(), |w, name| w.str(name));
         w.list(self.comments(), |w, (span, text)| {
             w.span(*span);
             w.str(text);
@@ -135,6 +136,7 @@ impl Codec for ModuleFacts {
             }
             false => None,
         };
+        let identity_exports = r.list(STR, |r| r.str().map(InlineStr::from))?;
         let comments = r.list(SPAN + STR, |r| Some((r.span()?, r.str()?.into())))?;
         let collected = Collected {
             syntax_errors,
@@ -142,6 +144,7 @@ impl Codec for ModuleFacts {
             default_export,
             opencode_exports,
             named_tool_object,
+            identity_exports,
             registers_tools: flags & REGISTERS_TOOLS != 0,
             serves_tools: flags & SERVES_TOOLS != 0,
             imports,
@@ -203,6 +206,12 @@ fn shape(w: &mut Writer, wrapper: &Wrapper, foreign: Foreign) {
             w.str(name);
         }
         Wrapper::LangChain => w.byte(3),
+        Wrapper::Imported { local, imported, specifier } => {
+            w.byte(4);
+            w.str(local);
+            w.str(imported);
+            w.str(specifier);
+        }
     }
     w.byte(foreign.bits());
 }
@@ -213,6 +222,7 @@ fn read_shape(r: &mut Reader) -> Option<(Wrapper, Foreign)> {
         1 => Wrapper::AiSdk,
         2 => Wrapper::Identity(r.str()?.into()),
         3 => Wrapper::LangChain,
+        4 => Wrapper::Imported { local: r.str()?.into(), imported: r.str()?.into(), specifier: r.str()?.into() },
         _ => return None,
     };
     Some((wrapper, Foreign::from_bits(r.byte()?)?))

@@ -90,7 +90,7 @@ fn rich_facts() -> Vec<ModuleFacts> {
             description: Field::Found { span: span(7), value: Description::Text { blank: true } },
             parameters: field(8),
             execute: Field::Found { span: span(9), value: Execute::Other },
-            wrapper: Wrapper::Identity(long.into()),
+            wrapper: Wrapper::Imported { local: "define".into(), imported: long.into(), specifier: "../lib/x".into() },
             foreign: Foreign::from_bits(6).unwrap(),
         },
         ObjectExport {
@@ -136,6 +136,7 @@ fn rich_facts() -> Vec<ModuleFacts> {
                     wrapper: if n % 2 == 0 { Wrapper::LangChain } else { Wrapper::Identity("defineTool".into()) },
                     foreign: Foreign::from_bits(n as u8 % 8).unwrap(),
                 }),
+                identity_exports: (0..n % 3).map(|i| if i == 0 { "default".into() } else { long.into() }).collect(),
                 registers_tools: n % 2 == 1,
                 serves_tools: n % 3 == 2,
                 imports: (0..6).map(|i| import(kinds_of_import[(n + i) % kinds_of_import.len()], i)).collect(),

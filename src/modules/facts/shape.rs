@@ -13,6 +13,10 @@ pub enum Wrapper {
     AiSdk,
     /// A function of the module itself whose body returns its parameter (`const defineTool = (t) => t`): its name.
     Identity(InlineStr),
+    /// A function imported from a relative module: `local` imported as `imported` from `specifier`. It returns its
+    /// argument only if that module exports it so ([`super::ModuleFacts::identity_exports`]): the modules stage
+    /// checks, and makes the default export unanalysable if not.
+    Imported { local: InlineStr, imported: InlineStr, specifier: InlineStr },
     /// `tool(fn, { name, description, schema })` of `@langchain/core/tools`: a StructuredTool, not its argument.
     /// Its `description` is read from the config object; it has neither `parameters` nor `execute`.
     LangChain,

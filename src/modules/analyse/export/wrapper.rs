@@ -25,29 +25,86 @@ impl<'b, 'a> Scope<'b, 'a> {
             return Some((Wrapper::LangChain, object_at(1)?));
         }
         let Expression::Identifier(id) = callee else { return None };
-        let identity = match self.bindings.get(id.name.as_str())? {
-            Binding::Function(function) => is_identity(&function.params, returned(function.body.as_deref())),
-            Binding::Value(value) => match value.get_inner_expression() {
-                Expression::ArrowFunctionExpression(arrow) => {
-                    let returned = match &arrow.body {
-                        ArrowFunctionBody::FunctionBody(body) => returned(Some(body)),
-                        body => body.as_expression(),
-                    };
-                    is_identity(&arrow.params, returned)
-                }
-                Expression::FunctionExpression(function) => {
-                    is_identity(&function.params, returned(function.body.as_deref()))
-                }
-                _ => false,
-            },
-            _ => false,
+        let local = id.name.as_str();
+        let wrapper = match self.bindings.get(local)? {
+            // A relative module's export: whether it returns its argument is known once that module is read.
+            Binding::Import { source, imported } if source.starts_with('.') => {
+                Wrapper::Imported { local: local.into(), imported: (*imported).into(), specifier: (*source).into() }
+            }
+            binding if self.is_identity_binding(binding) => Wrapper::Identity(local.into()),
+            _ => return None,
         };
-        if !identity {
-            return None;
-        }
         // The helper's body is part of what was read: a later assignment to it makes the facts void.
-        self.follow(id.name.as_str());
-        Some((Wrapper::Identity(id.name.as_str().into()), object_at(0)?))
+        self.follow(local);
+        Some((wrapper, object_at(0)?))
+    }
+
+    /// A function declaration, arrow function or function expression that returns its first parameter.
+    fn is_identity_binding(&self, binding: &Binding<'b, 'a>) -> bool {
+        match binding {
+            Binding::Function(function) => is_identity(&function.params, returned(function.body.as_deref())),
+            Binding::Value(value) => is_identity_function(value),
+            _ => false,
+        }
+    }
+
+    /// The exported functions that return their first parameter, by exported name (`default` for the default):
+    /// what a module importing one of them as a wrapper relies on ([`Wrapper::Imported`]).
+    pub fn identity_exports(&self, program: &'b Program<'a>, allow_commonjs: bool) -> Vec<InlineStr> {
+        let mut names = Vec::new();
+        let by_name = |name: &str| self.bindings.get(name).is_some_and(|b| self.is_identity_binding(b));
+        for statement in &program.body {
+            match statement {
+                Statement::ExportDeclaration(export) => match &export.declaration {
+                    Declaration::FunctionDeclaration(f) if f.id.as_ref().is_some_and(|id| by_name(&id.name)) => {
+                        names.extend(f.id.as_ref().map(|id| InlineStr::from(id.name.as_str())));
+                    }
+                    Declaration::VariableDeclaration(variables) => {
+                        for declarator in &variables.declarations {
+                            if let BindingPattern::BindingIdentifier(id) = &declarator.id
+                                && by_name(&id.name)
+                            {
+                                names.push(id.name.as_str().into());
+                            }
+                        }
+                    }
+                    _ => {}
+                },
+                Statement::ExportNamedDeclaration(export) if export.export_kind.is_value() => {
+                    for specifier in export.specifiers.iter().filter(|s| s.export_kind.is_value()) {
+                        if let ModuleExportName::IdentifierReference(local) = &specifier.local
+                            && by_name(&local.name)
+                        {
+                            names.push(specifier.exported.name().as_str().into());
+                        }
+                    }
+                }
+                Statement::ExportDefaultDeclaration(export) => {
+                    let identity = match &export.declaration {
+                        ExportDefaultDeclarationKind::FunctionDeclaration(f) => {
+                            is_identity(&f.params, returned(f.body.as_deref()))
+                        }
+                        ExportDefaultDeclarationKind::Identifier(id) => by_name(&id.name),
+                        declaration => declaration.as_expression().is_some_and(is_identity_function),
+                    };
+                    if identity {
+                        names.push("default".into());
+                    }
+                }
+                _ if allow_commonjs => {
+                    if let Some(CommonJs::Field(name, value)) = commonjs_statement(statement)
+                        && match value.get_inner_expression() {
+                            Expression::Identifier(id) => by_name(&id.name),
+                            value => is_identity_function(value),
+                        }
+                    {
+                        names.push(name.into());
+                    }
+                }
+                _ => {}
+            }
+        }
+        names
     }
 
     /// The tool object a wrapped call gives: the object as written, or for LangChain's StructuredTool the config's
@@ -83,6 +140,21 @@ impl<'b, 'a> Scope<'b, 'a> {
             }
             _ => false,
         }
+    }
+}
+
+/// An arrow function or function expression that returns its first parameter.
+fn is_identity_function(value: &Expression) -> bool {
+    match value.get_inner_expression() {
+        Expression::ArrowFunctionExpression(arrow) => {
+            let returned = match &arrow.body {
+                ArrowFunctionBody::FunctionBody(body) => returned(Some(body)),
+                body => body.as_expression(),
+            };
+            is_identity(&arrow.params, returned)
+        }
+        Expression::FunctionExpression(function) => is_identity(&function.params, returned(function.body.as_deref())),
+        _ => false,
     }
 }
 

@@ -86,8 +86,11 @@ fn opencode_tools() {
     let namespace = "import * as oc from '@opencode-ai/plugin'\nexport default oc.tool({})";
     assert_eq!(kind("a.ts", namespace), DefaultExportKind::OpencodeTool);
     assert!(run("a.ts", text).execute.is_none());
-    // A project's own `tool`, or one from nowhere, is not the opencode form.
-    assert_eq!(why(kind("a.ts", "import { tool } from './tool'\nexport default tool({})")), "a call to `tool(...)`");
+    // A project's own `tool`, or one from nowhere, is not the opencode form (the modules stage settles whether the
+    // imported one returns its argument: `crate::modules::wrapped`).
+    let imported = Wrapper::Imported { local: "tool".into(), imported: "tool".into(), specifier: "./tool".into() };
+    let facts = run("a.ts", "import { tool } from './tool'\nexport default tool({})");
+    assert_eq!(object(&facts).wrapper, imported);
     assert_eq!(why(kind("a.ts", "export default tool.define({})")), "a call to `tool.define(...)`");
     let named = "import { tool } from '@opencode-ai/plugin'\nexport const search = tool({})\nexport const page = tool({})\nexport const other = make({})";
     assert_eq!(run("a.ts", named).opencode_exports(), ["search", "page"]);

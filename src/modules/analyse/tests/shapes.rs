@@ -74,7 +74,7 @@ fn wrappers_that_return_their_argument_are_seen_through() {
         "function make(t) { console.log(t); return t }\nexport default make({})",
         "const make = (t, u) => u\nexport default make({}, {})",
         "const make = (t) => { t }\nexport default make({})",
-        "import { tool } from './tool'\nexport default tool({})",
+        "import { tool } from 'tool-kit'\nexport default tool({})",
         "import { tool } from 'ai'\nexport default tool(makeTool())",
         "const { tool = make } = require('ai')\nexport default tool({})",
     ] {
@@ -83,6 +83,27 @@ fn wrappers_that_return_their_argument_are_seen_through() {
     // A helper assigned after its declaration may be any function.
     let changed = "let { tool } = require('ai')\ntool = make\nexport default tool({})";
     assert_eq!(why(kind("a.ts", changed)), "the binding `tool`, which is changed after its declaration");
+}
+
+/// A relative module's export is read through as [`Wrapper::Imported`], named as imported; that module tells
+/// which of its exports return their argument.
+#[test]
+fn imported_wrappers_and_identity_exports() {
+    let text =
+        "import { defineTool as define } from '../lib/define'\nexport default define({BODY})".replace("{BODY}", BODY);
+    let wrapper = object(&run("a.ts", &text)).wrapper.clone();
+    let expected =
+        Wrapper::Imported { local: "define".into(), imported: "defineTool".into(), specifier: "../lib/define".into() };
+    assert_eq!(wrapper, expected);
+    let helper = "export function a<T>(t: T): T { return t }\n\
+                  export const b = (t) => t, c = (t) => ({ ...t })\n\
+                  const d = function (t) { return t }\n\
+                  export { d as e }\n\
+                  export default (t) => t";
+    assert_eq!(run("lib.ts", helper).identity_exports(), ["a", "b", "e", "default"]);
+    let commonjs = "exports.define = (t) => t\nexports.log = (t) => { console.log(t); return t }";
+    assert_eq!(run("lib.cjs", commonjs).identity_exports(), ["define"]);
+    assert!(run("lib.mjs", "exports.define = (t) => t").identity_exports().is_empty());
 }
 
 #[test]
