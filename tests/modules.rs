@@ -84,7 +84,7 @@ fn module_no_default_export() {
     );
     // The twin holds every accepted form: `export default {…}`, a const-bound object,
     // `export { x as default }`, `module.exports =` (.cjs, and .ts which Bun runs),
-    // `exports.default =` (.js), `satisfies`, `as`, `<T>` and parentheses, `export =` (.cts).
+    // `exports.default =` beside `__esModule` (.js), `satisfies`, `as`, `<T>` and parentheses, `export =` (.cts).
     clean_twin("module-no-default-export");
 }
 

@@ -357,7 +357,8 @@ impl ModuleFacts {
         self.rare.as_ref().and_then(|rare| rare.named_tool_object.as_ref())
     }
 
-    /// The exported functions that return their first parameter, by exported name (`default` for the default).
+    /// The exported functions that return their first parameter, by exported name (`default` for the default),
+    /// sorted.
     pub fn identity_exports(&self) -> &[InlineStr] {
         self.rare.as_ref().map_or(&[], |rare| &rare.identity_exports)
     }

@@ -22,7 +22,7 @@ pub(super) fn settle_imported_wrappers(modules: &mut [Module], edges: &Edges) {
             .find(|i| matches!(i.kind, ImportKind::Static | ImportKind::Require) && i.specifier == *specifier);
         let helper = import.and_then(|import| edges.of(at).find(|(_, span)| *span == import.span.span()));
         let returns_argument =
-            helper.is_some_and(|(helper, _)| modules[helper].facts.identity_exports().contains(imported));
+            helper.is_some_and(|(helper, _)| modules[helper].facts.identity_exports().binary_search(imported).is_ok());
         if returns_argument {
             continue;
         }

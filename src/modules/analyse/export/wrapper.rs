@@ -9,6 +9,11 @@ use super::*;
 const AI_SDK: [&str; 2] = ["ai", "@ai-sdk/provider-utils"];
 const LANGCHAIN: [&str; 1] = ["@langchain/core/tools"];
 
+/// The identity exports a module's facts keep, at most (the first in source order): a helper module of a million
+/// `export const a = (t) => t` would keep them all to the end of the run. A wrapper imported past them is not read
+/// through (`module-unanalyzable`, info).
+pub const MAX_IDENTITY_EXPORTS: usize = 256;
+
 impl<'b, 'a> Scope<'b, 'a> {
     /// The object a call wraps, and how, if the call is one of those above and the object a literal (directly or
     /// through module-level bindings).
@@ -49,7 +54,8 @@ impl<'b, 'a> Scope<'b, 'a> {
     }
 
     /// The exported functions that return their first parameter, by exported name (`default` for the default):
-    /// what a module importing one of them as a wrapper relies on ([`Wrapper::Imported`]).
+    /// what a module importing one of them as a wrapper relies on ([`Wrapper::Imported`]). Sorted, so that each
+    /// importer searches them; the first [`MAX_IDENTITY_EXPORTS`] in source order.
     pub fn identity_exports(&self, program: &'b Program<'a>, allow_commonjs: bool) -> Vec<InlineStr> {
         let mut names = Vec::new();
         let by_name = |name: &str| self.bindings.get(name).is_some_and(|b| self.is_identity_binding(b));
@@ -103,7 +109,13 @@ impl<'b, 'a> Scope<'b, 'a> {
                 }
                 _ => {}
             }
+            if names.len() >= MAX_IDENTITY_EXPORTS {
+                names.truncate(MAX_IDENTITY_EXPORTS);
+                break;
+            }
         }
+        names.sort_unstable();
+        names.dedup();
         names
     }
 

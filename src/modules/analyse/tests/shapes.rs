@@ -100,7 +100,14 @@ fn imported_wrappers_and_identity_exports() {
                   const d = function (t) { return t }\n\
                   export { d as e }\n\
                   export default (t) => t";
-    assert_eq!(run("lib.ts", helper).identity_exports(), ["a", "b", "e", "default"]);
+    assert_eq!(run("lib.ts", helper).identity_exports(), ["a", "b", "default", "e"]);
+    // The first ones of a module of many, sorted.
+    let many: String = (0..300).map(|n| format!("export const t{n:03} = (t) => t\n")).collect();
+    let kept = run("lib.js", &many).identity_exports().to_vec();
+    assert_eq!(
+        (kept.len(), kept.first().map(|s| s.as_str()), kept.last().map(|s| s.as_str())),
+        (256, Some("t000"), Some("t255"))
+    );
     let commonjs = "exports.define = (t) => t\nexports.log = (t) => { console.log(t); return t }";
     assert_eq!(run("lib.cjs", commonjs).identity_exports(), ["define"]);
     assert!(run("lib.mjs", "exports.define = (t) => t").identity_exports().is_empty());
