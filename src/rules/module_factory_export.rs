@@ -1,4 +1,4 @@
-//! A tool module's default export is a function (a factory, or the tool's body alone).
+//! A tool module's default export is a function (the xcsh/pi factory form).
 //!
 //! ## What it checks
 //! The default export is a function or arrow function. One that returns an
