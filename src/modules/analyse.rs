@@ -9,6 +9,7 @@ mod depth;
 mod early;
 mod erased;
 pub(crate) mod export;
+mod mixed;
 mod regex;
 mod signal;
 
@@ -147,6 +148,12 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         let erased = erased::unused_as_values(program, &semantic, decorated, read_by_jsx);
         for import in facts.imports.iter_mut().filter(|i| i.kind == ImportKind::Static) {
             import.type_only |= erased.binary_search_by_key(&import.span.start, |at| at.start).is_ok();
+        }
+        if facts.syntax_errors.is_empty()
+            && commonjs
+            && let Some(error) = mixed::import_in_commonjs(program, &facts.imports)
+        {
+            facts.syntax_errors.push(error);
         }
         if let Some(name) = changed::first_changed(&semantic, &followed, &passed_to_change)
             && let Some(export) = &mut facts.default_export

@@ -8,7 +8,12 @@
 //! raises at load count too: a redeclared `let`, an invalid regular expression,
 //! `import`/`export` below the top level, two default exports, `await` outside
 //! an async function, duplicate parameters in strict code. The finding gives
-//! the message at its position. A module that is not UTF-8 is reported here
+//! the message at its position. So does an ES `import` that Bun keeps in a
+//! module that assigns CommonJS's exports (`module.exports =`, `exports.NAME
+//! =`, `export =`) at its top level and has no `export` statement: Bun
+//! compiles such a module as CommonJS and refuses the import ("Cannot use
+//! import statement with CommonJS-only features"); an import used only as a
+//! type is erased first and does not count. A module that is not UTF-8 is reported here
 //! too (one nested deeper than beeuni-lint analyses is `module-unanalyzable`).
 //!
 //! ## Why

@@ -162,3 +162,34 @@ fn imports_inside_functions_are_deferred() {
     let deferred: Vec<(&str, bool)> = facts.imports.iter().map(|i| (i.specifier.as_str(), i.deferred)).collect();
     assert_eq!(deferred, [("./a", false), ("./b", true), ("./c", true), ("./d", false)]);
 }
+
+/// An ES `import` Bun keeps, beside CommonJS's exports and without an `export`: Bun refuses to compile it.
+#[test]
+fn import_statements_in_commonjs() {
+    let error =
+        |path: &str, text: &str| run(path, text).syntax_errors().first().map(|e| slice(text, e.span).to_string());
+    let body = "module.exports = { description: 'd' }";
+    for (path, text) in [
+        ("a.ts", format!("import {{ z }} from 'zod'\nconsole.log(z)\n{body}")),
+        ("a.js", format!("import {{ unused }} from 'zod'\n{body}")),
+        ("a.ts", "import 'node:process'\nexports.tool = 1".to_string()),
+        ("a.cts", "import {} from 'x'\nexport = {}".to_string()),
+    ] {
+        let first = text.lines().next().unwrap();
+        assert_eq!(error(path, &text).as_deref(), Some(first), "{text}");
+    }
+    for (path, text) in [
+        // Erased: used only as a type, or unused, in TypeScript.
+        ("a.ts", format!("import {{ Order }} from './types'\nlet o: Order\n{body}")),
+        ("a.ts", format!("import type {{ Order }} from './types'\n{body}")),
+        // CommonJS's own imports.
+        ("a.ts", format!("import path = require('node:path')\nconsole.log(path)\n{body}")),
+        ("a.js", format!("const path = require('node:path')\n{body}")),
+        // An ES module (an `export`), or CommonJS only below the top level (a UMD wrapper).
+        ("a.js", "import x from 'x'\nexport default x\nif (typeof module === 'object') module.exports = x".to_string()),
+        // An `.mjs` never runs as CommonJS.
+        ("a.mjs", format!("import x from 'x'\n{body}")),
+    ] {
+        assert_eq!(error(path, &text), None, "{text}");
+    }
+}
