@@ -428,3 +428,26 @@ fn an_import_statement_in_commonjs_does_not_load() {
     );
     clean_twin("import-in-commonjs");
 }
+
+/// A top-level assignment to `module.exports` or `exports` in a module with an `export` statement (a type's too):
+/// Bun runs it as an ES module, where they are not defined, and the assignment throws at load. The twin exports
+/// as an ES module only.
+#[test]
+fn commonjs_exports_in_an_es_module_throw_at_load() {
+    let message = |path: &str, name: &str| {
+        format!(
+            "`{path}` fails when Bun loads it: {name} is not defined (the module is an ES module, as it has an `export` statement: CommonJS's `module` and `exports` do not exist there)"
+        )
+    };
+    let report = trigger(
+        "commonjs-in-es-module",
+        1,
+        &[
+            (("module-syntax", "error", "tools/crm_note.js", 8, 1, &message("tools/crm_note.js", "exports")), 4),
+            (("module-syntax", "error", "tools/lookup_order.ts", 3, 1, &message("tools/lookup_order.ts", "module")), 3),
+        ],
+    );
+    let help = "the module is skipped at load: write it as an ES module (`export default { … }`) or as CommonJS (`module.exports = { … }`, without `import` or `export` statements), not both";
+    assert_helps(&report, &[help; 2]);
+    clean_twin("commonjs-in-es-module");
+}

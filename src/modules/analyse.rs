@@ -155,6 +155,9 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         {
             facts.syntax_errors.push(error);
         }
+        if facts.syntax_errors.is_empty() {
+            facts.load_error = mixed::commonjs_in_es_module(text, program);
+        }
         if let Some(name) = changed::first_changed(&semantic, &followed, &passed_to_change)
             && let Some(export) = &mut facts.default_export
         {

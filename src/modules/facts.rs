@@ -269,6 +269,7 @@ struct Rare {
     opencode_exports: Vec<String>,
     named_tool_object: Option<NamedToolObject>,
     identity_exports: Vec<InlineStr>,
+    load_error: Option<SyntaxError>,
     comments: Vec<(Span, String)>,
 }
 
@@ -286,6 +287,8 @@ pub struct Collected {
     pub named_tool_object: Option<NamedToolObject>,
     /// The exported functions that return their first parameter, by exported name (`default` for the default).
     pub identity_exports: Vec<InlineStr>,
+    /// A statement that throws when Bun loads the module, though it parses (CommonJS's exports in an ES module).
+    pub load_error: Option<SyntaxError>,
     pub registers_tools: bool,
     pub serves_tools: bool,
     pub imports: Vec<Import>,
@@ -305,6 +308,7 @@ impl From<Collected> for ModuleFacts {
             opencode_exports,
             named_tool_object,
             identity_exports,
+            load_error,
             registers_tools,
             serves_tools,
             imports,
@@ -320,9 +324,17 @@ impl From<Collected> for ModuleFacts {
             && opencode_exports.is_empty()
             && named_tool_object.is_none()
             && identity_exports.is_empty()
+            && load_error.is_none()
             && comments.is_empty();
-        let rare =
-            Rare { syntax_errors, not_analysed, opencode_exports, named_tool_object, identity_exports, comments };
+        let rare = Rare {
+            syntax_errors,
+            not_analysed,
+            opencode_exports,
+            named_tool_object,
+            identity_exports,
+            load_error,
+            comments,
+        };
         ModuleFacts {
             default_export,
             registers_tools,
@@ -361,6 +373,11 @@ impl ModuleFacts {
     /// sorted.
     pub fn identity_exports(&self) -> &[InlineStr] {
         self.rare.as_ref().map_or(&[], |rare| &rare.identity_exports)
+    }
+
+    /// A statement that throws when Bun loads the module, though it parses.
+    pub fn load_error(&self) -> Option<&SyntaxError> {
+        self.rare.as_ref().and_then(|rare| rare.load_error.as_ref())
     }
 
     /// `// beeuni-lint: ignore[...]` and `/* … */` comments: (comment span, comment text without the `//`).

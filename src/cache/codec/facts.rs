@@ -71,6 +71,11 @@ impl Codec for ModuleFacts {
             shape(w, &named.wrapper, named.foreign);
         }
         w.list(self.identity_exports(), |w, name| w.str(name));
+        // None or one.
+        w.list(self.load_error().as_slice(), |w, error| {
+            w.span(error.span);
+            w.str(&error.message);
+        });
         w.list(self.comments(), |w, (span, text)| {
             w.span(*span);
             w.str(text);
@@ -137,6 +142,12 @@ impl Codec for ModuleFacts {
             false => None,
         };
         let identity_exports = r.list(STR, |r| r.str().map(InlineStr::from))?;
+        let mut load_errors =
+            r.list(SPAN + STR, |r| Some(SyntaxError { span: r.span()?, message: r.str()?.into() }))?;
+        if load_errors.len() > 1 {
+            return None;
+        }
+        let load_error = load_errors.pop();
         let comments = r.list(SPAN + STR, |r| Some((r.span()?, r.str()?.into())))?;
         let collected = Collected {
             syntax_errors,
@@ -145,6 +156,7 @@ impl Codec for ModuleFacts {
             opencode_exports,
             named_tool_object,
             identity_exports,
+            load_error,
             registers_tools: flags & REGISTERS_TOOLS != 0,
             serves_tools: flags & SERVES_TOOLS != 0,
             imports,

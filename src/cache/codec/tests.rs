@@ -137,6 +137,8 @@ fn rich_facts() -> Vec<ModuleFacts> {
                     foreign: Foreign::from_bits(n as u8 % 8).unwrap(),
                 }),
                 identity_exports: (0..n % 3).map(|i| if i == 0 { "default".into() } else { long.into() }).collect(),
+                load_error: (n % 2 == 1)
+                    .then(|| SyntaxError { span: wide(n), message: "`module` is not defined".into() }),
                 registers_tools: n % 2 == 1,
                 serves_tools: n % 3 == 2,
                 imports: (0..6).map(|i| import(kinds_of_import[(n + i) % kinds_of_import.len()], i)).collect(),

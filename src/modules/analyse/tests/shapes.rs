@@ -193,3 +193,22 @@ fn import_statements_in_commonjs() {
         assert_eq!(error(path, &text), None, "{text}");
     }
 }
+
+/// CommonJS's exports assigned at the top level of a module with an `export` statement: they throw at load.
+#[test]
+fn commonjs_exports_in_es_modules() {
+    let load_error =
+        |text: &str| run("a.ts", text).load_error().map(|e| (slice(text, e.span).to_string(), e.message.clone()));
+    let (at, message) = load_error("export type X = 1\nmodule.exports = {}").unwrap();
+    assert_eq!((at.as_str(), message.starts_with("module is not defined")), ("module.exports = {}", true));
+    let (at, message) = load_error("export const a = 1\nexports.b = 2;").unwrap();
+    assert_eq!((at.as_str(), message.starts_with("exports is not defined")), ("exports.b = 2;", true));
+    for text in [
+        "module.exports = {}",
+        "export = {}",
+        "export default {}\nif (typeof module === 'object') module.exports = {}",
+        "export default {}\nfunction f() { module.exports = {} }",
+    ] {
+        assert_eq!(load_error(text), None, "{text}");
+    }
+}
