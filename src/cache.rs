@@ -44,8 +44,9 @@ const MAGIC: &[u8] = b"beeuni-lint cache\n";
 /// Bumped when the layout of the file or of [`ModuleFacts`] changes within one version (during development), or what
 /// a stored tree holds (18: keyed checksums, the text's length in the key; 19: block scalar spans end with their
 /// content; 20: an import's kind holds JSX and erased imports; 21: the named export holding the tool object;
-/// 22: regular expressions measured, then parsed, after the walk).
-const FORMAT: u32 = 22;
+/// 22: regular expressions measured, then parsed, after the walk; 23: `exports.default` without `__esModule`, the
+/// wrapper and foreign fields of a tool object, deferred imports, `server.tool(…)`).
+const FORMAT: u32 = 23;
 
 /// The text an entry is of, as its key names it: git's blob id of the file, then the exact length of the text
 /// analysed (4 bytes, little-endian). The id alone does not name the bytes analysed: a work-tree file unchanged

@@ -84,7 +84,7 @@ fn module_no_default_export() {
     );
     // The twin holds every accepted form: `export default {…}`, a const-bound object,
     // `export { x as default }`, `module.exports =` (.cjs, and .ts which Bun runs),
-    // `exports.default =` (.js), `satisfies`, `as`, `<T>` and parentheses, `export =` (.cts).
+    // `exports.default =` beside `__esModule` (.js), `satisfies`, `as`, `<T>` and parentheses, `export =` (.cts).
     clean_twin("module-no-default-export");
 }
 
@@ -115,7 +115,7 @@ fn every_export_form_is_read_as_a_plain_object() {
     trigger("export-forms", 1, &expected);
 }
 
-const FACTORY: &str = "exports a function: this is the xcsh/pi factory form; Beeuni expects a plain object `{ description, parameters, execute }`";
+const FACTORY: &str = "exports a function that makes the tool (the xcsh/pi factory form): Beeuni never calls it and expects a plain object `{ description, parameters, execute }`";
 
 #[test]
 fn module_factory_export() {

@@ -19,7 +19,8 @@ fn module_import_missing() {
             "`tools/lookup_order.ts` imports `{specifier}`: no such file (tried the module extensions and `index.*`)"
         )
     };
-    let (a, b, d) = (missing("../lib/fromat"), missing("./carrier.js"), missing("../lib/items"));
+    let (a, b) = (missing("../lib/fromat"), missing("./carrier.js"));
+    let d = format!("{}: it fails when the function that holds it is called, not at load", missing("../lib/items"));
     let c = "`tools/lookup_order.ts` imports `../../outside/orders`: it leads outside the repository";
     // A static import, `export … from`, `require(` and `import(`; `import type` of a missing
     // file is erased and not reported; `../lib/money` (extension added) resolves.
@@ -33,7 +34,10 @@ fn module_import_missing() {
             (("module-import-missing", "error", "tools/lookup_order.ts", 12, 29, &d), 3),
         ],
     );
-    assert_helps(&report, &["a failed import skips the module at load: correct the path or add the file"; 4]);
+    // `import('../lib/items')` runs in `execute`: the module loads, and each call fails.
+    let at_load = "a failed import skips the module at load: correct the path or add the file";
+    let when_called = "the import runs when the function that holds it is called, and fails each time: correct the path or add the file";
+    assert_helps(&report, &[at_load, at_load, at_load, when_called]);
     // The twin: `.js` → `.ts`, `index.ts`, `index.cjs` through `require`, `import('….mjs')`,
     // `export … from './carrier.js'` (carrier.ts), `node:fs/promises`, `fs/promises`, `path`,
     // `bun`, `bun:sqlite`, and `import type` of a file that does not exist.
@@ -112,6 +116,10 @@ fn module_package_missing() {
     // Installed packages without the file: the runtime's own words for a missing module.
     messages[3] = "Cannot find module 'date-fns/add-days'".into();
     messages[4] = "Cannot find module 'broken-main'".into();
+    // `require` and `import()` inside `execute` run when it is called.
+    for deferred in &mut messages[5..] {
+        deferred.push_str(": it fails when the function that holds it is called, not at load");
+    }
     let at = |i: usize, path: &'static str, line: u64, column: u64, entry: u64| -> Found {
         (("module-package-missing", "error", path, line, column, messages[i].as_str()), entry)
     };

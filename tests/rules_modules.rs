@@ -51,7 +51,7 @@ fn module_no_default_export() {
 #[test]
 fn module_factory_export() {
     // The `export default` line; no field rule for a factory.
-    let message = "`tools/lookup_order.ts` exports a function: this is the xcsh/pi factory form; Beeuni expects a plain object `{ description, parameters, execute }`";
+    let message = "`tools/lookup_order.ts` exports a function that makes the tool (the xcsh/pi factory form): Beeuni never calls it and expects a plain object `{ description, parameters, execute }`";
     in_module("module-factory-export", "error", 1, 1, message, 1);
 }
 

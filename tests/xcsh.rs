@@ -249,7 +249,7 @@ fn one_run_checks_the_manifest_and_the_xcsh_tools() {
     let beeuni = &diagnostics(&report)[1];
     assert_eq!(
         beeuni["message"],
-        "`tools/lookup_order.ts` exports a function: this is the xcsh/pi factory form; Beeuni expects a plain object `{ description, parameters, execute }`"
+        "`tools/lookup_order.ts` exports a function that makes the tool (the xcsh/pi factory form): Beeuni never calls it and expects a plain object `{ description, parameters, execute }`"
     );
     assert!(beeuni["help"].as_str().unwrap().ends_with("an xcsh custom tool belongs in `.xcsh/tools/`"));
 }

@@ -9,6 +9,7 @@ mod depth;
 mod early;
 mod erased;
 pub(crate) mod export;
+mod mixed;
 mod regex;
 mod signal;
 
@@ -70,6 +71,7 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         }
         None => facts.named_tool_object = scope.named_tool_object(program, commonjs),
     }
+    facts.identity_exports = scope.identity_exports(program, commonjs);
     let followed = scope.followed();
     let mut visitor = Collector::new(execute.as_ref(), &mut facts, allocator);
     visitor.visit_program(program);
@@ -100,7 +102,14 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
     let jsx = first_jsx.map(|at| (at, JsxRuntime::of(text, &program.comments)));
     if let Some((at, JsxRuntime::Automatic { source })) = jsx {
         let specifier = allocator.alloc_str(&format!("{source}/jsx-dev-runtime"));
-        imports.push(Found { specifier, span: span(at), kind: ImportKind::Jsx, type_only: false, guarded: false });
+        imports.push(Found {
+            specifier,
+            span: span(at),
+            kind: ImportKind::Jsx,
+            type_only: false,
+            guarded: false,
+            deferred: false,
+        });
     }
     let read_by_jsx = match &jsx {
         Some((_, JsxRuntime::Classic { factories })) => &factories[..],
@@ -140,6 +149,15 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         for import in facts.imports.iter_mut().filter(|i| i.kind == ImportKind::Static) {
             import.type_only |= erased.binary_search_by_key(&import.span.start, |at| at.start).is_ok();
         }
+        if facts.syntax_errors.is_empty()
+            && commonjs
+            && let Some(error) = mixed::import_in_commonjs(program, &facts.imports)
+        {
+            facts.syntax_errors.push(error);
+        }
+        if facts.syntax_errors.is_empty() {
+            facts.load_error = mixed::commonjs_in_es_module(text, program);
+        }
         if let Some(name) = changed::first_changed(&semantic, &followed, &passed_to_change)
             && let Some(export) = &mut facts.default_export
         {
@@ -176,6 +194,7 @@ struct Found<'a> {
     kind: ImportKind,
     type_only: bool,
     guarded: bool,
+    deferred: bool,
 }
 
 impl Found<'_> {
@@ -184,8 +203,8 @@ impl Found<'_> {
     }
 
     fn import(&self) -> Import {
-        let Found { specifier, span, kind, type_only, guarded } = *self;
-        Import { specifier: InlineStr::from(specifier), span, kind, type_only, guarded }
+        let Found { specifier, span, kind, type_only, guarded, deferred } = *self;
+        Import { specifier: InlineStr::from(specifier), span, kind, type_only, guarded, deferred }
     }
 }
 

@@ -6,63 +6,16 @@ use crate::source::Span;
 
 mod params;
 mod properties;
+mod shape;
+mod span;
 pub use params::Params;
 pub use properties::Properties;
+pub use shape::{Foreign, Wrapper};
+pub use span::TextSpan;
 
 /// A name or specifier of the facts: up to 24 bytes held inline, without an allocation of its own (most are
 /// short: `id`, `context`, `node:fs`, `../lib/x.ts`), and every module keeps its facts to the end of the run.
 pub type InlineStr = compact_str::CompactString;
-
-/// A byte range of a module's text as the facts keep it: in 32 bits (a module is at most 32 MiB: see
-/// [`crate::repo::fs`]), 8 bytes where a [`Span`] takes 16, at each of the dozen spans of every module's facts,
-/// kept to the end of the run. It converts to a [`Span`] where a finding is placed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct TextSpan {
-    pub start: u32,
-    pub end: u32,
-}
-
-impl TextSpan {
-    pub fn new(start: u32, end: u32) -> Self {
-        TextSpan { start, end: end.max(start) }
-    }
-
-    pub fn span(self) -> Span {
-        Span::new(self.start as usize, self.end as usize)
-    }
-}
-
-impl From<TextSpan> for Span {
-    fn from(span: TextSpan) -> Span {
-        span.span()
-    }
-}
-
-/// Spans past 4 GiB (none of a module's) are cut to it.
-impl From<Span> for TextSpan {
-    fn from(span: Span) -> TextSpan {
-        let cut = |at: usize| u32::try_from(at).unwrap_or(u32::MAX);
-        TextSpan::new(cut(span.start), cut(span.end))
-    }
-}
-
-impl PartialEq<Span> for TextSpan {
-    fn eq(&self, other: &Span) -> bool {
-        self.span() == *other
-    }
-}
-
-impl PartialEq<TextSpan> for Span {
-    fn eq(&self, other: &TextSpan) -> bool {
-        *self == other.span()
-    }
-}
-
-impl From<oxc_span::Span> for TextSpan {
-    fn from(span: oxc_span::Span) -> TextSpan {
-        TextSpan::new(span.start, span.end)
-    }
-}
 
 /// A property of the default-exported object, as far as it could be read without running the module.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -123,15 +76,25 @@ pub struct ObjectExport {
     pub description: Field<Description>,
     pub parameters: Field<Parameters>,
     pub execute: Field<Execute>,
+    /// The call the object was passed to (`tool({...})` of the AI SDK, say), or none.
+    pub wrapper: Wrapper,
+    /// The fields it holds under another library's name (`inputSchema`, `handler`).
+    pub foreign: Foreign,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DefaultExportKind {
     /// A plain object literal (directly, through a `const`, `export { x as default }`, `module.exports =`,
-    /// `exports.default =`, `satisfies`, `as`, parentheses).
+    /// `exports.default =` beside `__esModule`, `satisfies`, `as`, parentheses, a call that returns its argument).
     Object(Box<ObjectExport>),
-    /// A function or arrow function: the xcsh/pi `CustomToolFactory` form.
+    /// `exports.default = …` (or `module.exports.default`) in CommonJS without `__esModule`: Bun's default export
+    /// is then the exports object, `{ default: … }`, which holds no tool field.
+    ExportsDefault,
+    /// A function or arrow function that returns an object literal or takes `pi`: the xcsh/pi `CustomToolFactory`
+    /// form.
     Factory,
+    /// Another function or arrow function (the tool's body alone, say): never called by the loader.
+    Function,
     /// A literal that is not an object (`null`, a number, a string, a boolean, an array, a template): its text.
     Literal { text: Box<str> },
     /// `tool({ ... })` (or `tool.define(...)`) from `@opencode-ai/plugin`.
@@ -156,6 +119,10 @@ pub struct NamedToolObject {
     pub name: String,
     /// Made by `exports.NAME = {…}` (or `module.exports.NAME`), not by an `export` statement.
     pub commonjs: bool,
+    /// The call the object was passed to (`tool({...})` of the AI SDK), or none.
+    pub wrapper: Wrapper,
+    /// The fields it holds under another library's name.
+    pub foreign: Foreign,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -185,6 +152,9 @@ pub struct Import {
     /// `import('x')` or `require('x')` inside a `try` block that has a `catch`: a failure is handled where it is
     /// called and does not stop the module loading.
     pub guarded: bool,
+    /// `import('x')` or `require('x')` inside a function (`execute`, say): it runs when the function is called,
+    /// not when the module loads.
+    pub deferred: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -229,6 +199,8 @@ pub struct ModuleFacts {
     pub default_export: Option<DefaultExport>,
     /// The module calls `<x>.registerTool(...)`: with a function default export, a pi/xcsh extension.
     pub registers_tools: bool,
+    /// The module calls `<x>.tool('name', …)`: an MCP server registering its tools.
+    pub serves_tools: bool,
     /// Every import in source order.
     pub imports: Box<[Import]>,
     /// `process.env` / `Bun.env` reads, in source order.
@@ -247,6 +219,8 @@ struct Rare {
     not_analysed: Option<NotAnalysed>,
     opencode_exports: Vec<String>,
     named_tool_object: Option<NamedToolObject>,
+    identity_exports: Vec<InlineStr>,
+    load_error: Option<SyntaxError>,
     comments: Vec<(Span, String)>,
 }
 
@@ -262,7 +236,12 @@ pub struct Collected {
     pub opencode_exports: Vec<String>,
     /// Without a default export: the first named export that holds a tool object.
     pub named_tool_object: Option<NamedToolObject>,
+    /// The exported functions that return their first parameter, by exported name (`default` for the default).
+    pub identity_exports: Vec<InlineStr>,
+    /// A statement that throws when Bun loads the module, though it parses (CommonJS's exports in an ES module).
+    pub load_error: Option<SyntaxError>,
     pub registers_tools: bool,
+    pub serves_tools: bool,
     pub imports: Vec<Import>,
     pub env_reads: Vec<EnvRead>,
     pub context_env: Vec<InlineStr>,
@@ -279,7 +258,10 @@ impl From<Collected> for ModuleFacts {
             default_export,
             opencode_exports,
             named_tool_object,
+            identity_exports,
+            load_error,
             registers_tools,
+            serves_tools,
             imports,
             env_reads,
             context_env,
@@ -292,11 +274,22 @@ impl From<Collected> for ModuleFacts {
             && not_analysed.is_none()
             && opencode_exports.is_empty()
             && named_tool_object.is_none()
+            && identity_exports.is_empty()
+            && load_error.is_none()
             && comments.is_empty();
-        let rare = Rare { syntax_errors, not_analysed, opencode_exports, named_tool_object, comments };
+        let rare = Rare {
+            syntax_errors,
+            not_analysed,
+            opencode_exports,
+            named_tool_object,
+            identity_exports,
+            load_error,
+            comments,
+        };
         ModuleFacts {
             default_export,
             registers_tools,
+            serves_tools,
             imports: imports.into_boxed_slice(),
             env_reads: env_reads.into_boxed_slice(),
             context_env: context_env.into_boxed_slice(),
@@ -325,6 +318,17 @@ impl ModuleFacts {
     /// Without a default export: the first named export that holds a tool object.
     pub fn named_tool_object(&self) -> Option<&NamedToolObject> {
         self.rare.as_ref().and_then(|rare| rare.named_tool_object.as_ref())
+    }
+
+    /// The exported functions that return their first parameter, by exported name (`default` for the default),
+    /// sorted.
+    pub fn identity_exports(&self) -> &[InlineStr] {
+        self.rare.as_ref().map_or(&[], |rare| &rare.identity_exports)
+    }
+
+    /// A statement that throws when Bun loads the module, though it parses.
+    pub fn load_error(&self) -> Option<&SyntaxError> {
+        self.rare.as_ref().and_then(|rare| rare.load_error.as_ref())
     }
 
     /// `// beeuni-lint: ignore[...]` and `/* … */` comments: (comment span, comment text without the `//`).

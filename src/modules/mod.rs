@@ -12,6 +12,7 @@ mod mailbox;
 pub mod resolve;
 pub mod schedule;
 mod shared;
+mod wrapped;
 
 pub use declared::DeclaredBy;
 pub use schedule::{Feed, with_feed};

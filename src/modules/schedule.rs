@@ -385,6 +385,7 @@ impl<'s, 'a> Feed<'s, 'a> {
         // Grown by doubling, held while the loaders are marked (the stage's peak).
         edges.targets.shrink_to_fit();
         mark_loaders(&mut modules, &edges);
+        super::wrapped::settle_imported_wrappers(&mut modules, &edges);
         modules
     }
 }

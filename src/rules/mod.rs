@@ -67,6 +67,7 @@ mod module_unanalyzable;
 mod removed_beeuni_tool;
 mod removed_tool_in_use;
 mod secret_not_granted;
+mod shapes;
 mod site;
 mod ui_view_contract;
 mod xcsh_execute_signature;

@@ -4,6 +4,12 @@
 //! The default-exported object has `execute`, a method or function (it may
 //! be `async`).
 //!
+//! The object passed to the AI SDK's `tool({...})` or to a function of the
+//! module that returns its parameter is checked as written; an object with
+//! `handler` (MCP's name) instead is told to rename it. LangChain's
+//! `tool(fn, {...})` returns a StructuredTool, whose function is not
+//! `execute`: the finding says so, and maps the function to `execute`.
+//!
 //! ## Why
 //! Without a function to call, the tool cannot run: the module is skipped.
 //!
@@ -15,6 +21,7 @@
 //! ## Fix
 //! `async execute(args, context) { … }`.
 
+use super::shapes;
 use super::site::{export_site, in_module, object_modules};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::modules::facts::{Execute, Field};
@@ -26,10 +33,15 @@ pub static RULE: Rule = Rule::new("module-execute", Severity::Error, include_str
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (module, object) in object_modules(project) {
         let (span, message) = match &object.execute {
-            Field::Missing => (
-                export_site(project, module),
-                format!("the tool in `{}` has no `execute`", project.module_path(module)),
-            ),
+            Field::Missing => {
+                let path = project.module_path(module);
+                let message = format!("the tool in `{path}` has no `execute`{}", shapes::missing_because(object));
+                let help = shapes::execute_help(object).unwrap_or_else(|| HELP.to_string());
+                let diagnostic =
+                    in_module(project, RULE.id, RULE.severity, module, export_site(project, module), message);
+                out.push(diagnostic.help(help));
+                continue;
+            }
             Field::Found { span, value: Execute::NotFunction } => (
                 span.span(),
                 format!("the `execute` of the tool in `{}` is not a function", project.module_path(module)),
@@ -37,6 +49,8 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             _ => continue,
         };
         let diagnostic = in_module(project, RULE.id, RULE.severity, module, span, message);
-        out.push(diagnostic.help("add `async execute(args, context) { … }`: it returns a string or any JSON value"));
+        out.push(diagnostic.help(HELP));
     }
 }
+
+const HELP: &str = "add `async execute(args, context) { … }`: it returns a string or any JSON value";

@@ -1,15 +1,18 @@
 //! A tool module's default export is a function (the xcsh/pi factory form).
 //!
 //! ## What it checks
-//! The default export is a function or arrow function, as in xcsh's
-//! `CustomToolFactory`: `export default (pi) => ({ name, description, … })`.
+//! The default export is a function or arrow function. One that returns an
+//! object literal or takes `pi` is xcsh's `CustomToolFactory` form
+//! (`export default (pi) => ({ name, description, … })`), and the finding
+//! says so; another function (the tool's body alone, say) is called what it
+//! is, a function where the tool object belongs.
 //!
 //! A function that calls `pi.registerTool({...})` is a pi/xcsh *extension*:
 //! the finding says so.
 //!
 //! ## Why
 //! Beeuni expects a plain object `{ description, parameters, execute }`: a
-//! factory is never called, and the module does not load as a tool.
+//! function is never called, and the module does not load as a tool.
 //!
 //! ## Example
 //! ```ts
@@ -20,7 +23,8 @@
 //! Export the object the factory returns: drop `name` (the key under
 //! `tools:` names the tool), keep `description`, `parameters` (JSON Schema)
 //! and `execute(args, context)`. An xcsh custom tool keeps its factory and
-//! belongs in `.xcsh/tools/` (see `xcsh-export`, its mirror).
+//! belongs in `.xcsh/tools/` (see `xcsh-export`, its mirror). A plain
+//! function becomes the `execute` of the exported object.
 
 use super::site::{export_site, in_module, tool_modules};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -36,25 +40,27 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let Some(export) = &module.facts.default_export else {
             continue;
         };
-        if export.kind != DefaultExportKind::Factory {
-            continue;
-        }
-        let (message, help) = if module.facts.registers_tools {
-            (
+        let path = project.module_path(module);
+        let (message, help) = match export.kind {
+            DefaultExportKind::Factory | DefaultExportKind::Function if module.facts.registers_tools => (
                 format!(
-                    "`{}` exports a pi/xcsh extension (a function that calls `registerTool`): Beeuni expects a plain object `{{ description, parameters, execute }}`",
-                    project.module_path(module)
+                    "`{path}` exports a pi/xcsh extension (a function that calls `registerTool`): Beeuni expects a plain object `{{ description, parameters, execute }}`"
                 ),
                 "an extension registers tools with the harness, and Beeuni loads only a plain tool object: give each registered tool a module of its own, `export default { description, parameters, execute(args, context) }` (without `name`), and declare it under `tools:`",
-            )
-        } else {
-            (
+            ),
+            DefaultExportKind::Factory => (
                 format!(
-                    "`{}` exports a function: this is the xcsh/pi factory form; Beeuni expects a plain object `{{ description, parameters, execute }}`",
-                    project.module_path(module)
+                    "`{path}` exports a function that makes the tool (the xcsh/pi factory form): Beeuni never calls it and expects a plain object `{{ description, parameters, execute }}`"
                 ),
                 "export the object the factory returns, without `name`, with `execute(args, context)`: `export default { description, parameters, execute }`; an xcsh custom tool belongs in `.xcsh/tools/`",
-            )
+            ),
+            DefaultExportKind::Function => (
+                format!(
+                    "`{path}` exports a function, not a tool object: Beeuni reads `description`, `parameters` and `execute` from the default export and never calls it"
+                ),
+                "export an object whose `execute` is this function: `export default { description, parameters: { type: 'object', properties: { … } }, execute }`, called as `execute(args, context)`",
+            ),
+            _ => continue,
         };
         let diagnostic = in_module(project, RULE.id, RULE.severity, module, export_site(project, module), message);
         out.push(diagnostic.help(help));

@@ -10,9 +10,14 @@
 //! through `package.json` `imports`, and a specifier that cannot be a package
 //! name (`@/x`) that no alias maps. An `import()` or `require()` inside a
 //! `try` with a `catch` is a warning: it fails when called, not at load.
+//! One inside a function without a `catch` (`await import('./x')` in
+//! `execute`) loads with the module too, but fails every call of the
+//! function: it stays an error, and the finding says when it fails.
 //!
 //! ## Why
-//! An import that fails is a load failure: the module is skipped.
+//! An import that fails at load is a load failure: the module is skipped.
+//! One that fails when `execute` runs leaves a tool the model can call and
+//! that fails each time.
 //!
 //! ## Example
 //! ```ts
@@ -39,7 +44,14 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             };
             let message = format!("`{}` imports `{}`: {reason}", project.module_path(module), import.specifier);
             let diagnostic = at_import(project, RULE.id, RULE.severity, module, import, message);
-            out.push(diagnostic.help("a failed import skips the module at load: correct the path or add the file"));
+            let help = match (import.guarded, import.deferred) {
+                (true, _) => "the `catch` handles the failure where it is called: correct the path or add the file",
+                (false, true) => {
+                    "the import runs when the function that holds it is called, and fails each time: correct the path or add the file"
+                }
+                (false, false) => "a failed import skips the module at load: correct the path or add the file",
+            };
+            out.push(diagnostic.help(help));
         }
     }
 }

@@ -8,6 +8,13 @@
 //! is not JSON Schema; `z.toJSONSchema(...)` builds one (and is not checked
 //! further: `module-unanalyzable`).
 //!
+//! The object passed to the AI SDK's `tool({...})` (of `ai`, which returns
+//! its argument) or to a function of the module that returns its parameter
+//! is checked as written. An object with `inputSchema` (the AI SDK 5's and
+//! MCP's name) or `schema` (LangChain's) instead is told to rename it; a
+//! LangChain `tool(fn, { schema })` (of `@langchain/core/tools`) returns a
+//! StructuredTool, which has no `parameters`: the finding says so.
+//!
 //! ## Why
 //! "Not an object schema" is a load failure: the module is skipped.
 //!
@@ -19,6 +26,7 @@
 //! ## Fix
 //! `parameters: { type: 'object', properties: { … }, required: [ … ] }`.
 
+use super::shapes;
 use super::site::{export_site, in_module, object_modules};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::modules::facts::{Field, Parameters};
@@ -33,7 +41,12 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let path = &project.module_path(module);
         let (span, message) = match &object.parameters {
             Field::Missing => {
-                (export_site(project, module).into(), format!("the tool in `{path}` has no `parameters`"))
+                let message = format!("the tool in `{path}` has no `parameters`{}", shapes::missing_because(object));
+                let help = shapes::parameters_help(object).unwrap_or_else(|| HELP.to_string());
+                let diagnostic =
+                    in_module(project, RULE.id, RULE.severity, module, export_site(project, module), message);
+                out.push(diagnostic.help(help));
+                continue;
             }
             Field::Found { span, value: Parameters { zod: Some(schema), .. } } => (
                 *span,
@@ -58,6 +71,8 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             Field::Unanalyzable { .. } => continue,
         };
         let diagnostic = in_module(project, RULE.id, RULE.severity, module, span, message);
-        out.push(diagnostic.help("write `parameters: { type: 'object', properties: { … }, required: [ … ] }`"));
+        out.push(diagnostic.help(HELP));
     }
 }
+
+const HELP: &str = "write `parameters: { type: 'object', properties: { … }, required: [ … ] }`";

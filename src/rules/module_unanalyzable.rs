@@ -4,7 +4,13 @@
 //! The default export, or its `description`, `parameters` or `execute`, is a
 //! value static analysis cannot read: a call (`z.toJSONSchema(...)`), a
 //! spread, an imported binding. The finding says which, and that the checks
-//! above were not made for it. A module (or helper) nested deeper, or larger,
+//! above were not made for it. Calls known to return their argument are read
+//! through, not reported here: the AI SDK's `tool({...})` (of `ai`), a
+//! function of the module whose body returns its parameter, and one imported
+//! from a relative module that exports it so; LangChain's `tool(fn, {...})`
+//! is read as the StructuredTool it makes. Any other wrapper
+//! (`createTool({...})` of a package, a helper that logs first) is reported
+//! here. A module (or helper) nested deeper, or larger,
 //! than the limits in the README ("Limits") is not analysed at all: the
 //! finding points at where it went too deep, and none of its checks were made.
 //! An import whose package map (`exports` or `imports` of a `package.json`,

@@ -24,8 +24,9 @@ pub fn in_module(
 }
 
 /// A finding about `import`, whose resolution failed. An `import()` or `require()` in a `try` with a `catch`
-/// does not stop the load: its finding is a warning that says it fails when called. The import Bun adds for JSX
-/// says so: the author wrote no import there.
+/// does not stop the load: its finding is a warning that says it fails when called. One inside a function without
+/// a `catch` (in `execute`, say) does not stop the load either, but fails every call: an error that says so. The
+/// import Bun adds for JSX says so: the author wrote no import there.
 pub fn at_import(
     project: &Project,
     rule: &'static str,
@@ -39,6 +40,10 @@ pub fn at_import(
         _ => message,
     };
     if !import.guarded {
+        let message = match import.deferred {
+            true => format!("{message}: it fails when the function that holds it is called, not at load"),
+            false => message,
+        };
         return in_module(project, rule, severity, module, import.span, message);
     }
     let message = format!("{message}: it fails when called, not at load (a `catch` handles it)");

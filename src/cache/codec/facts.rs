@@ -4,8 +4,8 @@
 use super::{BYTE, Codec, Reader, SPAN, STR, Writer};
 use crate::modules::facts::{
     Collected, DefaultExport, DefaultExportKind, Description, ENVIRONMENTS, EnvRead, Execute, ExecuteFacts, Field,
-    Import, ImportKind, InlineStr, ModuleFacts, NamedToolObject, NotAnalysed, ObjectExport, Parameters, Params,
-    Properties, SyntaxError,
+    Foreign, Import, ImportKind, InlineStr, ModuleFacts, NamedToolObject, NotAnalysed, ObjectExport, Parameters,
+    Params, Properties, SyntaxError, Wrapper,
 };
 
 // The flags byte of a module's facts.
@@ -14,6 +14,7 @@ const REGISTERS_TOOLS: u8 = 2;
 const EXECUTE: u8 = 4;
 const NOT_ANALYSED: u8 = 8;
 const NAMED_TOOL_OBJECT: u8 = 16;
+const SERVES_TOOLS: u8 = 32;
 
 impl Codec for ModuleFacts {
     fn write(&self, w: &mut Writer) {
@@ -23,6 +24,7 @@ impl Codec for ModuleFacts {
             (self.execute.is_some(), EXECUTE),
             (self.not_analysed().is_some(), NOT_ANALYSED),
             (self.named_tool_object().is_some(), NAMED_TOOL_OBJECT),
+            (self.serves_tools, SERVES_TOOLS),
         ];
         w.byte(flags.iter().filter(|(set, _)| *set).map(|(_, bit)| bit).sum());
         if let Some(export) = &self.default_export {
@@ -38,7 +40,9 @@ impl Codec for ModuleFacts {
                 ImportKind::Require => 3,
                 ImportKind::Jsx => 4,
             };
-            w.byte(kind | u8::from(import.type_only) << 3 | u8::from(import.guarded) << 4);
+            w.byte(
+                kind | u8::from(import.type_only) << 3 | u8::from(import.guarded) << 4 | u8::from(import.deferred) << 5,
+            );
         });
         w.list(&self.env_reads, |w, read| {
             w.str(&read.name);
@@ -64,7 +68,14 @@ impl Codec for ModuleFacts {
         if let Some(named) = self.named_tool_object() {
             w.str(&named.name);
             w.byte(u8::from(named.commonjs));
+            shape(w, &named.wrapper, named.foreign);
         }
+        w.list(self.identity_exports(), |w, name| w.str(name));
+        // None or one.
+        w.list(self.load_error().as_slice(), |w, error| {
+            w.span(error.span);
+            w.str(&error.message);
+        });
         w.list(self.comments(), |w, (span, text)| {
             w.span(*span);
             w.str(text);
@@ -74,7 +85,8 @@ impl Codec for ModuleFacts {
     fn decode(bytes: &[u8], text_len: usize) -> Option<Self> {
         let mut r = Reader::new(bytes, text_len)?;
         let flags = r.byte()?;
-        if flags & !(DEFAULT_EXPORT | REGISTERS_TOOLS | EXECUTE | NOT_ANALYSED | NAMED_TOOL_OBJECT) != 0 {
+        if flags & !(DEFAULT_EXPORT | REGISTERS_TOOLS | EXECUTE | NOT_ANALYSED | NAMED_TOOL_OBJECT | SERVES_TOOLS) != 0
+        {
             return None;
         }
         let default_export = if flags & DEFAULT_EXPORT != 0 { Some(read_default_export(&mut r)?) } else { None };
@@ -89,12 +101,13 @@ impl Codec for ModuleFacts {
                 4 => ImportKind::Jsx,
                 _ => return None,
             };
-            (bits >> 5 == 0).then_some(Import {
+            (bits >> 6 == 0).then_some(Import {
                 specifier,
                 span,
                 kind,
                 type_only: bits & 8 != 0,
                 guarded: bits & 16 != 0,
+                deferred: bits & 32 != 0,
             })
         })?;
         let env_reads = r.list(STR + SPAN + BYTE, |r| {
@@ -123,10 +136,18 @@ impl Codec for ModuleFacts {
                     1 => true,
                     _ => return None,
                 };
-                Some(NamedToolObject { name, commonjs })
+                let (wrapper, foreign) = read_shape(&mut r)?;
+                Some(NamedToolObject { name, commonjs, wrapper, foreign })
             }
             false => None,
         };
+        let identity_exports = r.list(STR, |r| r.str().map(InlineStr::from))?;
+        let mut load_errors =
+            r.list(SPAN + STR, |r| Some(SyntaxError { span: r.span()?, message: r.str()?.into() }))?;
+        if load_errors.len() > 1 {
+            return None;
+        }
+        let load_error = load_errors.pop();
         let comments = r.list(SPAN + STR, |r| Some((r.span()?, r.str()?.into())))?;
         let collected = Collected {
             syntax_errors,
@@ -134,7 +155,10 @@ impl Codec for ModuleFacts {
             default_export,
             opencode_exports,
             named_tool_object,
+            identity_exports,
+            load_error,
             registers_tools: flags & REGISTERS_TOOLS != 0,
+            serves_tools: flags & SERVES_TOOLS != 0,
             imports,
             env_reads,
             context_env,
@@ -167,6 +191,7 @@ fn default_export(w: &mut Writer, export: &DefaultExport) {
                 Execute::NotFunction => w.byte(1),
                 Execute::Other => w.byte(2),
             });
+            shape(w, &object.wrapper, object.foreign);
         }
         DefaultExportKind::Factory => w.byte(1),
         DefaultExportKind::Literal { text } => {
@@ -178,7 +203,41 @@ fn default_export(w: &mut Writer, export: &DefaultExport) {
             w.byte(4);
             w.str(why);
         }
+        DefaultExportKind::ExportsDefault => w.byte(5),
+        DefaultExportKind::Function => w.byte(6),
     }
+}
+
+/// The wrapper of a tool object (a tag, and the helper's name for [`Wrapper::Identity`]), then its foreign fields.
+fn shape(w: &mut Writer, wrapper: &Wrapper, foreign: Foreign) {
+    match wrapper {
+        Wrapper::None => w.byte(0),
+        Wrapper::AiSdk => w.byte(1),
+        Wrapper::Identity(name) => {
+            w.byte(2);
+            w.str(name);
+        }
+        Wrapper::LangChain => w.byte(3),
+        Wrapper::Imported { local, imported, specifier } => {
+            w.byte(4);
+            w.str(local);
+            w.str(imported);
+            w.str(specifier);
+        }
+    }
+    w.byte(foreign.bits());
+}
+
+fn read_shape(r: &mut Reader) -> Option<(Wrapper, Foreign)> {
+    let wrapper = match r.byte()? {
+        0 => Wrapper::None,
+        1 => Wrapper::AiSdk,
+        2 => Wrapper::Identity(r.str()?.into()),
+        3 => Wrapper::LangChain,
+        4 => Wrapper::Imported { local: r.str()?.into(), imported: r.str()?.into(), specifier: r.str()?.into() },
+        _ => return None,
+    };
+    Some((wrapper, Foreign::from_bits(r.byte()?)?))
 }
 
 #[inline(always)]
@@ -203,12 +262,15 @@ fn read_default_export(r: &mut Reader) -> Option<DefaultExport> {
                 2 => Some(Execute::Other),
                 _ => None,
             })?;
-            DefaultExportKind::Object(Box::new(ObjectExport { description, parameters, execute }))
+            let (wrapper, foreign) = read_shape(r)?;
+            DefaultExportKind::Object(Box::new(ObjectExport { description, parameters, execute, wrapper, foreign }))
         }
         1 => DefaultExportKind::Factory,
         2 => DefaultExportKind::Literal { text: r.str()?.into() },
         3 => DefaultExportKind::OpencodeTool,
         4 => DefaultExportKind::Unanalyzable { why: r.str()?.into() },
+        5 => DefaultExportKind::ExportsDefault,
+        6 => DefaultExportKind::Function,
         _ => return None,
     };
     Some(DefaultExport { statement, kind })

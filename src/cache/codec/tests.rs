@@ -76,18 +76,30 @@ fn rich_facts() -> Vec<ModuleFacts> {
                 span: span(3),
                 value: Execute::Function { params: Params::new(["{ x }", "context"]) },
             },
+            wrapper: Wrapper::None,
+            foreign: Foreign::default(),
         },
         ObjectExport {
             description: Field::Found { span: span(4), value: Description::Other },
             parameters: Field::Found { span: span(5), value: Parameters { zod: None, ..no_parameters() } },
             execute: Field::Found { span: span(6), value: Execute::NotFunction },
+            wrapper: Wrapper::AiSdk,
+            foreign: Foreign::from_bits(1).unwrap(),
         },
         ObjectExport {
             description: Field::Found { span: span(7), value: Description::Text { blank: true } },
             parameters: field(8),
             execute: Field::Found { span: span(9), value: Execute::Other },
+            wrapper: Wrapper::Imported { local: "define".into(), imported: long.into(), specifier: "../lib/x".into() },
+            foreign: Foreign::from_bits(6).unwrap(),
         },
-        ObjectExport { description: field(10), parameters: Field::Missing, execute: field(11) },
+        ObjectExport {
+            description: field(10),
+            parameters: Field::Missing,
+            execute: field(11),
+            wrapper: Wrapper::LangChain,
+            foreign: Foreign::from_bits(2).unwrap(),
+        },
     ];
     let mut kinds: Vec<DefaultExportKind> =
         objects.into_iter().map(|o| DefaultExportKind::Object(Box::new(o))).collect();
@@ -96,6 +108,8 @@ fn rich_facts() -> Vec<ModuleFacts> {
         DefaultExportKind::Literal { text: "null".into() },
         DefaultExportKind::OpencodeTool,
         DefaultExportKind::Unanalyzable { why: "a class".into() },
+        DefaultExportKind::ExportsDefault,
+        DefaultExportKind::Function,
     ]);
     let import = |kind, n: usize| Import {
         specifier: if n.is_multiple_of(2) { "node:fs".into() } else { long.into() },
@@ -103,6 +117,7 @@ fn rich_facts() -> Vec<ModuleFacts> {
         kind,
         type_only: n.is_multiple_of(3),
         guarded: n % 4 == 1,
+        deferred: n % 5 == 2,
     };
     let kinds_of_import =
         [ImportKind::Static, ImportKind::ReExport, ImportKind::Dynamic, ImportKind::Require, ImportKind::Jsx];
@@ -115,8 +130,17 @@ fn rich_facts() -> Vec<ModuleFacts> {
                 not_analysed: (n % 2 == 0).then(|| NotAnalysed { span: wide(0), why: "nested too deep".into() }),
                 default_export: Some(DefaultExport { statement: span(100 + n), kind }),
                 opencode_exports: vec!["search".into(), long.into()],
-                named_tool_object: (n % 3 != 0).then(|| NamedToolObject { name: long.into(), commonjs: n % 3 == 1 }),
+                named_tool_object: (n % 3 != 0).then(|| NamedToolObject {
+                    name: long.into(),
+                    commonjs: n % 3 == 1,
+                    wrapper: if n % 2 == 0 { Wrapper::LangChain } else { Wrapper::Identity("defineTool".into()) },
+                    foreign: Foreign::from_bits(n as u8 % 8).unwrap(),
+                }),
+                identity_exports: (0..n % 3).map(|i| if i == 0 { "default".into() } else { long.into() }).collect(),
+                load_error: (n % 2 == 1)
+                    .then(|| SyntaxError { span: wide(n), message: "`module` is not defined".into() }),
                 registers_tools: n % 2 == 1,
+                serves_tools: n % 3 == 2,
                 imports: (0..6).map(|i| import(kinds_of_import[(n + i) % kinds_of_import.len()], i)).collect(),
                 env_reads: ENVIRONMENTS.iter().map(|&via| EnvRead { name: "KEY".into(), span: span(n), via }).collect(),
                 context_env: vec!["TOKEN".into(), long.into()],

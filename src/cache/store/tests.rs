@@ -17,6 +17,7 @@ fn facts(n: usize) -> ModuleFacts {
         kind: ImportKind::Static,
         type_only: false,
         guarded: false,
+        deferred: false,
     };
     ModuleFacts::from(Collected { imports: (0..8).map(import).collect(), ..Collected::default() })
 }

@@ -1,6 +1,8 @@
 //! The names a list of statements binds (a module's top level, the top of a function body), read the same way
 //! for Beeuni tool modules and xcsh tools: both follow `export default x` and its fields through them.
 
+use std::borrow::Cow;
+
 use rustc_hash::FxHashMap;
 
 use oxc_ast::ast::*;
@@ -71,6 +73,28 @@ pub(crate) fn bindings<'b, 'a>(statements: &'b [Statement<'a>], values: Values) 
                         (BindingPattern::BindingIdentifier(id), Some(init)) if followed => {
                             bindings.insert(id.name.as_str(), Binding::Value(init));
                         }
+                        // `const { tool } = require('ai')`: CommonJS's named import.
+                        (BindingPattern::ObjectPattern(pattern), Some(init))
+                            if followed && let Some(source) = required(init) =>
+                        {
+                            for property in &pattern.properties {
+                                let imported = property.key.static_name().filter(|_| !property.computed);
+                                for id in property.value.get_binding_identifiers() {
+                                    let binding = match (&imported, &property.value) {
+                                        (Some(Cow::Borrowed(imported)), BindingPattern::BindingIdentifier(_)) => {
+                                            Binding::Import { source, imported }
+                                        }
+                                        _ => Binding::Unknown,
+                                    };
+                                    bindings.insert(id.name.as_str(), binding);
+                                }
+                            }
+                            if let Some(rest) = &pattern.rest {
+                                for id in rest.argument.get_binding_identifiers() {
+                                    bindings.insert(id.name.as_str(), Binding::Unknown);
+                                }
+                            }
+                        }
                         (pattern, _) => {
                             for id in pattern.get_binding_identifiers() {
                                 bindings.insert(id.name.as_str(), Binding::Unknown);
@@ -103,4 +127,15 @@ pub(crate) fn bindings<'b, 'a>(statements: &'b [Statement<'a>], values: Values) 
         }
     }
     bindings
+}
+
+/// `'x'` of `require('x')`.
+fn required<'a>(init: &Expression<'a>) -> Option<&'a str> {
+    let Expression::CallExpression(call) = init.get_inner_expression() else { return None };
+    match (call.callee.get_inner_expression(), call.arguments.as_slice()) {
+        (Expression::Identifier(id), [Argument::StringLiteral(source)]) if id.name == "require" => {
+            Some(source.value.as_str())
+        }
+        _ => None,
+    }
 }

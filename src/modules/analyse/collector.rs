@@ -132,8 +132,9 @@ impl<'a> Collector<'a, '_> {
     }
 
     fn import(&mut self, specifier: &'a str, at: oxc_span::Span, kind: ImportKind, type_only: bool) {
-        let guarded = self.guarded > 0 && matches!(kind, ImportKind::Dynamic | ImportKind::Require);
-        self.imports.push(Found { specifier, span: span(at), kind, type_only, guarded });
+        let called = matches!(kind, ImportKind::Dynamic | ImportKind::Require);
+        let (guarded, deferred) = (called && self.guarded > 0, called && self.functions > 0);
+        self.imports.push(Found { specifier, span: span(at), kind, type_only, guarded, deferred });
     }
 
     fn in_execute(&self, at: oxc_span::Span) -> bool {
@@ -273,6 +274,10 @@ impl<'a> Visit<'a> for Collector<'a, '_> {
             Expression::StaticMemberExpression(member) => {
                 if member.property.name == "registerTool" {
                     self.facts.registers_tools = true;
+                }
+                // `server.tool('name', …)`: the MCP SDK's way to register a tool with a server.
+                if member.property.name == "tool" && matches!(it.arguments.first(), Some(Argument::StringLiteral(_))) {
+                    self.facts.serves_tools = true;
                 }
                 if let Some(name) = changed::changed_argument(it) {
                     self.passed_to_change.push(name);

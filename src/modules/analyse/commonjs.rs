@@ -1,7 +1,8 @@
 //! CommonJS exports as Bun loads them: `module.exports = x` (also inside a chain such as
 //! `exports = module.exports = x`) is the default export; without one, the `exports` object itself is, with the
 //! fields that `exports.NAME = value` statements give it (unless `__esModule` marks it as compiled from an ES
-//! module, whose default is `exports.default` alone).
+//! module, whose default is `exports.default` alone). So `exports.default = x` without `__esModule` makes the
+//! default export `{ default: x }`, not `x`.
 
 use oxc_ast::ast::*;
 
@@ -9,8 +10,10 @@ use super::export::is_commonjs_export;
 
 /// What one top-level statement does to the CommonJS exports.
 pub(crate) enum CommonJs<'b, 'a> {
-    /// `module.exports = value`, `exports.default = value`, `export = value`.
+    /// `module.exports = value`, `export = value`.
     Whole(&'b Expression<'a>),
+    /// `exports.default = value` or `module.exports.default = value`: the default export only beside `__esModule`.
+    Default(&'b Expression<'a>),
     /// `exports.NAME = value` or `module.exports.NAME = value`.
     Field(&'a str, &'b Expression<'a>),
     /// `exports.__esModule = …` or `Object.defineProperty(exports, '__esModule', …)`.
@@ -40,7 +43,7 @@ fn assignment<'b, 'a>(mut assign: &'b AssignmentExpression<'a>) -> Option<Common
     let mut found = None;
     loop {
         if found.is_none() {
-            found = if is_commonjs_export(&assign.left) { Some(None) } else { exported_field(&assign.left).map(Some) };
+            found = target(&assign.left);
         }
         match assign.right.without_parentheses() {
             Expression::AssignmentExpression(inner) if inner.operator == AssignmentOperator::Assign => assign = inner,
@@ -48,10 +51,29 @@ fn assignment<'b, 'a>(mut assign: &'b AssignmentExpression<'a>) -> Option<Common
         }
     }
     match found? {
-        None => Some(CommonJs::Whole(&assign.right)),
-        Some("__esModule") => Some(CommonJs::EsModule),
-        Some(name) => Some(CommonJs::Field(name, &assign.right)),
+        Target::Whole => Some(CommonJs::Whole(&assign.right)),
+        Target::Default => Some(CommonJs::Default(&assign.right)),
+        Target::Field("__esModule") => Some(CommonJs::EsModule),
+        Target::Field(name) => Some(CommonJs::Field(name, &assign.right)),
     }
+}
+
+/// What an assignment to a CommonJS export sets.
+enum Target<'a> {
+    /// `module.exports`
+    Whole,
+    /// `exports.default`, `module.exports.default`
+    Default,
+    /// `exports.NAME`, `module.exports.NAME`
+    Field(&'a str),
+}
+
+fn target<'a>(target: &AssignmentTarget<'a>) -> Option<Target<'a>> {
+    if !is_commonjs_export(target) {
+        return exported_field(target).map(Target::Field);
+    }
+    let default = target.as_member_expression().and_then(|m| m.static_property_name()) == Some("default");
+    Some(if default { Target::Default } else { Target::Whole })
 }
 
 /// `NAME` of `exports.NAME` or `module.exports.NAME` (not `default`, which is the whole export).

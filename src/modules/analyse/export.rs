@@ -13,6 +13,7 @@ use crate::modules::facts::*;
 mod fields;
 mod named;
 mod opencode;
+mod wrapper;
 
 /// Identifier hops followed when resolving a binding, so that `const a = b; const b = a` ends.
 const MAX_HOPS: usize = 8;
@@ -138,12 +139,14 @@ impl<'b, 'a> Scope<'b, 'a> {
         program: &'b Program<'a>,
         allow_commonjs: bool,
     ) -> Option<(DefaultExport, Option<ExecuteInfo<'a>>)> {
-        let mut commonjs = None;
+        let (mut commonjs, mut default_field) = (None, None);
         let (mut fields, mut es_module, mut changed) = (Vec::new(), false, None);
         for statement in &program.body {
             let (kind, info) = match statement {
                 Statement::ExportDefaultDeclaration(export) => match &export.declaration {
-                    ExportDefaultDeclarationKind::FunctionDeclaration(_) => (DefaultExportKind::Factory, None),
+                    ExportDefaultDeclarationKind::FunctionDeclaration(f) => {
+                        (function_kind(&f.params, returns_object(f.body.as_deref())), None)
+                    }
                     ExportDefaultDeclarationKind::ClassDeclaration(_) => (unanalyzable("a class"), None),
                     // An interface is erased at run time: it exports nothing.
                     ExportDefaultDeclarationKind::TSInterfaceDeclaration(_) => continue,
@@ -173,6 +176,7 @@ impl<'b, 'a> Scope<'b, 'a> {
                 _ => {
                     match commonjs_statement(statement).filter(|_| allow_commonjs) {
                         Some(CommonJs::Whole(value)) => commonjs = Some((statement.span(), value)),
+                        Some(CommonJs::Default(value)) => default_field = Some((statement.span(), value)),
                         Some(CommonJs::Field(name, value)) => {
                             fields.push((name, Written { span: statement.span(), accessor: false, value }));
                         }
@@ -203,8 +207,15 @@ impl<'b, 'a> Scope<'b, 'a> {
         if let Some(at) = changed.filter(|_| !es_module) {
             return Some((DefaultExport { statement: span(at), kind: unanalyzable(assigned) }, None));
         }
+        let has_tool_fields = fields.iter().any(|(name, _)| is_tool_field(name));
+        // `exports.default = tool`: the default export only beside `__esModule`; without it, the exports object
+        // `{ default: tool }` is, a tool only if `exports.NAME` statements give it the fields too (read below).
+        if let Some((statement, expr)) = default_field.filter(|_| es_module || !has_tool_fields) {
+            let (kind, info) = if es_module { self.classify(expr) } else { (DefaultExportKind::ExportsDefault, None) };
+            return Some((DefaultExport { statement: span(statement), kind }, info));
+        }
         // Only other names (`exports.tool = {...}`): the tool was meant as a named export, which is no default.
-        if es_module || !fields.iter().any(|(name, _)| is_tool_field(name)) {
+        if es_module || !has_tool_fields {
             return None;
         }
         let first = fields.first()?.1.span;
@@ -220,9 +231,9 @@ impl<'b, 'a> Scope<'b, 'a> {
                 followed();
                 self.classify(value)
             }
-            Some(Binding::Function(_)) => {
+            Some(Binding::Function(f)) => {
                 followed();
-                (DefaultExportKind::Factory, None)
+                (function_kind(&f.params, returns_object(f.body.as_deref())), None)
             }
             Some(Binding::Class) => (unanalyzable("a class"), None),
             Some(Binding::Import { .. }) => (unanalyzable(&format!("the imported binding `{}`", id.name)), None),
@@ -232,7 +243,7 @@ impl<'b, 'a> Scope<'b, 'a> {
 
     fn classify(&self, expr: &'b Expression<'a>) -> (DefaultExportKind, Option<ExecuteInfo<'a>>) {
         let why = match self.resolve(expr) {
-            Resolved::Function(_) => return (DefaultExportKind::Factory, None),
+            Resolved::Function(f) => return (function_kind(&f.params, returns_object(f.body.as_deref())), None),
             Resolved::Class => "a class".to_string(),
             Resolved::Import(name) => format!("the imported binding `{name}`"),
             Resolved::Unknown("undefined") => return (DefaultExportKind::Literal { text: "undefined".into() }, None),
@@ -245,13 +256,26 @@ impl<'b, 'a> Scope<'b, 'a> {
                     let (object, info) = self.object(object);
                     return (DefaultExportKind::Object(Box::new(object)), info);
                 }
-                Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_) => {
-                    return (DefaultExportKind::Factory, None);
+                Expression::FunctionExpression(f) => {
+                    return (function_kind(&f.params, returns_object(f.body.as_deref())), None);
+                }
+                Expression::ArrowFunctionExpression(arrow) => {
+                    let returns_object = match &arrow.body {
+                        ArrowFunctionBody::FunctionBody(body) => returns_object(Some(body)),
+                        body => body.as_expression().is_some_and(is_object),
+                    };
+                    return (function_kind(&arrow.params, returns_object), None);
                 }
                 Expression::CallExpression(call) if self.is_opencode_tool(&call.callee) => {
                     return (DefaultExportKind::OpencodeTool, None);
                 }
-                Expression::CallExpression(call) => format!("a call to `{}(...)`", self.snippet(call.callee.span())),
+                Expression::CallExpression(call) => match self.wrapped_object(call) {
+                    Some((wrapper, object)) => {
+                        let (object, info) = self.wrapped(wrapper, object);
+                        return (DefaultExportKind::Object(Box::new(object)), info);
+                    }
+                    None => format!("a call to `{}(...)`", self.snippet(call.callee.span())),
+                },
                 Expression::NewExpression(new) => {
                     format!("an object built by `new {}(...)`", self.snippet(new.callee.span()))
                 }
@@ -286,6 +310,27 @@ fn is_spaced_once(text: &str) -> bool {
         && bytes.last() != Some(&b' ')
         && bytes.iter().all(|&b| b.is_ascii() && (b == b' ' || (!b.is_ascii_whitespace() && b != 0x0b)))
         && !text.contains("  ")
+}
+
+/// A default-exported function: the xcsh/pi factory form when it returns an object literal or takes `pi`, else a
+/// plain function (a tool's body, say).
+fn function_kind(params: &FormalParameters, returns_object: bool) -> DefaultExportKind {
+    let takes_pi = matches!(params.items.first().map(|p| &p.pattern),
+        Some(BindingPattern::BindingIdentifier(id)) if id.name == "pi");
+    if returns_object || takes_pi { DefaultExportKind::Factory } else { DefaultExportKind::Function }
+}
+
+/// Does a function body hold `return { … }` among its own statements?
+fn returns_object(body: Option<&FunctionBody>) -> bool {
+    body.is_some_and(|body| {
+        body.statements
+            .iter()
+            .any(|s| matches!(s, Statement::ReturnStatement(r) if r.argument.as_ref().is_some_and(is_object)))
+    })
+}
+
+fn is_object(e: &Expression) -> bool {
+    matches!(e.get_inner_expression(), Expression::ObjectExpression(_))
 }
 
 fn unanalyzable(why: &str) -> DefaultExportKind {

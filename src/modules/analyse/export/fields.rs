@@ -9,6 +9,7 @@ impl<'b, 'a> Scope<'b, 'a> {
     pub(super) fn object(&self, object: &'b ObjectExpression<'a>) -> (ObjectExport, Option<ExecuteInfo<'a>>) {
         let mut spread = None;
         let (mut description, mut parameters, mut execute) = (None, None, None);
+        let mut foreign = Foreign::default();
         for property in &object.properties {
             match property {
                 ObjectPropertyKind::SpreadProperty(s) => {
@@ -37,7 +38,7 @@ impl<'b, 'a> Scope<'b, 'a> {
                         Some("description") => description = Some(Written::from(&**p)),
                         Some("parameters") => parameters = Some(Written::from(&**p)),
                         Some("execute") => execute = Some(Written::from(&**p)),
-                        Some(_) => {}
+                        Some(other) => foreign.note(other),
                         None => {
                             let why = format!("the object has the computed key `[{}]`", self.snippet(p.key.span()));
                             spread.get_or_insert_with(|| (span(p.span), why));
@@ -46,7 +47,9 @@ impl<'b, 'a> Scope<'b, 'a> {
                 }
             }
         }
-        self.fields(description, parameters, execute, &spread)
+        let (mut export, info) = self.fields(description, parameters, execute, &spread);
+        export.foreign = foreign;
+        (export, info)
     }
 
     /// `z.object({...})` and the like: a call whose callee chain starts at a binding imported from `zod`,
@@ -98,6 +101,8 @@ impl<'b, 'a> Scope<'b, 'a> {
                 .map_or_else(|| absent(spread), |p| Field::Found { span: span(p.span), value: self.description(p) }),
             parameters: parameters.map_or_else(|| absent(spread), |p| self.parameters(p)),
             execute,
+            wrapper: Wrapper::None,
+            foreign: Foreign::default(),
         };
         (export, info)
     }

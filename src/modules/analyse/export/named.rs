@@ -1,5 +1,6 @@
 //! A module without a default export whose tool object is a named export (`export const crmNote = {…}`,
-//! `export { crmNote }`, CommonJS `exports.crmNote = {…}`): the name it can be exported under as the default.
+//! `export { crmNote }`, CommonJS `exports.crmNote = {…}`, the AI SDK's `export const weather = tool({…})`): the
+//! name it can be exported under as the default, and the library's shape it is written in.
 
 use super::*;
 
@@ -7,16 +8,18 @@ impl<'b, 'a> Scope<'b, 'a> {
     /// The first named export (in source order) that holds a tool object, directly or through a module-level
     /// binding (`export const crmNote = base`). `allow_commonjs`: whether `exports.NAME = {…}` counts.
     pub fn named_tool_object(&self, program: &'b Program<'a>, allow_commonjs: bool) -> Option<NamedToolObject> {
-        let named = |name: &str, commonjs| Some(NamedToolObject { name: name.to_string(), commonjs });
+        let named = |name: &str, commonjs, (wrapper, foreign)| {
+            Some(NamedToolObject { name: name.to_string(), commonjs, wrapper, foreign })
+        };
         for statement in &program.body {
             match statement {
                 Statement::ExportDeclaration(export) => {
                     let Declaration::VariableDeclaration(variables) = &export.declaration else { continue };
                     for declarator in &variables.declarations {
                         if let (BindingPattern::BindingIdentifier(id), Some(value)) = (&declarator.id, &declarator.init)
-                            && self.holds_tool_object(value)
+                            && let Some(shape) = self.tool_object(value)
                         {
-                            return named(&id.name, false);
+                            return named(&id.name, false, shape);
                         }
                     }
                 }
@@ -24,17 +27,17 @@ impl<'b, 'a> Scope<'b, 'a> {
                     for specifier in export.specifiers.iter().filter(|s| s.export_kind.is_value()) {
                         if let ModuleExportName::IdentifierReference(local) = &specifier.local
                             && let Some(Binding::Value(value)) = self.bindings.get(local.name.as_str())
-                            && self.holds_tool_object(value)
+                            && let Some(shape) = self.tool_object(value)
                         {
-                            return named(&local.name, false);
+                            return named(&local.name, false, shape);
                         }
                     }
                 }
                 _ if allow_commonjs => {
                     if let Some(CommonJs::Field(name, value)) = commonjs_statement(statement)
-                        && self.holds_tool_object(value)
+                        && let Some(shape) = self.tool_object(value)
                     {
-                        return named(name, true);
+                        return named(name, true, shape);
                     }
                 }
                 _ => {}
@@ -43,26 +46,50 @@ impl<'b, 'a> Scope<'b, 'a> {
         None
     }
 
-    /// Is `value` (or the module-level value it names, a few hops at most) an object literal with a tool's field?
-    fn holds_tool_object(&self, value: &'b Expression<'a>) -> bool {
+    /// Is `value` (or the module-level value it names, a few hops at most) an object literal with a tool's field,
+    /// as written or passed to a wrapper ([`Scope::wrapped_object`])? How it is wrapped, and its foreign fields.
+    fn tool_object(&self, value: &'b Expression<'a>) -> Option<(Wrapper, Foreign)> {
         let mut value = value.get_inner_expression();
+        let mut wrapper = Wrapper::None;
         for _ in 0..MAX_HOPS {
-            match value {
-                Expression::ObjectExpression(object) => return object.properties.iter().any(is_tool_field),
+            let object = match value {
+                Expression::ObjectExpression(object) => object,
                 Expression::Identifier(id) => match self.bindings.get(id.name.as_str()) {
-                    Some(Binding::Value(next)) => value = next.get_inner_expression(),
-                    _ => return false,
+                    Some(Binding::Value(next)) => {
+                        value = next.get_inner_expression();
+                        continue;
+                    }
+                    _ => return None,
                 },
-                _ => return false,
+                Expression::CallExpression(call) if wrapper == Wrapper::None => {
+                    let (by, object) = self.wrapped_object(call)?;
+                    // Whether an imported helper returns its argument is known only at the modules stage.
+                    if matches!(by, Wrapper::Imported { .. }) {
+                        return None;
+                    }
+                    wrapper = by;
+                    object
+                }
+                _ => return None,
+            };
+            let mut foreign = Foreign::default();
+            let mut tool = false;
+            for key in object.properties.iter().filter_map(static_key) {
+                foreign.note(key);
+                tool |= ["description", "parameters", "execute"].contains(&key);
             }
+            return tool.then_some((wrapper, foreign));
         }
-        false
+        None
     }
 }
 
-/// `description`, `parameters` or `execute`, as a property or a method of the literal.
-fn is_tool_field(property: &ObjectPropertyKind) -> bool {
-    let ObjectPropertyKind::ObjectProperty(property) = property else { return false };
-    !property.computed
-        && ["description", "parameters", "execute"].iter().any(|field| property.key.is_specific_static_name(field))
+/// The name of a property or method of a literal, when it is not computed.
+fn static_key<'b>(property: &'b ObjectPropertyKind) -> Option<&'b str> {
+    let ObjectPropertyKind::ObjectProperty(property) = property else { return None };
+    match &property.key {
+        PropertyKey::StaticIdentifier(id) if !property.computed => Some(id.name.as_str()),
+        PropertyKey::StringLiteral(s) if !property.computed => Some(s.value.as_str()),
+        _ => None,
+    }
 }

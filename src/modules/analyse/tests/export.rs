@@ -20,8 +20,11 @@ fn object_export_forms() {
         ("a.ts", format!("const tool = <Tool>({BODY})\nexport default (tool)")),
         ("a.cjs", format!("module.exports = {BODY}")),
         ("a.js", format!("module.exports = {BODY}")),
-        ("a.ts", format!("exports.default = {BODY}")),
-        ("a.cts", format!("module.exports.default = {BODY}")),
+        ("a.ts", format!("exports.__esModule = true;\nexports.default = {BODY}")),
+        (
+            "a.cts",
+            format!("module.exports.default = {BODY}\nObject.defineProperty(exports, '__esModule', {{ value: true }})"),
+        ),
         ("a.cjs", format!("const tool = {BODY};\nmodule.exports = tool;")),
         ("a.cts", format!("export = {BODY}")),
     ];
@@ -54,10 +57,20 @@ fn factories() {
         "export default async function factory(pi) {}",
         "const f = (pi) => ({ name: 'x' }); export default f",
         "function f(pi) {} export { f as default }",
-        "export default function named() {}",
+        "export default function named(api) { const x = 1; return { name: 'x' } }",
         "module.exports = function (pi) {}",
+        "export default (api) => { return { name: 'x' } }",
     ] {
         assert_eq!(kind("a.ts", text), DefaultExportKind::Factory, "{text}");
+    }
+    // A function that returns no object and takes no `pi` is not a factory: the tool's body, say.
+    for text in [
+        "export default function named() {}",
+        "export default async function lookup(args) { return 'ok' }",
+        "const run = async ({ id }) => `order ${id}`; export default run",
+        "module.exports = function (args) { return { ok: true }.ok }",
+    ] {
+        assert_eq!(kind("a.ts", text), DefaultExportKind::Function, "{text}");
     }
 }
 
@@ -73,8 +86,11 @@ fn opencode_tools() {
     let namespace = "import * as oc from '@opencode-ai/plugin'\nexport default oc.tool({})";
     assert_eq!(kind("a.ts", namespace), DefaultExportKind::OpencodeTool);
     assert!(run("a.ts", text).execute.is_none());
-    // A project's own `tool`, or one from nowhere, is not the opencode form.
-    assert_eq!(why(kind("a.ts", "import { tool } from './tool'\nexport default tool({})")), "a call to `tool(...)`");
+    // A project's own `tool`, or one from nowhere, is not the opencode form (the modules stage settles whether the
+    // imported one returns its argument: `crate::modules::wrapped`).
+    let imported = Wrapper::Imported { local: "tool".into(), imported: "tool".into(), specifier: "./tool".into() };
+    let facts = run("a.ts", "import { tool } from './tool'\nexport default tool({})");
+    assert_eq!(object(&facts).wrapper, imported);
     assert_eq!(why(kind("a.ts", "export default tool.define({})")), "a call to `tool.define(...)`");
     let named = "import { tool } from '@opencode-ai/plugin'\nexport const search = tool({})\nexport const page = tool({})\nexport const other = make({})";
     assert_eq!(run("a.ts", named).opencode_exports(), ["search", "page"]);

@@ -7,6 +7,7 @@ mod erased;
 mod export;
 mod fields;
 mod imports;
+mod shapes;
 mod signal;
 mod syntax;
 
