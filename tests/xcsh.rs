@@ -43,9 +43,11 @@ fn tool(name: &str) -> String {
 fn xcsh_export_says_this_is_the_beeuni_form() {
     let message = "`.xcsh/tools/lookup_order.ts` exports a plain object: this is the Beeuni form; an xcsh custom tool module exports a factory `(pi) => tool`";
     let report = trigger("export", 1, &[("xcsh-export", "error", ".xcsh/tools/lookup_order.ts", 1, 1, message)]);
-    let help = report["diagnostics"][0]["help"].as_str().unwrap();
-    assert!(help.contains("export default (pi) => ({ name: \"repo_stats\""), "{help}");
-    assert!(help.contains("a Beeuni tool belongs under `tools:` in beeuni.yaml"), "{help}");
+    // The help wraps the module's own object, named after the file, not the docs' example.
+    assert_help(
+        &report["diagnostics"][0],
+        "return the object from a factory, with a `name`: `export default (pi) => ({ name: \"lookup_order\", description: …, parameters: …, execute: … })`; make `parameters` a TypeBox schema (`pi.typebox.Type.Object({ … })`) and take `execute(toolCallId, params, onUpdate, ctx, signal)`; a Beeuni tool belongs under `tools:` in beeuni.yaml",
+    );
 }
 
 #[test]
@@ -58,10 +60,14 @@ fn xcsh_export_without_a_function_or_with_a_literal() {
     let (_, report) = lint(&[(TOOL, "const tool = null\n\nexport default tool\n")], &[]);
     let message = "`.xcsh/tools/repo_stats.ts` exports `null`, not a function: an xcsh custom tool module exports a factory `(pi) => tool`";
     assert_findings(&report, &[("xcsh-export", "error", TOOL, 3, 1, message)]);
-    // A named function export is a factory too ("default export preferred").
+    // The loader takes `module.default ?? module`: a named function export alone is not taken (the fixtures
+    // `xcsh-named-factory[-clean]` are the reading's).
     let named = tool("repo_stats").replace("export default (pi) =>", "export const factory = (pi) =>");
     let (code, report) = lint(&[(TOOL, &named)], &[]);
-    assert_clean("named factory", code, &report);
+    let message = "`.xcsh/tools/repo_stats.ts` has no default export: the loader takes `module.default ?? module`, not the named `factory`, and the loader fails with \"Tool must export a default function\"";
+    assert_findings(&report, &[("xcsh-export", "error", TOOL, 1, 1, message)]);
+    assert_help(&diagnostics(&report)[0], "export the factory as the default: `export default factory`");
+    assert_eq!(code, 1);
 }
 
 #[test]
@@ -490,12 +496,52 @@ fn helpers_of_xcsh_tools_are_part_of_them() {
 }
 
 #[test]
-fn a_declared_package_is_enough_for_an_xcsh_tool() {
-    // xcsh runs on the user's machine: an untracked or not yet installed `node_modules` is no sandbox problem.
+fn the_package_rules_apply_to_xcsh_tools() {
+    // RULES.md §6 (as the real-loaders issue settles it): §4's package rules apply to xcsh tools, with xcsh's
+    // reason: it imports the tool with Bun from the checkout, which installs nothing by itself.
     let source = format!("import {{ Type }} from '@sinclair/typebox'\nconsole.log(Type)\n{}", tool("a"));
     let package = "{ \"dependencies\": { \"@sinclair/typebox\": \"^0.34.0\" } }\n";
     let (code, report) = lint(&[(TOOL, &source), ("package.json", package)], &[]);
-    assert_clean("declared, not installed", code, &report);
+    let message = "package `@sinclair/typebox` is declared in `package.json` but not installed in this checkout: xcsh imports the tool with Bun, which fails with Cannot find package '@sinclair/typebox' until it is installed";
+    assert_findings(&report, &[("module-package-not-installed", "warning", TOOL, 1, 1, message)]);
+    assert_help(
+        &diagnostics(&report)[0],
+        "install the packages (`bun install` beside `package.json`) wherever the tool runs, or drop the import (the injected `pi.typebox` needs no package)",
+    );
+    assert_eq!(code, 1);
     let (_, report) = lint(&[(TOOL, &source)], &[]);
-    assert_eq!(rule_ids(&report), ["module-package-missing"]);
+    assert_findings(
+        &report,
+        &[("module-package-missing", "error", TOOL, 1, 1, "Cannot find package '@sinclair/typebox'")],
+    );
+    assert_help(
+        &diagnostics(&report)[0],
+        "xcsh imports the tool with Bun from the checkout: declare `@sinclair/typebox` in a package.json and install it, or remove what needs it (the injected `pi.typebox` needs no package)",
+    );
+}
+
+#[test]
+fn an_xcsh_helpers_package_only_in_an_ignored_node_modules_is_untracked() {
+    let helper = "import { Type } from '@sinclair/typebox'\nexport const schema = Type.Object({})\n";
+    let source = format!("import {{ schema }} from './lib/schema'\nconsole.log(schema)\n{}", tool("a"));
+    let dir = project(&[
+        (TOOL, &source),
+        (".xcsh/tools/lib/schema.ts", helper),
+        (
+            "node_modules/@sinclair/typebox/package.json",
+            "{ \"name\": \"@sinclair/typebox\", \"main\": \"index.js\" }\n",
+        ),
+        (
+            "node_modules/@sinclair/typebox/index.js",
+            "exports.Type = { Object: (p) => ({ type: 'object', properties: p }) }\n",
+        ),
+        (".gitignore", "node_modules/\n"),
+    ]);
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "."]);
+    let (code, report) = json_in(dir.path(), &[]);
+    let message = "package `@sinclair/typebox` resolves from `node_modules/@sinclair/typebox`, which git does not track: a fresh clone does not have it, and xcsh fails to load the tool there";
+    assert_findings(&report, &[("module-package-untracked", "warning", ".xcsh/tools/lib/schema.ts", 1, 1, message)]);
+    assert_related(&diagnostics(&report)[0], 0, TOOL, 1, 1, "imported by `.xcsh/tools/repo_stats.ts`");
+    assert_eq!(code, 1);
 }
