@@ -117,10 +117,9 @@ pub fn discover(checkout: &Checkout, extra: &[String], sources: &mut Sources) ->
                     continue;
                 }
                 (_, Kind::NotModule) => {
-                    // Its text is shown at most on line 1 of the finding; a file too large to read is one all
-                    // the same.
-                    let text = checkout.read(&path).map(|b| String::from_utf8_lossy(&b).into_owned());
-                    found.not_modules.push(sources.add(SourceFile::new(path, text.unwrap_or_default())));
+                    // Never read: its finding is about the file, not its bytes (which may be anything, of any
+                    // size), so it points at an empty line 1.
+                    found.not_modules.push(sources.add(SourceFile::new(path, String::new())));
                     continue;
                 }
                 (_, Kind::Tool) => path,
