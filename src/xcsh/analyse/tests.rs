@@ -104,8 +104,8 @@ fn returned_values_that_are_no_tool() {
     };
     let source = format!("export default (pi) => pi.x ? [{TOOL}, null] : Promise.resolve(void 0)");
     assert_eq!(returned(&source), ["tool", "`null`", "`void 0`"]);
-    let source = format!("export default (pi) => {{ if (pi.x) return; if (pi.y) return 42; return undefined }}");
-    assert_eq!(returned(&source), ["`undefined` (a bare `return;`)", "`42`", "`undefined`"]);
+    let source = "export default (pi) => { if (pi.x) return; if (pi.y) return 42; return undefined }";
+    assert_eq!(returned(source), ["`undefined` (a bare `return;`)", "`42`", "`undefined`"]);
     // Only bare returns: the factory returns nothing.
     assert!(matches!(
         facts("export default (pi) => { return }").export,
