@@ -1,4 +1,4 @@
-//! An xcsh custom tool module exports no default factory.
+//! An xcsh custom tool module exports no factory.
 //!
 //! ## What it checks
 //! Every file the xcsh loader imports as a tool: `*.ts`, `*.js` and

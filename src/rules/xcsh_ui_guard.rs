@@ -1,4 +1,4 @@
-//! An xcsh tool uses `pi.ui` or `ctx.ui` without testing `hasUI`, or where the test says there is no UI.
+//! An xcsh tool uses `pi.ui` or `ctx.ui` without testing `hasUI`.
 //!
 //! ## What it checks
 //! Each `.ui` read on the host API (the factory's parameter) or on a

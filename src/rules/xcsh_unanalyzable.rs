@@ -1,4 +1,4 @@
-//! An xcsh tool module's default export or a tool is built at run time, so a check could not be made.
+//! An xcsh factory or tool is built at run time, so a check could not be made.
 //!
 //! ## What it checks
 //! Where the xcsh contract cannot be read without running the module: the

@@ -1,6 +1,7 @@
 //! The xcsh stage (RULES.md §6): finds the custom tool modules in the xcsh tool folders of the project (and the
-//! folders given by `--xcsh` and `xcsh-paths`), analyses each once for the loading rules of §4 (through the
-//! modules stage) and for the xcsh contract (its own reading of the AST). Modules are never run.
+//! folders given by `--xcsh` and `xcsh-paths`) with the globs of xcsh's providers (see [`discover`]), analyses
+//! each once for the loading rules of §4 (through the modules stage) and for the xcsh contract as the loader
+//! reads it (`module.default ?? module` must be a function; its own reading of the AST). Modules are never run.
 
 pub mod analyse;
 mod discover;
