@@ -114,3 +114,16 @@ fn a_factory_returning_null_is_an_error() {
         "the loader reads `name` of each value the factory returns: return the tool object, or `[]` for no tool",
     );
 }
+
+/// CommonJS `exports.default = factory` without `__esModule`: Bun's default export is the exports object, so
+/// `module.default ?? module` is `{ default: factory }`, no function. With the marker (what `tsc` writes) it loads.
+#[test]
+fn commonjs_exports_default_without_es_module_fails_to_load() {
+    let path = ".xcsh/tools/branch_name.js";
+    let message = "`.xcsh/tools/branch_name.js` sets `exports.default` without `__esModule`: Bun's default export is then the exports object `{ default: … }`, and the loader fails with \"Tool must export a default function\"";
+    let report = reading("commonjs-default", 1, &[("xcsh-export", "error", path, 1, 1, message)]);
+    assert_help(
+        &diagnostics(&report)[0],
+        "assign the factory to `module.exports`, or mark the module with `Object.defineProperty(exports, '__esModule', { value: true })`",
+    );
+}

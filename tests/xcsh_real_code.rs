@@ -131,6 +131,20 @@ const INVERTED_TS: &str = r#"export default (pi) => ({
 })
 "#;
 
+/// What `tsc` writes for `export default factory` in a CommonJS build.
+const COMPILED_JS: &str = r#""use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+const factory = (pi) => ({
+    name: "compiled",
+    description: "Built by tsc",
+    parameters: pi.typebox.Type.Object({}),
+    async execute(toolCallId, params, onUpdate, ctx, signal) {
+        return { content: [] };
+    },
+});
+exports.default = factory;
+"#;
+
 const DEFINE_TS: &str =
     "import { defineTool } from './lib/define'\n\nexport default defineTool('deploy', 'Deploys the site')\n";
 
@@ -223,6 +237,21 @@ fn real_code_shapes_of_xcsh_tools() {
                     "`.claude/tools/build.sh` is no module, but xcsh loads every file in `.claude/tools` as a tool: the loader fails with \"Tool must export a default function\"",
                 ),
             ],
+        },
+        Shape {
+            what: "exports.default in CommonJS, without and with __esModule",
+            files: &[
+                (".xcsh/tools/plain.js", "exports.default = (pi) => ({ name: 'plain' })\n"),
+                (".xcsh/tools/compiled.js", COMPILED_JS),
+            ],
+            expected: &[(
+                "xcsh-export",
+                "error",
+                ".xcsh/tools/plain.js",
+                1,
+                1,
+                "`.xcsh/tools/plain.js` sets `exports.default` without `__esModule`: Bun's default export is then the exports object `{ default: … }`, and the loader fails with \"Tool must export a default function\"",
+            )],
         },
         Shape {
             what: "the UI called in the branch without a UI",

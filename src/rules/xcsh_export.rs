@@ -8,7 +8,9 @@
 //! requires a function, the factory: reported when the module has no default
 //! export (a named function export alone is not taken: the loader then sees
 //! the module's namespace, not a function), or its default export is an
-//! object or literal. A plain object with `description`, `parameters` or
+//! object or literal (CommonJS `exports.default = factory` without
+//! `__esModule` too: Bun's default export is then the exports object
+//! `{ default: factory }`). A plain object with `description`, `parameters` or
 //! `execute` is the Beeuni form: that module gets this finding and no other
 //! of the xcsh contract. A file in `.claude/tools/` that is no module
 //! (`NOTES.txt`) is reported too: the Claude provider hands every file of
@@ -68,6 +70,13 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                     "`{path}` has no default export: the loader takes `module.default ?? module`, not the named `{local}`, and {LOADER}"
                 ),
                 format!("export the factory as the default: `export default {local}`"),
+            ),
+            Export::CommonJsDefault { span } => (
+                first_line_from(project, module, span.start),
+                format!(
+                    "`{path}` sets `exports.default` without `__esModule`: Bun's default export is then the exports object `{{ default: … }}`, and {LOADER}"
+                ),
+                "assign the factory to `module.exports`, or mark the module with `Object.defineProperty(exports, '__esModule', { value: true })`".to_string(),
             ),
             Export::NotFunction { span, beeuni: true, binding, keys, .. } => (
                 first_line_from(project, module, span.start),

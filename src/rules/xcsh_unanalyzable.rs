@@ -50,7 +50,10 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                     }
                 }
             }
-            Export::Missing | Export::NamedOnly { .. } | Export::NotFunction { .. } => {}
+            Export::Missing
+            | Export::NamedOnly { .. }
+            | Export::CommonJsDefault { .. }
+            | Export::NotFunction { .. } => {}
         }
     }
     for (module, tool) in project.xcsh.tools() {

@@ -17,6 +17,7 @@ use oxc_semantic::{Semantic, SemanticBuilder};
 
 use crate::modules::analyse::bindings::{Binding, Bindings, Values, bindings};
 use crate::modules::analyse::changed;
+use crate::modules::analyse::commonjs::{CommonJs, commonjs_statement};
 use crate::modules::analyse::export::{is_commonjs_export, not_constant};
 use crate::source::Span;
 
@@ -113,7 +114,7 @@ impl<'b, 'a> Analyser<'b, 'a> {
 
     /// The default export (ESM first, else the last CommonJS assignment), else the first named function export.
     fn export(&mut self, program: &'b Program<'a>, allow_commonjs: bool) -> Export {
-        let mut commonjs = None;
+        let (mut commonjs, mut exports_default, mut es_module) = (None, None, false);
         for statement in &program.body {
             match statement {
                 Statement::ExportDefaultDeclaration(export) => match &export.declaration {
@@ -150,12 +151,17 @@ impl<'b, 'a> Analyser<'b, 'a> {
                 Statement::TSExportAssignment(export) if allow_commonjs => {
                     commonjs = Some((export.span, &export.expression));
                 }
-                Statement::ExpressionStatement(statement) if allow_commonjs => {
-                    if let Expression::AssignmentExpression(assign) = statement.expression.without_parentheses()
+                Statement::ExpressionStatement(expression) if allow_commonjs => {
+                    es_module |= matches!(commonjs_statement(statement), Some(CommonJs::EsModule));
+                    if let Expression::AssignmentExpression(assign) = expression.expression.without_parentheses()
                         && assign.operator == AssignmentOperator::Assign
                         && is_commonjs_export(&assign.left)
                     {
-                        commonjs = Some((statement.span, &assign.right));
+                        let field = assign.left.as_member_expression().and_then(|m| m.static_property_name());
+                        match field {
+                            Some("default") => exports_default = Some((expression.span, &assign.right)),
+                            _ => commonjs = Some((expression.span, &assign.right)),
+                        }
                     }
                 }
                 _ => {}
@@ -163,6 +169,13 @@ impl<'b, 'a> Analyser<'b, 'a> {
         }
         if let Some((at, expr)) = commonjs {
             return self.classify(at, expr);
+        }
+        // Without `__esModule`, Bun makes the exports object the default export: `{ default: factory }`, no function.
+        if let Some((at, expr)) = exports_default {
+            if es_module {
+                return self.classify(at, expr);
+            }
+            return Export::CommonJsDefault { span: span(at) };
         }
         self.named_function(program).map_or(Export::Missing, |local| Export::NamedOnly { local: shortened(&local) })
     }

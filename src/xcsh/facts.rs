@@ -35,6 +35,11 @@ pub enum Export {
     NamedOnly {
         local: String,
     },
+    /// CommonJS `exports.default = …` without `__esModule`: Bun's default export is the exports object
+    /// `{ default: … }`, not a function.
+    CommonJsDefault {
+        span: Span,
+    },
     /// The default export is not a function. `what` names it (`an object`, `` `null` ``); `beeuni` is set when it
     /// is an object shaped like a Beeuni tool (`description`, `parameters` or `execute`, and no `name`).
     NotFunction {

@@ -151,3 +151,19 @@ fn shared_top_level_bindings() {
     assert!(why("class F {}\nexport default F").contains("`F`"));
     assert!(why("let f = (pi) => ({})\nexport default f").contains("`f`"));
 }
+
+/// Bun reads `exports.default` as the default export only beside `__esModule` (TypeScript's and Babel's output);
+/// without it the default export is the exports object. `module.exports =` wins over both.
+#[test]
+fn commonjs_exports_default_needs_es_module() {
+    let factory = format!("(pi) => ({TOOL})");
+    let f = facts(&format!("exports.default = {factory}"));
+    assert!(matches!(f.export, Export::CommonJsDefault { .. }), "{:?}", f.export);
+    for marked in [
+        format!("Object.defineProperty(exports, '__esModule', {{ value: true }})\nexports.default = {factory}"),
+        format!("exports.__esModule = true\nmodule.exports.default = {factory}"),
+        format!("exports.default = 1\nmodule.exports = {factory}"),
+    ] {
+        assert!(matches!(facts(&marked).export, Export::Factory(_)), "{marked}");
+    }
+}
