@@ -4,6 +4,7 @@
 
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
+use rustc_hash::FxHashMap;
 
 use crate::source::Span;
 use crate::xcsh::facts::UiUse;
@@ -121,8 +122,8 @@ const MAX_TEST_DEPTH: usize = 64;
 
 struct Uses<'r> {
     receivers: &'r Receivers,
-    /// Variables that hold a test of `hasUI` (`const interactive = pi.hasUI`), as met in source order.
-    flags: Vec<(String, Test)>,
+    /// Variables that hold a test of `hasUI` (`const interactive = pi.hasUI`), the last one met of each name.
+    flags: FxHashMap<String, Test>,
     /// What `hasUI` is where the walk is, as the enclosing tests and early exits say.
     known: Option<bool>,
     depth: usize,
@@ -137,7 +138,15 @@ impl<'r> Uses<'r> {
     }
 
     fn new(receivers: &'r Receivers) -> Self {
-        Uses { receivers, flags: Vec::new(), known: None, depth: 0, exec: Vec::new(), ui: Vec::new(), registers: false }
+        Uses {
+            receivers,
+            flags: FxHashMap::default(),
+            known: None,
+            depth: 0,
+            exec: Vec::new(),
+            ui: Vec::new(),
+            registers: false,
+        }
     }
 
     /// What the test `expr` says of `hasUI`: `pi.hasUI`, a destructured `hasUI`, a variable holding a test,
@@ -150,9 +159,7 @@ impl<'r> Uses<'r> {
         match expr.get_inner_expression() {
             Expression::StaticMemberExpression(m) if m.property.name == "hasUI" => Test::HAS_UI,
             Expression::Identifier(id) if id.name == "hasUI" => Test::HAS_UI,
-            Expression::Identifier(id) => {
-                self.flags.iter().rev().find(|(name, _)| id.name == name.as_str()).map_or_else(Test::default, |f| f.1)
-            }
+            Expression::Identifier(id) => self.flags.get(id.name.as_str()).copied().unwrap_or_default(),
             Expression::UnaryExpression(u) if u.operator == UnaryOperator::LogicalNot => test(&u.argument).not(),
             Expression::LogicalExpression(l) => {
                 let (left, right) = (test(&l.left), test(&l.right));
@@ -280,7 +287,7 @@ impl<'a> Visit<'a> for Uses<'_> {
         if let (BindingPattern::BindingIdentifier(id), Some(init)) = (&it.id, &it.init) {
             let test = self.test(init, 0);
             if test != Test::default() {
-                self.flags.push((id.name.to_string(), test));
+                self.flags.insert(id.name.to_string(), test);
             }
         }
         walk::walk_variable_declarator(self, it);
