@@ -112,7 +112,8 @@ impl<'b, 'a> Analyser<'b, 'a> {
         shortened(&text.split_whitespace().collect::<Vec<_>>().join(" "))
     }
 
-    /// The default export (ESM first, else the last CommonJS assignment), else the first named function export.
+    /// The default export as Bun gives it (ESM first, else the last `module.exports =`, else `exports.default =`
+    /// beside `__esModule`); without one, the first named function export, which the loader does not take.
     fn export(&mut self, program: &'b Program<'a>, allow_commonjs: bool) -> Export {
         let (mut commonjs, mut exports_default, mut es_module) = (None, None, false);
         for statement in &program.body {
