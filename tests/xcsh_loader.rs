@@ -8,6 +8,11 @@ mod common;
 use common::*;
 use serde_json::Value;
 
+const TOOL_PATH: &str = ".xcsh/tools/repo_stats.ts";
+
+/// A complete tool named `a`, in the docs' form.
+const TOOL_A: &str = "export default (pi) => ({\n  name: 'a',\n  description: 'x',\n  parameters: pi.typebox.Type.Object({}),\n  async execute(toolCallId, params, onUpdate, ctx, signal) { return { content: [] } },\n})\n";
+
 /// The fixture `xcsh-<reading>` gives exactly `expected` and exits with `code`; its clean twin is clean.
 fn reading(name: &str, code: i32, expected: &[Expect]) -> Value {
     let fixture = format!("xcsh-{name}");
@@ -126,4 +131,55 @@ fn commonjs_exports_default_without_es_module_fails_to_load() {
         &diagnostics(&report)[0],
         "assign the factory to `module.exports`, or mark the module with `Object.defineProperty(exports, '__esModule', { value: true })`",
     );
+}
+
+#[test]
+fn the_package_rules_apply_to_xcsh_tools() {
+    // RULES.md §6 (as the real-loaders issue settles it): §4's package rules apply to xcsh tools, with xcsh's
+    // reason: it imports the tool with Bun from the checkout, which installs nothing by itself.
+    let source = format!("import {{ Type }} from '@sinclair/typebox'\nconsole.log(Type)\n{}", TOOL_A);
+    let package = "{ \"dependencies\": { \"@sinclair/typebox\": \"^0.34.0\" } }\n";
+    let (code, report) = json_in(project(&[(TOOL_PATH, &source), ("package.json", package)]).path(), &[]);
+    let message = "package `@sinclair/typebox` is declared in `package.json` but not installed in this checkout: xcsh imports the tool with Bun, which fails with Cannot find package '@sinclair/typebox' until it is installed";
+    assert_findings(&report, &[("module-package-not-installed", "warning", TOOL_PATH, 1, 1, message)]);
+    assert_help(
+        &diagnostics(&report)[0],
+        "install the packages (`bun install` beside `package.json`) wherever the tool runs, or drop the import (the injected `pi.typebox` needs no package)",
+    );
+    assert_eq!(code, 1);
+    let (_, report) = json_in(project(&[(TOOL_PATH, &source)]).path(), &[]);
+    assert_findings(
+        &report,
+        &[("module-package-missing", "error", TOOL_PATH, 1, 1, "Cannot find package '@sinclair/typebox'")],
+    );
+    assert_help(
+        &diagnostics(&report)[0],
+        "xcsh imports the tool with Bun from the checkout: declare `@sinclair/typebox` in a package.json and install it, or remove what needs it (the injected `pi.typebox` needs no package)",
+    );
+}
+
+#[test]
+fn an_xcsh_helpers_package_only_in_an_ignored_node_modules_is_untracked() {
+    let helper = "import { Type } from '@sinclair/typebox'\nexport const schema = Type.Object({})\n";
+    let source = format!("import {{ schema }} from './lib/schema'\nconsole.log(schema)\n{}", TOOL_A);
+    let dir = project(&[
+        (TOOL_PATH, &source),
+        (".xcsh/tools/lib/schema.ts", helper),
+        (
+            "node_modules/@sinclair/typebox/package.json",
+            "{ \"name\": \"@sinclair/typebox\", \"main\": \"index.js\" }\n",
+        ),
+        (
+            "node_modules/@sinclair/typebox/index.js",
+            "exports.Type = { Object: (p) => ({ type: 'object', properties: p }) }\n",
+        ),
+        (".gitignore", "node_modules/\n"),
+    ]);
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "."]);
+    let (code, report) = json_in(dir.path(), &[]);
+    let message = "package `@sinclair/typebox` resolves from `node_modules/@sinclair/typebox`, which git does not track: a fresh clone does not have it, and xcsh fails to load the tool there";
+    assert_findings(&report, &[("module-package-untracked", "warning", ".xcsh/tools/lib/schema.ts", 1, 1, message)]);
+    assert_related(&diagnostics(&report)[0], 0, TOOL_PATH, 1, 1, "imported by `.xcsh/tools/repo_stats.ts`");
+    assert_eq!(code, 1);
 }
