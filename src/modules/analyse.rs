@@ -4,7 +4,7 @@
 pub(crate) mod bindings;
 pub(crate) mod changed;
 mod collector;
-mod commonjs;
+pub(crate) mod commonjs;
 mod depth;
 mod early;
 mod erased;

@@ -19,9 +19,12 @@
 //! installed package without the imported file (a subpath it lacks, a
 //! missing `main`) is `Cannot find module 'name/sub'`, as the runtime says.
 //!
+//! xcsh custom tools and their helpers are checked too (RULES.md §6).
+//!
 //! ## Why
 //! The sandbox installs no packages for a tool: the module fails with
-//! `Cannot find package 'zod'` and is skipped.
+//! `Cannot find package 'zod'` and is skipped. xcsh imports its tools with
+//! Bun from the checkout, where the import fails the same way.
 //!
 //! ## Example
 //! ```ts
@@ -32,7 +35,7 @@
 //! Drop the dependency (for zod: print the JSON Schema once and paste it into
 //! `parameters`), or commit the package under `node_modules`.
 
-use super::site::at_import;
+use super::site::{at_import, is_beeuni_loaded};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::modules::facts::ImportKind;
 use crate::modules::resolve::Resolution;
@@ -44,8 +47,16 @@ pub static RULE: Rule =
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in &project.modules {
+        // Only xcsh loads it: on the user's machine, where a package can be declared and installed.
+        let beeuni = is_beeuni_loaded(project, module);
         for (import, resolution) in module.facts.imports.iter().zip(module.resolutions()) {
             let (message, help) = match resolution {
+                Some(Resolution::MissingPackage { name, declared_in: None }) if !beeuni => (
+                    format!("Cannot find package '{name}'"),
+                    format!(
+                        "xcsh imports the tool with Bun from the checkout: declare `{name}` in a package.json and install it, or remove what needs it (the injected `pi.typebox` needs no package)"
+                    ),
+                ),
                 Some(Resolution::MissingPackage { name, declared_in: None }) if import.kind == ImportKind::Jsx => (
                     format!("Cannot find package '{name}'"),
                     format!(

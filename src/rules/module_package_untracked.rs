@@ -4,9 +4,15 @@
 //! The package a bare import resolves to lives in a `node_modules` folder
 //! with no tracked file under the package. Skipped outside git.
 //!
+//! xcsh custom tools and their helpers are checked too (RULES.md §6: the
+//! loading rules of §4 apply to them).
+//!
 //! ## Why
 //! A config release holds only tracked files, and the sandbox installs no
-//! packages for a tool: where sessions run, the package is not there.
+//! packages for a tool: where sessions run, the package is not there. An
+//! xcsh tool is imported with Bun from a checkout: a fresh clone has no
+//! untracked `node_modules`, and the tool fails to load there until someone
+//! installs the packages.
 //!
 //! ## Example
 //! ```ts
@@ -17,7 +23,7 @@
 //! For zod: print the JSON Schema once and paste it into `parameters`.
 //! Otherwise drop the dependency or track the package.
 
-use super::site::{at_import, beeuni_loaded};
+use super::site::{at_import, is_beeuni_loaded};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
@@ -30,7 +36,8 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     if !project.checkout.in_git() {
         return;
     }
-    for module in beeuni_loaded(project) {
+    for module in &project.modules {
+        let beeuni = is_beeuni_loaded(project, module);
         for (import, resolution) in module.facts.imports.iter().zip(module.resolutions()) {
             let Some(Resolution::Package { name, folder, entry }) = resolution else {
                 continue;
@@ -42,13 +49,19 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             if tracked {
                 continue;
             }
-            let message = format!(
-                "package `{name}` resolves from `{folder}`, which git does not track: the sandbox installs no packages for a tool"
-            );
+            let (consequence, help) = match beeuni {
+                true => (
+                    "the sandbox installs no packages for a tool",
+                    "a config release holds only tracked files: drop the dependency (for a zod schema, print the JSON Schema once and paste it into `parameters`), or track the package",
+                ),
+                false => (
+                    "a fresh clone does not have it, and xcsh fails to load the tool there",
+                    "declare the package in a package.json and install it wherever the tool runs (`bun install`), track the package, or drop the dependency (the injected `pi.typebox` needs no package)",
+                ),
+            };
+            let message = format!("package `{name}` resolves from `{folder}`, which git does not track: {consequence}");
             let diagnostic = at_import(project, RULE.id, RULE.severity, module, import, message);
-            out.push(diagnostic.help(
-                "a config release holds only tracked files: drop the dependency (for a zod schema, print the JSON Schema once and paste it into `parameters`), or track the package",
-            ));
+            out.push(diagnostic.help(help));
         }
     }
 }

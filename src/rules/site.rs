@@ -80,13 +80,15 @@ pub fn tool_modules(project: &Project) -> impl Iterator<Item = &Module> {
 }
 
 /// The modules Beeuni loads: the declared ones and the helpers one of them loads. Not the xcsh tools, nor the
-/// helpers only they load (RULES.md §6): `module-harness-*` and `module-process-env` are not for those, nor the
-/// rules about the sandbox (`module-package-untracked`, `module-package-not-installed`): xcsh runs a tool on the
-/// user's machine, where `bun install` provides what `package.json` declares.
+/// helpers only they load (RULES.md §6): `module-harness-*` and `module-process-env` are not for those.
 pub fn beeuni_loaded(project: &Project) -> impl Iterator<Item = &Module> {
-    project.modules.iter().filter(|module| {
-        module.is_declared() || module.loaded_by().iter().any(|&(root, _)| project.modules[root as usize].is_declared())
-    })
+    project.modules.iter().filter(|module| is_beeuni_loaded(project, module))
+}
+
+/// Does Beeuni load `module` (declared, or a helper of a declared module)? Otherwise only xcsh does: it
+/// imports the tool with Bun on the user's machine, not in the sandbox, and the package rules say so.
+pub fn is_beeuni_loaded(project: &Project, module: &Module) -> bool {
+    module.is_declared() || module.loaded_by().iter().any(|&(root, _)| project.modules[root as usize].is_declared())
 }
 
 /// Line 1 of the module (for findings about the whole file).

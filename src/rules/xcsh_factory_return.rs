@@ -5,11 +5,18 @@
 //! array of tools, or a Promise of either. Reported when it has no `return`
 //! with a value and no expression body, and (told apart) when it only calls
 //! `pi.registerTool(...)`: that is an xcsh *extension*, not a custom tool.
+//! Reported too for each value it returns (directly, in an array, through
+//! `await` or `Promise.resolve`) that is no tool: `null`, `undefined`,
+//! `void 0`, a number or another literal, and a bare `return;` beside
+//! returns of a value; the finding points at the factory, with the value as
+//! a related place.
 //!
 //! ## Why
-//! The loader registers what the factory returns; `undefined` registers
-//! nothing, and the module fails to load. Extensions are loaded by another
-//! path (the extension loader), never from a tool folder.
+//! The loader registers what the factory returns: it wraps a single value in
+//! an array and reads each element's `name`. `undefined` or `null` there
+//! makes the load throw; a number registers a tool with no name that the
+//! model can never call. Extensions are loaded by another path (the
+//! extension loader), never from a tool folder.
 //!
 //! ## Example
 //! ```ts
@@ -18,15 +25,20 @@
 //! }
 //! ```
 //!
+//! ```ts
+//! export default (pi) => (pi.hasUI ? tool : null)
+//! ```
+//!
 //! ## Fix
 //! Return the tool: `export default (pi) => ({ name, description, parameters,
-//! execute })`; or move an extension to where xcsh loads extensions.
+//! execute })`; to offer no tool in some case, return an empty array `[]`;
+//! move an extension to where xcsh loads extensions.
 
 use super::xcsh_site::{at, contracts, first_line_from, shown};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::project::Project;
 use crate::rules::Rule;
-use crate::xcsh::facts::{Export, Returns};
+use crate::xcsh::facts::{Export, Returned, Returns};
 
 pub static RULE: Rule =
     Rule::new("xcsh-factory-return", Severity::Error, include_str!("xcsh_factory_return.rs"), Some(check));
@@ -48,7 +60,20 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 ),
                 "extensions are loaded by another path: move it where xcsh loads extensions, or return the tool from the factory instead of registering it",
             ),
-            Returns::Values(_) => continue,
+            Returns::Values(ref values) => {
+                for value in values {
+                    let Returned::NotTool { span, what } = value else { continue };
+                    let message = format!(
+                        "the factory of `{path}` returns {what}, not a tool: it must return a tool, an array of tools, or a Promise of either"
+                    );
+                    let related = Label::with_message(module.file, *span, format!("{what} returned here"));
+                    let diagnostic = at(&RULE, module, first_line_from(project, module, factory.span.start), message);
+                    out.push(diagnostic.related(related).help(
+                        "the loader reads `name` of each value the factory returns: return the tool object, or `[]` for no tool",
+                    ));
+                }
+                continue;
+            }
         };
         let span = first_line_from(project, module, factory.span.start);
         out.push(at(&RULE, module, span, message).help(help));

@@ -1,14 +1,17 @@
 //! A `.md` or `.json` file in an xcsh tool folder: metadata, never loaded as a tool.
 //!
 //! ## What it checks
-//! Every `.md` and `.json` file directly in an xcsh tool folder
-//! (`.xcsh/tools/`, `.claude/tools/`, `.codex/tools/`, `--xcsh`,
-//! `xcsh-paths`).
+//! Every `.md` and `.json` file directly in `.xcsh/tools/`, `.claude/tools/`
+//! or a folder of `--xcsh` and `xcsh-paths`, and every `.sh`, `.bash` and
+//! `.py` file directly in `.xcsh/tools/` (the metadata kinds xcsh's native
+//! provider reads there). `.codex/tools/` is not looked at for them: its
+//! provider takes only `*.ts` and `*.js`.
 //!
 //! ## Why
 //! Some providers read such files as tool metadata, but the module loader
-//! rejects them as executable tools: a tool written as JSON is never offered
-//! to the model.
+//! rejects them as executable tools ("Declarative tool files (.md, .json)
+//! cannot be loaded as executable modules"): a tool written as JSON or as a
+//! script is never offered to the model.
 //!
 //! ## Example
 //! ```text

@@ -7,9 +7,6 @@ use crate::source::Span;
 use crate::xcsh::XcshModule;
 use crate::xcsh::facts::{Name, Tool, XcshFacts};
 
-/// The factory form of the xcsh docs' `repo_stats` example, for help texts.
-pub const FACTORY_FORM: &str = "export default (pi) => ({ name: \"repo_stats\", description: \"Counts tracked TypeScript files\", parameters: pi.typebox.Type.Object({ glob: pi.typebox.Type.Optional(pi.typebox.Type.String()) }), async execute(toolCallId, params, onUpdate, ctx, signal) { … } })";
-
 /// A finding of `rule` in the xcsh module at `span`.
 pub fn at(rule: &Rule, module: &XcshModule, span: Span, message: String) -> Diagnostic {
     Diagnostic::new(rule.id, rule.severity, Label::new(module.file, span), message)

@@ -2,9 +2,14 @@
 //!
 //! ## What it checks
 //! Each `.ui` read on the host API (the factory's parameter) or on a
-//! context parameter (`ctx` of `execute`, of `onSession`) that is not inside
-//! an `if`, `&&`/`||` or `?:` whose test reads `hasUI`, nor after an
-//! `if (!pi.hasUI) return` in the same block.
+//! context parameter (`ctx` of `execute`, of `onSession`) that runs only
+//! when `hasUI` is true: inside the `if` branch or `?:` consequent of a test
+//! of `hasUI`, the right side of `pi.hasUI && …`, or after
+//! `if (!pi.hasUI) return` in the same block. Tests are read through `!`,
+//! `&&`, `||`, `=== true`/`false`, `Boolean(…)` and a `const` holding one.
+//! A use where the test says there is *no* UI is an inverted guard, not a
+//! guard, and is reported as such: `pi.hasUI || pi.ui.notify()`, the `else`
+//! of `if (pi.hasUI)`, or after `if (pi.hasUI) return …`.
 //!
 //! ## Why
 //! In headless and non-interactive runs `hasUI` is false and the UI context
@@ -12,27 +17,39 @@
 //!
 //! ## Example
 //! ```ts
-//! pi.ui.notify('Scanning…')
+//! pi.ui.notify('Scanning…')               // no test
+//! pi.hasUI || pi.ui.notify('Scanning…')   // runs only without a UI
 //! ```
 //!
 //! ## Fix
-//! Guard UI use with `pi.hasUI`: `if (pi.hasUI) pi.ui.notify('Scanning…')`.
+//! Guard UI use with `pi.hasUI`: `if (pi.hasUI) pi.ui.notify('Scanning…')`,
+//! or `pi.hasUI && pi.ui.notify('Scanning…')`.
 
 use super::xcsh_site::{at, contracts, shown};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::project::Project;
 use crate::rules::Rule;
+use crate::xcsh::facts::UiUse;
 
 pub static RULE: Rule = Rule::new("xcsh-ui-guard", Severity::Warning, include_str!("xcsh_ui_guard.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (module, facts) in contracts(project) {
-        for (span, written) in &facts.unguarded_ui {
-            let message = format!(
-                "`{written}` is used in `{}` outside a test of `hasUI`: without a UI it is a no-op",
-                shown(project, module)
-            );
-            out.push(at(&RULE, module, *span, message).help("guard UI use with pi.hasUI: `if (pi.hasUI) { … }`"));
+        let path = shown(project, module);
+        for UiUse { span, written, inverted } in &facts.unguarded_ui {
+            let (message, help) = match inverted {
+                false => (
+                    format!("`{written}` is used in `{path}` outside a test of `hasUI`: without a UI it is a no-op"),
+                    "guard UI use with pi.hasUI: `if (pi.hasUI) { … }`",
+                ),
+                true => (
+                    format!(
+                        "`{written}` is used in `{path}` where `hasUI` is false: an inverted guard, not a guard; it runs only without a UI, where it is a no-op"
+                    ),
+                    "guard UI use with pi.hasUI the other way round: `if (pi.hasUI) { … }` or `pi.hasUI && …` runs it with a UI; `pi.hasUI || …` and `if (pi.hasUI) return` run it without one",
+                ),
+            };
+            out.push(at(&RULE, module, *span, message).help(help));
         }
     }
 }

@@ -2,10 +2,12 @@
 //!
 //! ## What it checks
 //! Where the xcsh contract cannot be read without running the module: the
-//! factory is imported, re-exported or built by a call; a returned tool is
-//! built by a call, imported, or spread into an array; a tool literal spreads
-//! another object (which may supply its fields); a tool's `name` is computed
-//! (its validity and uniqueness go unchecked). The finding says which.
+//! default export is imported, re-exported, a class, or built by a call (the
+//! finding names what it is, and does not call a helper the factory); a
+//! returned tool is built by a call, imported, or spread into an array; a
+//! tool literal spreads another object (which may supply its fields); a
+//! tool's `name` is computed (its validity and uniqueness go unchecked). The
+//! finding says which.
 //!
 //! ## Why
 //! beeuni-lint never runs a module and never guesses: this says which checks
@@ -36,7 +38,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let path = shown(project, module);
         match &facts.export {
             Export::Unanalyzable { span, why } => {
-                let message = format!("the xcsh factory of `{path}` could not be checked: {why}");
+                let message = format!("the default export of `{path}` could not be checked: {why}");
                 out.push(at(&RULE, module, first_line_from(project, module, span.start), message).help(HELP));
             }
             Export::Factory(factory) => {
@@ -48,7 +50,10 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                     }
                 }
             }
-            Export::Missing | Export::NotFunction { .. } => {}
+            Export::Missing
+            | Export::NamedOnly { .. }
+            | Export::CommonJsDefault { .. }
+            | Export::NotFunction { .. } => {}
         }
     }
     for (module, tool) in project.xcsh.tools() {

@@ -17,11 +17,14 @@ use oxc_semantic::{Semantic, SemanticBuilder};
 
 use crate::modules::analyse::bindings::{Binding, Bindings, Values, bindings};
 use crate::modules::analyse::changed;
+use crate::modules::analyse::commonjs::{CommonJs, commonjs_statement};
 use crate::modules::analyse::export::{is_commonjs_export, not_constant};
 use crate::source::Span;
 
 /// Identifier hops followed, so that `const a = b; const b = a` ends.
 const MAX_HOPS: usize = 8;
+/// How many of an exported object's keys are kept for the help.
+const MAX_KEYS: usize = 8;
 /// How deep returned arrays, conditionals and statements are followed.
 const MAX_NESTING: usize = 64;
 
@@ -48,6 +51,14 @@ pub fn analyse(path: &str, text: &str) -> Option<XcshFacts> {
     let export = analyser.export(program, !(path.ends_with(".mjs") || path.ends_with(".mts")));
     let (exec_without_signal, unguarded_ui) = uses::collect(program, &analyser.receivers);
     Some(XcshFacts { export, exec_without_signal, unguarded_ui })
+}
+
+/// A name or snippet of the module cut to fit in a message (a name is as long as its author makes it).
+fn shortened(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
 }
 
 /// Where an expression leads once parentheses, type assertions and `const` bindings are seen through.
@@ -98,16 +109,13 @@ impl<'b, 'a> Analyser<'b, 'a> {
     /// The source of a node, on one line and shortened to fit in a message.
     fn snippet(&self, s: oxc_span::Span) -> String {
         let text = self.text.get(s.start as usize..s.end as usize).unwrap_or("");
-        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-        match text.char_indices().nth(40) {
-            Some((cut, _)) => format!("{}…", &text[..cut]),
-            None => text,
-        }
+        shortened(&text.split_whitespace().collect::<Vec<_>>().join(" "))
     }
 
-    /// The default export (ESM first, else the last CommonJS assignment), else the first named function export.
+    /// The default export as Bun gives it (ESM first, else the last `module.exports =`, else `exports.default =`
+    /// beside `__esModule`); without one, the first named function export, which the loader does not take.
     fn export(&mut self, program: &'b Program<'a>, allow_commonjs: bool) -> Export {
-        let mut commonjs = None;
+        let (mut commonjs, mut exports_default, mut es_module) = (None, None, false);
         for statement in &program.body {
             match statement {
                 Statement::ExportDefaultDeclaration(export) => match &export.declaration {
@@ -115,10 +123,7 @@ impl<'b, 'a> Analyser<'b, 'a> {
                         return Export::Factory(self.factory(Func::Function(f)));
                     }
                     ExportDefaultDeclarationKind::ClassDeclaration(c) => {
-                        return Export::Unanalyzable {
-                            span: span(c.span),
-                            why: "the default export is a class".into(),
-                        };
+                        return Export::Unanalyzable { span: span(c.span), why: "it is a class".into() };
                     }
                     ExportDefaultDeclarationKind::TSInterfaceDeclaration(_) => {}
                     declaration => {
@@ -141,18 +146,23 @@ impl<'b, 'a> Analyser<'b, 'a> {
                             .iter()
                             .any(|s| s.export_kind.is_value() && s.exported.name() == "default") =>
                 {
-                    let why = format!("the factory is re-exported from `{}`", export.source.value);
+                    let why = format!("it is re-exported from `{}`", export.source.value);
                     return Export::Unanalyzable { span: span(export.span), why };
                 }
                 Statement::TSExportAssignment(export) if allow_commonjs => {
                     commonjs = Some((export.span, &export.expression));
                 }
-                Statement::ExpressionStatement(statement) if allow_commonjs => {
-                    if let Expression::AssignmentExpression(assign) = statement.expression.without_parentheses()
+                Statement::ExpressionStatement(expression) if allow_commonjs => {
+                    es_module |= matches!(commonjs_statement(statement), Some(CommonJs::EsModule));
+                    if let Expression::AssignmentExpression(assign) = expression.expression.without_parentheses()
                         && assign.operator == AssignmentOperator::Assign
                         && is_commonjs_export(&assign.left)
                     {
-                        commonjs = Some((statement.span, &assign.right));
+                        let field = assign.left.as_member_expression().and_then(|m| m.static_property_name());
+                        match field {
+                            Some("default") => exports_default = Some((expression.span, &assign.right)),
+                            _ => commonjs = Some((expression.span, &assign.right)),
+                        }
                     }
                 }
                 _ => {}
@@ -161,37 +171,38 @@ impl<'b, 'a> Analyser<'b, 'a> {
         if let Some((at, expr)) = commonjs {
             return self.classify(at, expr);
         }
-        self.named_factory(program).map_or(Export::Missing, Export::Factory)
+        // Without `__esModule`, Bun makes the exports object the default export: `{ default: factory }`, no function.
+        if let Some((at, expr)) = exports_default {
+            if es_module {
+                return self.classify(at, expr);
+            }
+            return Export::CommonJsDefault { span: span(at) };
+        }
+        self.named_function(program).map_or(Export::Missing, |local| Export::NamedOnly { local: shortened(&local) })
     }
 
-    /// The first named export that is a function (`export function f`, `export const f = (pi) => …`).
-    fn named_factory(&mut self, program: &'b Program<'a>) -> Option<Factory> {
-        for statement in &program.body {
-            let func = match statement {
-                Statement::ExportDeclaration(export) => match &export.declaration {
-                    Declaration::FunctionDeclaration(f) => Some(Func::Function(f)),
-                    Declaration::VariableDeclaration(variables) => variables
-                        .declarations
-                        .iter()
-                        .filter_map(|d| d.init.as_ref())
-                        .find_map(|init| self.function_of(init)),
-                    _ => None,
-                },
-                Statement::ExportNamedDeclaration(export) => export.specifiers.iter().find_map(|s| match &s.local {
-                    ModuleExportName::IdentifierReference(id) => match self.top.get(id.name.as_str()) {
-                        Some(Binding::Function(f)) => Some(Func::Function(f)),
-                        Some(Binding::Value(value)) => self.function_of(value),
-                        _ => None,
-                    },
-                    _ => None,
+    /// The local name of the first named export that is a function (`export function f`, `export const f = (pi)
+    /// => …`): the loader does not take it (it reads `module.default ?? module`), so it is not analysed.
+    fn named_function(&self, program: &'b Program<'a>) -> Option<String> {
+        program.body.iter().find_map(|statement| match statement {
+            Statement::ExportDeclaration(export) => match &export.declaration {
+                Declaration::FunctionDeclaration(f) => f.id.as_ref().map(|id| id.name.to_string()),
+                Declaration::VariableDeclaration(variables) => variables.declarations.iter().find_map(|d| {
+                    self.function_of(d.init.as_ref()?)?;
+                    Some(d.id.get_binding_identifier()?.name.to_string())
                 }),
                 _ => None,
-            };
-            if let Some(func) = func {
-                return Some(self.factory(func));
-            }
-        }
-        None
+            },
+            Statement::ExportNamedDeclaration(export) => export.specifiers.iter().find_map(|s| match &s.local {
+                ModuleExportName::IdentifierReference(id) => match self.top.get(id.name.as_str()) {
+                    Some(Binding::Function(_)) => Some(id.name.to_string()),
+                    Some(Binding::Value(value)) => self.function_of(value).map(|_| id.name.to_string()),
+                    _ => None,
+                },
+                _ => None,
+            }),
+            _ => None,
+        })
     }
 
     fn function_of(&self, expr: &'b Expression<'a>) -> Option<Func<'b, 'a>> {
@@ -207,11 +218,10 @@ impl<'b, 'a> Analyser<'b, 'a> {
         match self.top.get(id.name.as_str()) {
             Some(Binding::Function(f)) => Export::Factory(self.factory(Func::Function(f))),
             Some(Binding::Value(value)) => self.classify(at, value),
-            Some(Binding::Import { source, .. }) => Export::Unanalyzable {
-                span: span(at),
-                why: format!("the factory is `{}`, imported from `{source}`", id.name),
-            },
-            _ => Export::Unanalyzable { span: span(at), why: not_constant(&id.name) },
+            Some(Binding::Import { source, .. }) => {
+                Export::Unanalyzable { span: span(at), why: format!("it is `{}`, imported from `{source}`", id.name) }
+            }
+            _ => Export::Unanalyzable { span: span(at), why: format!("it is {}", not_constant(&id.name)) },
         }
     }
 
@@ -220,29 +230,46 @@ impl<'b, 'a> Analyser<'b, 'a> {
         if let Some(func) = self.function_of(expr) {
             return Export::Factory(self.factory(func));
         }
-        let not_function = |what: String, beeuni: bool| Export::NotFunction { span: span(at), what, beeuni };
+        let binding = match expr.get_inner_expression() {
+            Expression::Identifier(id) => Some(shortened(&id.name)),
+            _ => None,
+        };
+        let not_function = |what: &str, beeuni: bool, keys: Vec<String>| Export::NotFunction {
+            span: span(at),
+            what: what.to_string(),
+            beeuni,
+            binding: binding.clone(),
+            keys,
+        };
         let why = match self.resolve(expr) {
             Resolved::Expr(Expression::ObjectExpression(object)) => {
-                let has = |key: &str| {
-                    object.properties.iter().any(
-                        |p| matches!(p, ObjectPropertyKind::ObjectProperty(p) if p.key.is_specific_static_name(key)),
-                    )
-                };
+                let mut keys: Vec<String> = object
+                    .properties
+                    .iter()
+                    .filter_map(|p| match p {
+                        ObjectPropertyKind::ObjectProperty(p) if !p.computed => p.key.static_name(),
+                        _ => None,
+                    })
+                    .map(|key| shortened(&key))
+                    .collect();
+                let has = |key: &str| keys.iter().any(|k| k == key);
                 let beeuni = !has("name") && ["description", "parameters", "execute"].iter().any(|k| has(k));
-                return not_function("an object".into(), beeuni);
+                // The help spells out a few of them.
+                keys.truncate(MAX_KEYS);
+                return not_function("an object", beeuni, keys);
             }
-            Resolved::Expr(Expression::ArrayExpression(_)) => return not_function("an array".into(), false),
+            Resolved::Expr(Expression::ArrayExpression(_)) => return not_function("an array", false, Vec::new()),
             Resolved::Expr(e) if e.is_literal() || matches!(e, Expression::TemplateLiteral(_)) => {
-                return not_function(format!("`{}`", self.snippet(e.span())), false);
+                return not_function(&format!("`{}`", self.snippet(e.span())), false, Vec::new());
             }
-            Resolved::Unknown("undefined") => return not_function("`undefined`".into(), false),
-            Resolved::Import { name, source } => format!("the factory is `{name}`, imported from `{source}`"),
-            Resolved::Unknown(name) => not_constant(name),
+            Resolved::Unknown("undefined") => return not_function("`undefined`", false, Vec::new()),
+            Resolved::Import { name, source } => format!("it is `{name}`, imported from `{source}`"),
+            Resolved::Unknown(name) => format!("it is {}", not_constant(name)),
             Resolved::Expr(Expression::CallExpression(call)) => {
-                format!("the factory is built at run time by `{}(...)`", self.snippet(call.callee.span()))
+                format!("it is built at run time by `{}(...)`", self.snippet(call.callee.span()))
             }
-            Resolved::Expr(Expression::ClassExpression(_)) => "the default export is a class".into(),
-            Resolved::Expr(_) | Resolved::Function(_) => "the default export is computed at run time".into(),
+            Resolved::Expr(Expression::ClassExpression(_)) => "it is a class".into(),
+            Resolved::Expr(_) | Resolved::Function(_) => "it is computed at run time".into(),
         };
         Export::Unanalyzable { span: span(at), why }
     }

@@ -8,8 +8,20 @@ pub struct XcshFacts {
     pub export: Export,
     /// `pi.exec(...)` calls inside a tool's `execute` that pass no `signal` (each the call expression).
     pub exec_without_signal: Vec<Span>,
-    /// `pi.ui` / `ctx.ui` uses outside a test of `hasUI`: the member expression and how it is written.
-    pub unguarded_ui: Vec<(Span, String)>,
+    /// `pi.ui` / `ctx.ui` uses outside a test of `hasUI`, or where such a test says there is no UI.
+    pub unguarded_ui: Vec<UiUse>,
+}
+
+/// A `.ui` read on the host API or a context that no `hasUI` test guards.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UiUse {
+    /// The member expression (`pi.ui`).
+    pub span: Span,
+    /// How it is written (`pi.ui`, `ctx.ui`).
+    pub written: String,
+    /// Inside a test that says there is no UI (`pi.hasUI || pi.ui.notify()`, after `if (pi.hasUI) return`): an
+    /// inverted guard.
+    pub inverted: bool,
 }
 
 /// What the module exports, as the loader sees it.
@@ -18,12 +30,26 @@ pub enum Export {
     /// No default export and no named function export.
     #[default]
     Missing,
+    /// No default export, but a named function export: the loader takes `module.default ?? module` (the
+    /// namespace, not a function) and fails. `local` is the function's binding.
+    NamedOnly {
+        local: String,
+    },
+    /// CommonJS `exports.default = …` without `__esModule`: Bun's default export is the exports object
+    /// `{ default: … }`, not a function.
+    CommonJsDefault {
+        span: Span,
+    },
     /// The default export is not a function. `what` names it (`an object`, `` `null` ``); `beeuni` is set when it
     /// is an object shaped like a Beeuni tool (`description`, `parameters` or `execute`, and no `name`).
     NotFunction {
         span: Span,
         what: String,
         beeuni: bool,
+        /// The binding the default export names (`export default lookupOrder`), if any.
+        binding: Option<String>,
+        /// An object's own keys, as written (spreads and computed keys left out), for the help.
+        keys: Vec<String>,
     },
     Factory(Factory),
     /// Built at run time or imported: `why` says which.
@@ -53,6 +79,11 @@ pub enum Returns {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Returned {
     Tool(Tool),
+    /// A value that is no tool (`null`, `undefined`, `void 0`, a number, a bare `return;`): `what` shows it.
+    NotTool {
+        span: Span,
+        what: String,
+    },
     /// A value built at run time (a call, an import, a spread): `why` says which.
     Unanalyzable {
         span: Span,

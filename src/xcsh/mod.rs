@@ -1,19 +1,19 @@
 //! The xcsh stage (RULES.md §6): finds the custom tool modules in the xcsh tool folders of the project (and the
-//! folders given by `--xcsh` and `xcsh-paths`), analyses each once for the loading rules of §4 (through the
-//! modules stage) and for the xcsh contract (its own reading of the AST). Modules are never run.
+//! folders given by `--xcsh` and `xcsh-paths`) with the globs of xcsh's providers (see [`discover`]), analyses
+//! each once for the loading rules of §4 (through the modules stage) and for the xcsh contract as the loader
+//! reads it (`module.default ?? module` must be a function; its own reading of the AST). Modules are never run.
 
 pub mod analyse;
+mod discover;
 pub mod facts;
 mod uses;
 
-use crate::catalog::{XCSH_MODULE_EXTENSIONS, XCSH_TOOL_FOLDERS};
+pub use discover::{Found, discover, has_tool_folders};
+
 use crate::modules::Module;
-use crate::repo::checkout::{Checkout, Resolved};
-use crate::repo::fs::Refusal;
-use crate::source::{FileId, SourceFile, Sources};
+use crate::source::{FileId, Sources};
 use facts::{Export, Name, Returned, Returns, Tool, XcshFacts};
 use rayon::prelude::*;
-use std::collections::HashSet;
 
 pub struct XcshModule {
     /// Index into `Project::modules`: the facts and resolutions the loading rules read.
@@ -35,8 +35,10 @@ pub struct Xcsh {
     pub folders: Vec<String>,
     /// The tool modules, by folder then file name; a file reached twice (a symlink) once, at its first path.
     pub modules: Vec<XcshModule>,
-    /// `.md` and `.json` files in the tool folders.
+    /// Metadata files in the tool folders (`.md`, `.json`; in `.xcsh/tools` also `.sh`, `.bash`, `.py`).
     pub metadata: Vec<FileId>,
+    /// Files the loader imports as tools that are no module (every file of `.claude/tools` is imported).
+    pub not_modules: Vec<FileId>,
 }
 
 impl Xcsh {
@@ -52,7 +54,7 @@ impl Xcsh {
             };
             values.iter().filter_map(move |value| match value {
                 Returned::Tool(tool) => Some((module, tool)),
-                Returned::Unanalyzable { .. } => None,
+                Returned::NotTool { .. } | Returned::Unanalyzable { .. } => None,
             })
         })
     }
@@ -69,57 +71,6 @@ impl Xcsh {
 /// xcsh tool names: letters, digits, `_` and `-`, at least one.
 pub fn is_valid_name(name: &str) -> bool {
     !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-}
-
-/// Does the project have an xcsh tool folder (or were some given)? Then it is linted without a `beeuni.yaml`.
-pub fn has_tool_folders(checkout: &Checkout, extra: &[String]) -> bool {
-    !extra.is_empty() || XCSH_TOOL_FOLDERS.iter().any(|folder| checkout.is_dir(folder))
-}
-
-/// The xcsh tool files found, before analysis.
-#[derive(Default)]
-pub struct Found {
-    pub folders: Vec<String>,
-    /// Each tool file (project-relative) with where it leads, and the index of its folder.
-    pub files: Vec<(String, Result<Resolved, Refusal>, usize)>,
-    pub metadata: Vec<FileId>,
-}
-
-/// Finds the xcsh tool files. `extra`: project-relative folders from `--xcsh` and `xcsh-paths`.
-pub fn discover(checkout: &Checkout, extra: &[String], sources: &mut Sources) -> Found {
-    let mut found = Found::default();
-    for folder in XCSH_TOOL_FOLDERS.iter().map(|f| f.to_string()).chain(extra.iter().cloned()) {
-        if !found.folders.contains(&folder) {
-            found.folders.push(folder);
-        }
-    }
-    let mut seen: HashSet<Resolved> = HashSet::new();
-    for (index, folder) in found.folders.iter().enumerate() {
-        for name in checkout.list_dir(folder) {
-            let path = if folder.is_empty() { name.clone() } else { format!("{folder}/{name}") };
-            let Some((stem, ext)) = name.rsplit_once('.') else { continue };
-            if ext == "md" || ext == "json" {
-                if let Ok(bytes) = checkout.read(&path) {
-                    let text = String::from_utf8_lossy(&bytes).into_owned();
-                    found.metadata.push(sources.add(SourceFile::new(path, text)));
-                }
-                continue;
-            }
-            // A declaration file holds no code: the loader has nothing to import there.
-            if !XCSH_MODULE_EXTENSIONS.contains(&ext) || stem.is_empty() || stem.ends_with(".d") {
-                continue;
-            }
-            let resolved = checkout.resolve(&path);
-            match &resolved {
-                Err(Refusal::Directory) => continue,
-                // "Duplicate resolved paths are deduplicated": a symlinked copy is the same tool.
-                Ok(target) if !seen.insert(target.clone()) => continue,
-                _ => {}
-            }
-            found.files.push((path, resolved, index));
-        }
-    }
-    found
 }
 
 /// Reads the contract of each xcsh tool, once the modules stage has analysed them (with their helpers).
@@ -160,7 +111,7 @@ pub fn collect(found: Found, modules: &[Module], sources: &Sources) -> Xcsh {
             }
         })
         .collect();
-    Xcsh { folders: found.folders, modules, metadata: found.metadata }
+    Xcsh { folders: found.folders, modules, metadata: found.metadata, not_modules: found.not_modules }
 }
 
 /// The contract of each module, read in parallel on threads with a deep stack (one big-stack thread when no

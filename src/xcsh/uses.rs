@@ -1,10 +1,13 @@
 //! Uses of the xcsh host API in a tool module: `pi.exec(...)` inside `execute` without a `signal`, `pi.ui` /
-//! `ctx.ui` outside a test of `hasUI`, `pi.registerTool(...)` (an extension).
+//! `ctx.ui` outside a test of `hasUI` (or where the test says there is no UI), `pi.registerTool(...)` (an
+//! extension).
 
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
+use rustc_hash::FxHashMap;
 
 use crate::source::Span;
+use crate::xcsh::facts::UiUse;
 
 /// How many expressions and statements a walk enters inside one another (as in the modules stage).
 const MAX_VISIT_DEPTH: usize = 10_000;
@@ -79,51 +82,123 @@ impl Receivers {
 }
 
 /// The `pi.exec` calls without a signal, and the unguarded UI uses, of the whole program.
-pub fn collect(program: &Program, receivers: &Receivers) -> (Vec<Span>, Vec<(Span, String)>) {
-    let mut uses =
-        Uses { receivers, flags: Vec::new(), guard: 0, depth: 0, exec: Vec::new(), ui: Vec::new(), registers: false };
+pub fn collect(program: &Program, receivers: &Receivers) -> (Vec<Span>, Vec<UiUse>) {
+    let mut uses = Uses::new(receivers);
     uses.visit_program(program);
     (uses.exec, uses.ui)
 }
 
 /// Whether `statements` call `pi.registerTool(...)`.
 pub fn calls_register_tool(statements: &[Statement], receivers: &Receivers) -> bool {
-    let mut uses =
-        Uses { receivers, flags: Vec::new(), guard: 0, depth: 0, exec: Vec::new(), ui: Vec::new(), registers: false };
+    let mut uses = Uses::new(receivers);
     for statement in statements {
         uses.visit_statement(statement);
     }
     uses.registers
 }
 
+/// What `hasUI` is when a test is truthy, and when it is falsy (`None`: the test does not tell).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Test {
+    truthy: Option<bool>,
+    falsy: Option<bool>,
+}
+
+impl Test {
+    const HAS_UI: Test = Test { truthy: Some(true), falsy: Some(false) };
+
+    fn not(self) -> Test {
+        Test { truthy: self.falsy, falsy: self.truthy }
+    }
+}
+
+/// What both sides say, when they agree.
+fn agree(a: Option<bool>, b: Option<bool>) -> Option<bool> {
+    if a == b { a } else { None }
+}
+
+/// How deep a test is read (`!!!pi.hasUI`, `a && (b || c)`): a deeper one tells nothing.
+const MAX_TEST_DEPTH: usize = 64;
+
 struct Uses<'r> {
     receivers: &'r Receivers,
-    /// Variables that hold a test of `hasUI` (`const interactive = pi.hasUI`), as met in source order.
-    flags: Vec<String>,
-    /// How many `hasUI` tests enclose the current node.
-    guard: usize,
+    /// Variables that hold a test of `hasUI` (`const interactive = pi.hasUI`), the last one met of each name.
+    flags: FxHashMap<String, Test>,
+    /// What `hasUI` is where the walk is, as the enclosing tests and early exits say.
+    known: Option<bool>,
     depth: usize,
     exec: Vec<Span>,
-    ui: Vec<(Span, String)>,
+    ui: Vec<UiUse>,
     registers: bool,
 }
 
-impl Uses<'_> {
+impl<'r> Uses<'r> {
     fn in_execute(&self, at: oxc_span::Span) -> bool {
         self.receivers.executes.iter().any(|f| f.start <= at.start as usize && at.end as usize <= f.end)
     }
 
-    /// Does the expression read `hasUI` (`pi.hasUI`, `!ctx.hasUI`, a destructured `hasUI`, a variable holding it)?
-    fn tests_has_ui(&self, expr: &Expression) -> bool {
-        let mut finder = Mentions { flags: &self.flags, found: false, depth: 0 };
-        finder.visit_expression(expr);
-        finder.found
+    fn new(receivers: &'r Receivers) -> Self {
+        Uses {
+            receivers,
+            flags: FxHashMap::default(),
+            known: None,
+            depth: 0,
+            exec: Vec::new(),
+            ui: Vec::new(),
+            registers: false,
+        }
     }
 
-    fn guarded(&mut self, visit: impl FnOnce(&mut Self)) {
-        self.guard += 1;
+    /// What the test `expr` says of `hasUI`: `pi.hasUI`, a destructured `hasUI`, a variable holding a test,
+    /// through `!`, `&&`, `||`, `=== true`/`false` and `Boolean(…)`.
+    fn test(&self, expr: &Expression, depth: usize) -> Test {
+        if depth > MAX_TEST_DEPTH {
+            return Test::default();
+        }
+        let test = |e: &Expression| self.test(e, depth + 1);
+        match expr.get_inner_expression() {
+            Expression::StaticMemberExpression(m) if m.property.name == "hasUI" => Test::HAS_UI,
+            Expression::Identifier(id) if id.name == "hasUI" => Test::HAS_UI,
+            Expression::Identifier(id) => self.flags.get(id.name.as_str()).copied().unwrap_or_default(),
+            Expression::UnaryExpression(u) if u.operator == UnaryOperator::LogicalNot => test(&u.argument).not(),
+            Expression::LogicalExpression(l) => {
+                let (left, right) = (test(&l.left), test(&l.right));
+                match l.operator {
+                    // Truthy: both sides are; falsy: one of them is.
+                    LogicalOperator::And => {
+                        Test { truthy: left.truthy.or(right.truthy), falsy: agree(left.falsy, right.falsy) }
+                    }
+                    LogicalOperator::Or => {
+                        Test { truthy: agree(left.truthy, right.truthy), falsy: left.falsy.or(right.falsy) }
+                    }
+                    LogicalOperator::Coalesce => Test::default(),
+                }
+            }
+            Expression::BinaryExpression(b) => {
+                let equal = match b.operator {
+                    BinaryOperator::StrictEquality | BinaryOperator::Equality => true,
+                    BinaryOperator::StrictInequality | BinaryOperator::Inequality => false,
+                    _ => return Test::default(),
+                };
+                let (value, other) = match (&b.left, &b.right) {
+                    (Expression::BooleanLiteral(l), other) | (other, Expression::BooleanLiteral(l)) => (l.value, other),
+                    _ => return Test::default(),
+                };
+                if equal == value { test(other) } else { test(other).not() }
+            }
+            Expression::CallExpression(call) if call.callee.is_specific_id("Boolean") && call.arguments.len() == 1 => {
+                call.arguments[0].as_expression().map_or_else(Test::default, test)
+            }
+            _ => Test::default(),
+        }
+    }
+
+    /// Visits with `hasUI` known to be `known` (kept as it was when the test tells nothing).
+    fn knowing(&mut self, known: Option<bool>, visit: impl FnOnce(&mut Self)) {
+        let before = self.known;
+        self.known = known.or(before);
         visit(self);
-        self.guard -= 1;
+        self.known = before;
     }
 }
 
@@ -146,71 +221,74 @@ impl<'a> Visit<'a> for Uses<'_> {
 
     fn visit_ts_type(&mut self, _it: &TSType<'a>) {}
 
-    /// After `if (!pi.hasUI) return;` the rest of the block is guarded.
+    /// After `if (!pi.hasUI) return;` the rest of the block has a UI; after `if (pi.hasUI) return;` it has none.
     fn visit_statements(&mut self, it: &oxc_allocator::Vec<'a, Statement<'a>>) {
-        let before = self.guard;
+        let before = self.known;
         for statement in it {
             self.visit_statement(statement);
-            if let Statement::IfStatement(s) = statement
-                && s.alternate.is_none()
-                && exits(&s.consequent)
-                && self.tests_has_ui(&s.test)
-            {
-                self.guard += 1;
+            if let Statement::IfStatement(s) = statement {
+                let test = self.test(&s.test, 0);
+                let after = match &s.alternate {
+                    None if exits(&s.consequent) => test.falsy,
+                    Some(alternate) if exits(alternate) && !exits(&s.consequent) => test.truthy,
+                    _ => None,
+                };
+                self.known = after.or(self.known);
             }
         }
-        self.guard = before;
+        self.known = before;
     }
 
     fn visit_if_statement(&mut self, it: &IfStatement<'a>) {
-        if !self.tests_has_ui(&it.test) {
-            return walk::walk_if_statement(self, it);
-        }
+        let test = self.test(&it.test, 0);
         self.visit_expression(&it.test);
-        self.guarded(|this| {
-            this.visit_statement(&it.consequent);
-            if let Some(alternate) = &it.alternate {
-                this.visit_statement(alternate);
-            }
-        });
+        self.knowing(test.truthy, |this| this.visit_statement(&it.consequent));
+        if let Some(alternate) = &it.alternate {
+            self.knowing(test.falsy, |this| this.visit_statement(alternate));
+        }
     }
 
     fn visit_conditional_expression(&mut self, it: &ConditionalExpression<'a>) {
-        if !self.tests_has_ui(&it.test) {
-            return walk::walk_conditional_expression(self, it);
-        }
+        let test = self.test(&it.test, 0);
         self.visit_expression(&it.test);
-        self.guarded(|this| {
-            this.visit_expression(&it.consequent);
-            this.visit_expression(&it.alternate);
-        });
+        self.knowing(test.truthy, |this| this.visit_expression(&it.consequent));
+        self.knowing(test.falsy, |this| this.visit_expression(&it.alternate));
     }
 
+    /// `pi.hasUI && pi.ui.notify()` runs the right side with a UI; `pi.hasUI || pi.ui.notify()` without one.
     fn visit_logical_expression(&mut self, it: &LogicalExpression<'a>) {
-        if !self.tests_has_ui(&it.left) {
-            return walk::walk_logical_expression(self, it);
-        }
+        let test = self.test(&it.left, 0);
+        let right = match it.operator {
+            LogicalOperator::And => test.truthy,
+            LogicalOperator::Or => test.falsy,
+            LogicalOperator::Coalesce => None,
+        };
         self.visit_expression(&it.left);
-        self.guarded(|this| this.visit_expression(&it.right));
+        self.knowing(right, |this| this.visit_expression(&it.right));
     }
 
     fn visit_static_member_expression(&mut self, it: &StaticMemberExpression<'a>) {
         if it.property.name == "ui"
-            && self.guard == 0
+            && self.known != Some(true)
             && let Expression::Identifier(object) = it.object.get_inner_expression()
             && self.receivers.needs_guard(&object.name, it.span)
         {
-            self.ui.push((Span::new(it.span.start as usize, it.span.end as usize), format!("{}.ui", object.name)));
+            self.ui.push(UiUse {
+                span: Span::new(it.span.start as usize, it.span.end as usize),
+                written: format!("{}.ui", object.name),
+                inverted: self.known == Some(false),
+            });
         }
         walk::walk_static_member_expression(self, it);
     }
 
     /// `const interactive = pi.hasUI`: a later test of `interactive` guards too.
     fn visit_variable_declarator(&mut self, it: &VariableDeclarator<'a>) {
-        if let (BindingPattern::BindingIdentifier(id), Some(init)) = (&it.id, &it.init)
-            && self.tests_has_ui(init)
-        {
-            self.flags.push(id.name.to_string());
+        if let (BindingPattern::BindingIdentifier(id), Some(init)) = (&it.id, &it.init) {
+            let test = self.test(init, 0);
+            if test != Test::default() {
+                self.flags.insert(id.name.to_string(), test);
+            }
         }
         walk::walk_variable_declarator(self, it);
     }
@@ -258,33 +336,4 @@ fn exits(statement: &Statement) -> bool {
         Statement::BlockStatement(b) => b.body.last().is_some_and(exits),
         _ => false,
     }
-}
-
-struct Mentions<'f> {
-    flags: &'f [String],
-    found: bool,
-    depth: usize,
-}
-
-impl<'a> Visit<'a> for Mentions<'_> {
-    fn visit_expression(&mut self, it: &Expression<'a>) {
-        if !self.found && self.depth < MAX_VISIT_DEPTH {
-            self.depth += 1;
-            walk::walk_expression(self, it);
-            self.depth -= 1;
-        }
-    }
-
-    fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
-        self.found |= it.name == "hasUI" || self.flags.iter().any(|f| it.name == f.as_str());
-    }
-
-    fn visit_static_member_expression(&mut self, it: &StaticMemberExpression<'a>) {
-        self.found |= it.property.name == "hasUI";
-        walk::walk_static_member_expression(self, it);
-    }
-
-    fn visit_statement(&mut self, _it: &Statement<'a>) {}
-
-    fn visit_ts_type(&mut self, _it: &TSType<'a>) {}
 }

@@ -31,16 +31,22 @@ impl<'b, 'a> Analyser<'b, 'a> {
         }
         let mut returned = Vec::new();
         match expression {
-            Some(expr) => returned.push(expr),
+            Some(expr) => returned.push(Return::Value(expr)),
             None => returns(statements, 0, &mut returned),
         }
-        let returns = if returned.is_empty() {
+        let returns = if returned.iter().all(|r| matches!(r, Return::Bare(_))) {
             let registers = uses::calls_register_tool(statements, &self.receivers);
             if registers { Returns::RegistersTools } else { Returns::Nothing }
         } else {
             let mut values = Vec::new();
-            for expr in returned {
-                self.returned(expr, 0, &mut values);
+            for value in returned {
+                match value {
+                    Return::Value(expr) => self.returned(expr, 0, &mut values),
+                    // Beside returns of a value, a bare one gives the loader `undefined` on its path.
+                    Return::Bare(at) => {
+                        values.push(Returned::NotTool { span: span(at), what: "`undefined` (a bare `return;`)".into() })
+                    }
+                }
             }
             Returns::Values(values)
         };
@@ -87,6 +93,12 @@ impl<'b, 'a> Analyser<'b, 'a> {
                 call.span,
                 format!("the tool is built at run time by `{}(...)`", self.snippet(call.callee.span())),
             )),
+            Resolved::Expr(e) if is_no_tool(e) => {
+                out.push(Returned::NotTool { span: span(e.span()), what: format!("`{}`", self.snippet(e.span())) });
+            }
+            Resolved::Unknown("undefined") => {
+                out.push(Returned::NotTool { span: span(expr.span()), what: "`undefined`".into() });
+            }
             Resolved::Import { name, source } => {
                 out.push(unanalyzable(expr.span(), format!("the tool is `{name}`, imported from `{source}`")));
             }
@@ -101,8 +113,21 @@ impl<'b, 'a> Analyser<'b, 'a> {
     }
 }
 
-/// The values of the `return` statements among `statements` (not those of nested functions).
-fn returns<'b, 'a>(statements: &'b [Statement<'a>], depth: usize, out: &mut Vec<&'b Expression<'a>>) {
+/// A primitive the loader cannot use as a tool: a literal (`null`, `0`, `'x'`) or `void …`.
+fn is_no_tool(e: &Expression) -> bool {
+    e.is_literal()
+        || matches!(e, Expression::TemplateLiteral(_))
+        || matches!(e, Expression::UnaryExpression(u) if u.operator == UnaryOperator::Void)
+}
+
+/// A `return` statement of the factory: its value, or a bare `return;` (its span).
+enum Return<'b, 'a> {
+    Value(&'b Expression<'a>),
+    Bare(oxc_span::Span),
+}
+
+/// The `return` statements among `statements` (not those of nested functions).
+fn returns<'b, 'a>(statements: &'b [Statement<'a>], depth: usize, out: &mut Vec<Return<'b, 'a>>) {
     if depth > MAX_NESTING {
         return;
     }
@@ -111,10 +136,12 @@ fn returns<'b, 'a>(statements: &'b [Statement<'a>], depth: usize, out: &mut Vec<
     }
 }
 
-fn returns_of<'b, 'a>(statement: &'b Statement<'a>, depth: usize, out: &mut Vec<&'b Expression<'a>>) {
-    let nested = |s: &'b Statement<'a>, out: &mut Vec<&'b Expression<'a>>| returns(std::slice::from_ref(s), depth, out);
+fn returns_of<'b, 'a>(statement: &'b Statement<'a>, depth: usize, out: &mut Vec<Return<'b, 'a>>) {
+    let nested = |s: &'b Statement<'a>, out: &mut Vec<Return<'b, 'a>>| returns(std::slice::from_ref(s), depth, out);
     match statement {
-        Statement::ReturnStatement(r) => out.extend(r.argument.as_ref()),
+        Statement::ReturnStatement(r) => {
+            out.push(r.argument.as_ref().map_or(Return::Bare(r.span), Return::Value));
+        }
         Statement::BlockStatement(b) => returns(&b.body, depth, out),
         Statement::IfStatement(s) => {
             nested(&s.consequent, out);
