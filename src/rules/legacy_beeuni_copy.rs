@@ -27,9 +27,9 @@ pub static RULE: Rule =
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (file, stem) in project.legacy_tools.iter().filter(|(_, stem)| is_beeuni(stem)) {
-        let path = &project.file(*file).shown;
+        let (path, shown) = (&project.file(*file).path, &project.file(*file).shown);
         let message = format!(
-            "`{path}` is an old copy of the Beeuni tool `{stem}`: on the standard harness it takes precedence over the hosted tool"
+            "`{shown}` is an old copy of the Beeuni tool `{stem}`: on the standard harness it takes precedence over the hosted tool"
         );
         let help = format!("delete it: the daemon provides `{stem}` on both harnesses when `beeuni.yaml` lists it");
         let at = Label::new(*file, project.file(*file).line_span(0));
