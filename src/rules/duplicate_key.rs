@@ -1,29 +1,33 @@
-//! A mapping repeats a key.
-//!
-//! ## What it checks
-//! Within one mapping of any file of the graph, a key may appear once. `a`
-//! and `"a"` are the same key; `1` and `"1"` are not. The finding points at
-//! the repeat and labels the first place.
-//!
-//! ## Why
-//! YAML forbids duplicate keys, and most parsers silently keep the last one:
-//! the first declaration is lost without a word.
-//!
-//! ## Example
-//! ```yaml
-//! tools:
-//!   web_search: beeuni:web_search
-//!   web_search: tools/web_search.ts
-//! ```
-//!
-//! ## Fix
-//! Keep one of the two entries.
-
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new("duplicate-key", Severity::Error, include_str!("duplicate_key.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A mapping repeats a key.
+    ///
+    /// ## What it checks
+    /// Within one mapping of any file of the graph, a key may appear once. `a`
+    /// and `"a"` are the same key; `1` and `"1"` are not. The finding points at
+    /// the repeat and labels the first place.
+    ///
+    /// ## Why
+    /// YAML forbids duplicate keys, and most parsers silently keep the last one:
+    /// the first declaration is lost without a word.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// tools:
+    ///   web_search: beeuni:web_search
+    ///   web_search: tools/web_search.ts
+    /// ```
+    ///
+    /// ## Fix
+    /// Keep one of the two entries.
+    id: "duplicate-key",
+    severity: Error,
+    category: Manifest,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for manifest in &project.graph.files {
@@ -33,11 +37,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             let at = Label::with_message(manifest.file, doc.node(dup.repeat).span, "repeated here");
             let first = Label::with_message(manifest.file, doc.node(dup.first).span, "first defined here");
             let message = format!("duplicate key `{key}`: YAML keeps only one of them");
-            out.push(
-                Diagnostic::new(RULE.id, RULE.severity, at, message)
-                    .related(first)
-                    .help("remove one of the two entries"),
-            );
+            out.push(RULE.diagnostic(at, message).related(first).help("remove one of the two entries"));
         }
     }
 }

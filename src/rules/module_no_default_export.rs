@@ -1,38 +1,41 @@
-//! A tool module has no default export.
-//!
-//! ## What it checks
-//! The module must export its tool as the default export: `export default
-//! { … }`, `export { tool as default }`, or in CommonJS `module.exports = { … }`
-//! / `exports.default = …` (Bun runs both forms in `.cjs`, `.js` and `.ts`).
-//!
-//! A default export that is a literal other than an object (`null`, a
-//! number, a string, a boolean, an array, a template), directly or through a
-//! module-level `const`, is no tool either. A module of named
-//! `tool({...})` exports (opencode's form) gets help on moving each export
-//! to a module of its own. A module whose tool object is a named export
-//! (`export const crmNote = {…}`, `export { crmNote }`, CommonJS
-//! `exports.crmNote = {…}`) is told how to make that object the default.
-//!
-//! ## Why
-//! Without a default export the module is skipped at load.
-//!
-//! ## Example
-//! ```ts
-//! export const lookupOrder = { description: '…', parameters: { type: 'object' }, execute() {} }
-//! ```
-//!
-//! ## Fix
-//! `export default lookupOrder` (the object above), or
-//! `export default { description, parameters, execute }`.
-
 use super::site::{first_line, in_module, tool_modules};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::modules::facts::{DefaultExport, DefaultExportKind, NamedToolObject};
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("module-no-default-export", Severity::Error, include_str!("module_no_default_export.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A tool module has no default export.
+    ///
+    /// ## What it checks
+    /// The module must export its tool as the default export: `export default
+    /// { … }`, `export { tool as default }`, or in CommonJS `module.exports = { … }`
+    /// / `exports.default = …` (Bun runs both forms in `.cjs`, `.js` and `.ts`).
+    ///
+    /// A default export that is a literal other than an object (`null`, a
+    /// number, a string, a boolean, an array, a template), directly or through a
+    /// module-level `const`, is no tool either. A module of named
+    /// `tool({...})` exports (opencode's form) gets help on moving each export
+    /// to a module of its own. A module whose tool object is a named export
+    /// (`export const crmNote = {…}`, `export { crmNote }`, CommonJS
+    /// `exports.crmNote = {…}`) is told how to make that object the default.
+    ///
+    /// ## Why
+    /// Without a default export the module is skipped at load.
+    ///
+    /// ## Example
+    /// ```ts
+    /// export const lookupOrder = { description: '…', parameters: { type: 'object' }, execute() {} }
+    /// ```
+    ///
+    /// ## Fix
+    /// `export default lookupOrder` (the object above), or
+    /// `export default { description, parameters, execute }`.
+    id: "module-no-default-export",
+    severity: Error,
+    category: Module,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in tool_modules(project).filter(|m| m.facts.is_whole()) {

@@ -1,37 +1,41 @@
-//! An xcsh custom tool module exports no factory.
-//!
-//! ## What it checks
-//! Every module directly in `.xcsh/tools/`, `.claude/tools/`, `.codex/tools/`
-//! (and the folders of `--xcsh` and `xcsh-paths`) must export a function, the
-//! factory (default export preferred; else a named function export). The
-//! finding says what it exports instead: nothing, or an object or literal. A
-//! plain object with `description`, `parameters` or `execute` is the Beeuni
-//! form: that module gets this finding and no other of the xcsh contract.
-//!
-//! ## Why
-//! The xcsh loader calls the factory with its host API (`pi`) and registers
-//! the tools it returns; a module without one is rejected at load.
-//!
-//! ## Example
-//! ```ts
-//! // .xcsh/tools/lookup_order.ts: the Beeuni form
-//! export default { description: 'Look up an order', parameters, execute(args, context) { … } }
-//! ```
-//!
-//! ## Fix
-//! Export a factory that returns the tool, as in the docs' `repo_stats`
-//! example: `export default (pi) => ({ name, description, parameters:
-//! pi.typebox.Type.Object({ … }), async execute(toolCallId, params, onUpdate,
-//! ctx, signal) { … } })`. A Beeuni tool belongs under `tools:` in
-//! `beeuni.yaml` instead.
-
 use super::xcsh_site::{FACTORY_FORM, at, first_line_from, shown};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::project::Project;
-use crate::rules::Rule;
 use crate::xcsh::facts::Export;
 
-pub static RULE: Rule = Rule::new("xcsh-export", Severity::Error, include_str!("xcsh_export.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An xcsh custom tool module exports no factory.
+    ///
+    /// ## What it checks
+    /// Every module directly in `.xcsh/tools/`, `.claude/tools/`, `.codex/tools/`
+    /// (and the folders of `--xcsh` and `xcsh-paths`) must export a function, the
+    /// factory (default export preferred; else a named function export). The
+    /// finding says what it exports instead: nothing, or an object or literal. A
+    /// plain object with `description`, `parameters` or `execute` is the Beeuni
+    /// form: that module gets this finding and no other of the xcsh contract.
+    ///
+    /// ## Why
+    /// The xcsh loader calls the factory with its host API (`pi`) and registers
+    /// the tools it returns; a module without one is rejected at load.
+    ///
+    /// ## Example
+    /// ```ts
+    /// // .xcsh/tools/lookup_order.ts: the Beeuni form
+    /// export default { description: 'Look up an order', parameters, execute(args, context) { … } }
+    /// ```
+    ///
+    /// ## Fix
+    /// Export a factory that returns the tool, as in the docs' `repo_stats`
+    /// example: `export default (pi) => ({ name, description, parameters:
+    /// pi.typebox.Type.Object({ … }), async execute(toolCallId, params, onUpdate,
+    /// ctx, signal) { … } })`. A Beeuni tool belongs under `tools:` in
+    /// `beeuni.yaml` instead.
+    id: "xcsh-export",
+    severity: Error,
+    category: Xcsh,
+    fix: None,
+    check: check,
+}
 
 const CONTRACT: &str = "an xcsh custom tool module exports a factory `(pi) => tool`";
 

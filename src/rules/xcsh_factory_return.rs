@@ -1,35 +1,38 @@
-//! An xcsh tool factory returns nothing the loader can use.
-//!
-//! ## What it checks
-//! The factory an xcsh custom tool module exports must return a tool, an
-//! array of tools, or a Promise of either. Reported when it has no `return`
-//! with a value and no expression body, and (told apart) when it only calls
-//! `pi.registerTool(...)`: that is an xcsh *extension*, not a custom tool.
-//!
-//! ## Why
-//! The loader registers what the factory returns; `undefined` registers
-//! nothing, and the module fails to load. Extensions are loaded by another
-//! path (the extension loader), never from a tool folder.
-//!
-//! ## Example
-//! ```ts
-//! export default function (pi) {
-//!   pi.registerTool({ name: 'repo_stats', … })
-//! }
-//! ```
-//!
-//! ## Fix
-//! Return the tool: `export default (pi) => ({ name, description, parameters,
-//! execute })`; or move an extension to where xcsh loads extensions.
-
 use super::xcsh_site::{at, contracts, first_line_from, shown};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::project::Project;
-use crate::rules::Rule;
 use crate::xcsh::facts::{Export, Returns};
 
-pub static RULE: Rule =
-    Rule::new("xcsh-factory-return", Severity::Error, include_str!("xcsh_factory_return.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An xcsh tool factory returns nothing the loader can use.
+    ///
+    /// ## What it checks
+    /// The factory an xcsh custom tool module exports must return a tool, an
+    /// array of tools, or a Promise of either. Reported when it has no `return`
+    /// with a value and no expression body, and (told apart) when it only calls
+    /// `pi.registerTool(...)`: that is an xcsh *extension*, not a custom tool.
+    ///
+    /// ## Why
+    /// The loader registers what the factory returns; `undefined` registers
+    /// nothing, and the module fails to load. Extensions are loaded by another
+    /// path (the extension loader), never from a tool folder.
+    ///
+    /// ## Example
+    /// ```ts
+    /// export default function (pi) {
+    ///   pi.registerTool({ name: 'repo_stats', … })
+    /// }
+    /// ```
+    ///
+    /// ## Fix
+    /// Return the tool: `export default (pi) => ({ name, description, parameters,
+    /// execute })`; or move an extension to where xcsh loads extensions.
+    id: "xcsh-factory-return",
+    severity: Error,
+    category: Xcsh,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (module, facts) in contracts(project) {
