@@ -132,7 +132,7 @@ impl Rule {
 /// Declares a rule as `pub static RULE`. The doc comment is the rule's documentation (its first line the summary;
 /// then the sections `## What it checks`, `## Why`, `## Example`, `## Fix`); it is joined at compile time.
 ///
-/// ```ignore
+/// ```text
 /// declare_rule! {
 ///     /// An agent's list holds `*` and other names.
 ///     ///
