@@ -218,7 +218,7 @@ pub fn apply(
             "this file names more than {IGNORES_PER_FILE} rules in ignore comments: from this comment on they are not read, and suppress nothing"
         );
         let help = "turn the rule off for these files in `beeuni-lint.toml` (`[rules]`, `exclude`) instead of ignoring each finding";
-        kept.push(Diagnostic::new(unused_ignore::RULE.id, unused_ignore::RULE.severity, label, message).help(help));
+        kept.push(unused_ignore::RULE.diagnostic(label, message).help(help));
     }
     // Without a base the change-aware rules do not run: their ignores wait for a run that has one.
     let unused = ignores
@@ -246,7 +246,7 @@ pub fn apply(
             (format!("this ignore comment names `{}`, which is not a rule", ignore.rule), help)
         };
         let label = Label::new(ignore.file, ignore.comment);
-        kept.push(Diagnostic::new(unused_ignore::RULE.id, unused_ignore::RULE.severity, label, message).help(help));
+        kept.push(unused_ignore::RULE.diagnostic(label, message).help(help));
     }
     if let Some(file) = config_file {
         for (name, span) in config.removed_beeuni_tools.iter().filter(|(name, _)| project.is_loaded_beeuni(name)) {
@@ -256,7 +256,7 @@ pub fn apply(
             let help =
                 format!("remove `{name}` from `removed-beeuni-tools`, or remove `{name}: beeuni:{name}` from `tools:`");
             let label = Label::new(file, *span);
-            kept.push(Diagnostic::new(unused_ignore::RULE.id, unused_ignore::RULE.severity, label, message).help(help));
+            kept.push(unused_ignore::RULE.diagnostic(label, message).help(help));
         }
     }
     let mut out: Vec<Diagnostic> = kept

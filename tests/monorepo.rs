@@ -195,3 +195,23 @@ fn an_unstaged_manifest_in_a_subfolder_names_it_from_the_repository_root() {
     assert_eq!(run.code, 2);
     assert_eq!(run.stderr, "beeuni-lint: no beeuni.yaml in the index: stage it with `git add apps/new/beeuni.yaml`\n");
 }
+
+#[test]
+fn a_legacy_copy_in_a_project_below_the_root_is_deleted_by_its_fix() {
+    let dir = monorepo();
+    let copy = "apps/agent/harnesses/opencode/tools/web_search.ts";
+    write(dir.path(), copy, b"export default {}\n");
+    git(dir.path(), &["add", "."]);
+    git(dir.path(), &["commit", "-qm", "legacy copy"]);
+    let run = run_in(dir.path(), &["--format", "json", "apps/agent"]);
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    let found = common::of_rule(&report, "legacy-beeuni-copy");
+    let message = format!(
+        "`{copy}` is an old copy of the Beeuni tool `web_search`: on the standard harness it takes precedence over the hosted tool"
+    );
+    common::assert_finding(found[0], &("legacy-beeuni-copy", "warning", copy, 1, 1, &message));
+    assert_eq!(found[0]["fix"]["delete"], serde_json::json!([copy]), "{report:#}");
+    let run = run_in(dir.path(), &["--fix", "--unsafe-fixes", "apps/agent"]);
+    assert!(!dir.path().join(copy).exists(), "{}", run.stdout);
+    assert!(dir.path().join("apps/agent/beeuni.yaml").exists());
+}

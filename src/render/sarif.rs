@@ -257,7 +257,7 @@ mod tests {
             assert_eq!(r["help"], json!({"text": rule.docs(), "markdown": rule.docs()}));
             assert_eq!(r["helpUri"], format!("{INFORMATION_URI}#{}", rule.id));
             assert_eq!(r["defaultConfiguration"], json!({"level": level(rule.severity).0}));
-            assert_eq!(r["properties"]["tags"][0], "beeuni");
+            assert_eq!(r["properties"]["tags"], json!(["beeuni", rule.category().as_str()]));
         }
         assert_eq!(
             rules[RULES.len()..],

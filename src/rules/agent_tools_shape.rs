@@ -1,36 +1,39 @@
-//! An agent's `tools` is not one of the documented forms.
-//!
-//! ## What it checks
-//! `agents.<name>.tools` is `all`, `none`, a list of tool names,
-//! `{exclude: [names]}`, or the earlier map of booleans (`{bash: false}`).
-//! Everything else is an error: `tools: bash`, `tools: All`,
-//! `{exclude: bash}`, a map mixing `exclude` with booleans, a map value that
-//! is not a boolean (`no` is a string in YAML 1.2), a list item that is not a
-//! string. A near miss of `exclude` is `unknown-key` instead.
-//!
-//! ## Why
-//! The agent's tool list decides what its model sees; a list the platform
-//! cannot read fails the agent.
-//!
-//! ## Example
-//! ```yaml
-//! agents:
-//!   support:
-//!     tools: All
-//! ```
-//!
-//! ## Fix
-//! Safe, for a case slip: `All` → `all`, `NONE` → `none`, and `'*'` → `all`.
-
-use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Safety, Severity};
+use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Safety};
 use crate::manifest::agents::ToolList;
 use crate::project::Project;
-use crate::rules::Rule;
 use crate::source::FileId;
 use crate::yaml::{Document, NodeId, Value};
 
-pub static RULE: Rule =
-    Rule::new("agent-tools-shape", Severity::Error, include_str!("agent_tools_shape.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An agent's `tools` is not one of the documented forms.
+    ///
+    /// ## What it checks
+    /// `agents.<name>.tools` is `all`, `none`, a list of tool names,
+    /// `{exclude: [names]}`, or the earlier map of booleans (`{bash: false}`).
+    /// Everything else is an error: `tools: bash`, `tools: All`,
+    /// `{exclude: bash}`, a map mixing `exclude` with booleans, a map value that
+    /// is not a boolean (`no` is a string in YAML 1.2), a list item that is not a
+    /// string. A near miss of `exclude` is `unknown-key` instead.
+    ///
+    /// ## Why
+    /// The agent's tool list decides what its model sees; a list the platform
+    /// cannot read fails the agent.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// agents:
+    ///   support:
+    ///     tools: All
+    /// ```
+    ///
+    /// ## Fix
+    /// Safe, for a case slip: `All` → `all`, `NONE` → `none`, and `'*'` → `all`.
+    id: "agent-tools-shape",
+    severity: Error,
+    category: Agent,
+    fix: Safe,
+    check: check,
+}
 
 const FORMS: &str = "`all`, `none`, a list of tools, `{exclude: [...]}` or a map of booleans";
 
@@ -54,7 +57,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             fix: None,
         });
         let at = if report.at == value && doc.node(value).span.is_empty() { key } else { doc.node(report.at).span };
-        let mut diagnostic = Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, at), report.message);
+        let mut diagnostic = RULE.diagnostic(Label::new(agent.file, at), report.message);
         diagnostic.help = report.help;
         diagnostic.fix = report.fix;
         out.push(diagnostic);

@@ -1,30 +1,34 @@
-//! A Beeuni tool's value is neither `beeuni:<its name>` nor a module path.
-//!
-//! ## What it checks
-//! The keys `web_search`, `image_search`, `scrape_webpage`, `memory` and
-//! `show` accept exactly `beeuni:<key>` (the hosted tool) or a valid module
-//! path (a module that replaces it). `web_search: beeuni:image_search`,
-//! `web_search: web_search` and `show: tools/show.json` are errors.
-//!
-//! ## Why
-//! The platform's validation refuses it; the tool is not loaded.
-//!
-//! ## Example
-//! ```yaml
-//! tools:
-//!   web_search: beeuni:image_search
-//! ```
-//!
-//! ## Fix
-//! Safe: set the value to `beeuni:<key>`.
-
-use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Safety, Severity};
+use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Safety};
 use crate::fix::edit::{requote, settable_value};
 use crate::manifest::tools::ToolValue;
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new("beeuni-ref", Severity::Error, include_str!("beeuni_ref.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A Beeuni tool's value is neither `beeuni:<its name>` nor a module path.
+    ///
+    /// ## What it checks
+    /// The keys `web_search`, `image_search`, `scrape_webpage`, `memory` and
+    /// `show` accept exactly `beeuni:<key>` (the hosted tool) or a valid module
+    /// path (a module that replaces it). `web_search: beeuni:image_search`,
+    /// `web_search: web_search` and `show: tools/show.json` are errors.
+    ///
+    /// ## Why
+    /// The platform's validation refuses it; the tool is not loaded.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// tools:
+    ///   web_search: beeuni:image_search
+    /// ```
+    ///
+    /// ## Fix
+    /// Safe: set the value to `beeuni:<key>`.
+    id: "beeuni-ref",
+    severity: Error,
+    category: Tool,
+    fix: Safe,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for decl in project.tools.iter().filter(|d| d.is_beeuni_name()) {
@@ -48,8 +52,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             Fix::new(Safety::Safe, vec![Edit { file: decl.file, span, content }])
         });
         let help = format!("write `{name}: beeuni:{name}` to keep the Beeuni tool");
-        let mut diagnostic =
-            Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry()), message).help(help);
+        let mut diagnostic = RULE.diagnostic(Label::new(decl.file, decl.entry()), message).help(help);
         diagnostic.fix = fix;
         out.push(diagnostic);
     }

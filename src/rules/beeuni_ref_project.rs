@@ -1,33 +1,36 @@
-//! A project tool (not a Beeuni tool's name) has a `beeuni:` value.
-//!
-//! ## What it checks
-//! Only the five Beeuni tools take `beeuni:` values; any other name needs a
-//! module path. When the name is close to a Beeuni tool's, the help suggests
-//! that key.
-//!
-//! ## Why
-//! `search: beeuni:web_search` neither renames nor loads the Beeuni tool: the
-//! platform refuses it.
-//!
-//! ## Example
-//! ```yaml
-//! tools:
-//!   search: beeuni:web_search
-//! ```
-//!
-//! ## Fix
-//! Use the Beeuni tool's own key (`web_search: beeuni:web_search`), or point
-//! the project tool at its module.
-
 use crate::catalog::BEEUNI_TOOLS;
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::manifest::tools::ToolValue;
 use crate::project::Project;
-use crate::rules::Rule;
 use crate::rules::names::near_matches;
 
-pub static RULE: Rule =
-    Rule::new("beeuni-ref-project", Severity::Error, include_str!("beeuni_ref_project.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A project tool (not a Beeuni tool's name) has a `beeuni:` value.
+    ///
+    /// ## What it checks
+    /// Only the five Beeuni tools take `beeuni:` values; any other name needs a
+    /// module path. When the name is close to a Beeuni tool's, the help suggests
+    /// that key.
+    ///
+    /// ## Why
+    /// `search: beeuni:web_search` neither renames nor loads the Beeuni tool: the
+    /// platform refuses it.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// tools:
+    ///   search: beeuni:web_search
+    /// ```
+    ///
+    /// ## Fix
+    /// Use the Beeuni tool's own key (`web_search: beeuni:web_search`), or point
+    /// the project tool at its module.
+    id: "beeuni-ref-project",
+    severity: Error,
+    category: Tool,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for decl in project.tools.iter().filter(|d| !d.is_beeuni_name()) {
@@ -41,6 +44,6 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             Some(beeuni) => format!("did you mean `{beeuni}: beeuni:{beeuni}`?"),
             None => format!("point it at its module, e.g. `{name}: tools/{name}.ts`"),
         };
-        out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry()), message).help(help));
+        out.push(RULE.diagnostic(Label::new(decl.file, decl.entry()), message).help(help));
     }
 }

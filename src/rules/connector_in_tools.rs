@@ -1,32 +1,35 @@
-//! An agent's list names a connector, or a tool of one.
-//!
-//! ## What it checks
-//! A list or exclude list names one of the agent's `connectors:` or a tool
-//! prefixed with one (`github_search` for `github`). A declared project tool
-//! of that name is a project tool, not a connector's.
-//!
-//! ## Why
-//! Connector tools follow `agents.<name>.connectors`, not the tools list:
-//! listing or excluding them here changes nothing.
-//!
-//! ## Example
-//! ```yaml
-//! agents:
-//!   support:
-//!     connectors: [github]
-//!     tools: [read, github_search]
-//! ```
-//!
-//! ## Fix
-//! Remove the name; give or take the connector with `connectors:`.
-
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::manifest::agents::ToolList;
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("connector-in-tools", Severity::Warning, include_str!("connector_in_tools.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An agent's list names a connector, or a tool of one.
+    ///
+    /// ## What it checks
+    /// A list or exclude list names one of the agent's `connectors:` or a tool
+    /// prefixed with one (`github_search` for `github`). A declared project tool
+    /// of that name is a project tool, not a connector's.
+    ///
+    /// ## Why
+    /// Connector tools follow `agents.<name>.connectors`, not the tools list:
+    /// listing or excluding them here changes nothing.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// agents:
+    ///   support:
+    ///     connectors: [github]
+    ///     tools: [read, github_search]
+    /// ```
+    ///
+    /// ## Fix
+    /// Remove the name; give or take the connector with `connectors:`.
+    id: "connector-in-tools",
+    severity: Warning,
+    category: Agent,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for agent in &project.agents {
@@ -42,7 +45,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 tool.name, agent.name
             );
             let help = "remove it here; add or remove the connector under `connectors:` instead";
-            out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, tool.item), message).help(help));
+            out.push(RULE.diagnostic(Label::new(agent.file, tool.item), message).help(help));
         }
     }
 }

@@ -1,29 +1,33 @@
-//! One agent name is declared in two files of the graph.
-//!
-//! ## What it checks
-//! An agent under `agents:` may be declared in one file only. The finding
-//! points at the later declaration in graph order and labels the first.
-//!
-//! ## Why
-//! Which declaration's tools, secrets and permissions win is not defined.
-//!
-//! ## Example
-//! ```yaml
-//! # beeuni.yaml
-//! agents: { support: { tools: none } }
-//! # config/agents.yaml
-//! agents: { support: { tools: all } }
-//! ```
-//!
-//! ## Fix
-//! Keep one declaration.
-
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::manifest::agents::AgentDecl;
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new("duplicate-agent", Severity::Error, include_str!("duplicate_agent.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// One agent name is declared in two files of the graph.
+    ///
+    /// ## What it checks
+    /// An agent under `agents:` may be declared in one file only. The finding
+    /// points at the later declaration in graph order and labels the first.
+    ///
+    /// ## Why
+    /// Which declaration's tools, secrets and permissions win is not defined.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// # beeuni.yaml
+    /// agents: { support: { tools: none } }
+    /// # config/agents.yaml
+    /// agents: { support: { tools: all } }
+    /// ```
+    ///
+    /// ## Fix
+    /// Keep one declaration.
+    id: "duplicate-agent",
+    severity: Error,
+    category: Agent,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let name = |at: usize| project.agents[at].name.as_bytes();
@@ -36,7 +40,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             project.file(first.file).shown
         );
         out.push(
-            Diagnostic::new(RULE.id, RULE.severity, Label::new(repeat.file, repeat.key), message)
+            RULE.diagnostic(Label::new(repeat.file, repeat.key), message)
                 .related(Label::with_message(first.file, first.key, "first declared here"))
                 .help("remove one of the two declarations"),
         );

@@ -1,32 +1,36 @@
-//! A mapping repeats a key.
-//!
-//! ## What it checks
-//! Within one mapping of any file of the graph, a key may appear once. `a`
-//! and `"a"` are the same key; `1` and `"1"` are not. Two empty keys (`: a`
-//! then `: b`) are one key, `null`, as are `~` and `null`: the YAML test suite
-//! calls such a file valid (it tests syntax, not keys), but a loader keeps only
-//! the last entry (Bun's YAML parser reads it as `{ null: 'b' }`). The finding
-//! points at the repeat and labels the first place.
-//!
-//! ## Why
-//! YAML forbids duplicate keys, and most parsers silently keep the last one:
-//! the first declaration is lost without a word.
-//!
-//! ## Example
-//! ```yaml
-//! tools:
-//!   web_search: beeuni:web_search
-//!   web_search: tools/web_search.ts
-//! ```
-//!
-//! ## Fix
-//! Keep one of the two entries.
-
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new("duplicate-key", Severity::Error, include_str!("duplicate_key.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A mapping repeats a key.
+    ///
+    /// ## What it checks
+    /// Within one mapping of any file of the graph, a key may appear once. `a`
+    /// and `"a"` are the same key; `1` and `"1"` are not. Two empty keys (`: a`
+    /// then `: b`) are one key, `null`, as are `~` and `null`: the YAML test suite
+    /// calls such a file valid (it tests syntax, not keys), but a loader keeps only
+    /// the last entry (Bun's YAML parser reads it as `{ null: 'b' }`). The finding
+    /// points at the repeat and labels the first place.
+    ///
+    /// ## Why
+    /// YAML forbids duplicate keys, and most parsers silently keep the last one:
+    /// the first declaration is lost without a word.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// tools:
+    ///   web_search: beeuni:web_search
+    ///   web_search: tools/web_search.ts
+    /// ```
+    ///
+    /// ## Fix
+    /// Keep one of the two entries.
+    id: "duplicate-key",
+    severity: Error,
+    category: Manifest,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for manifest in &project.graph.files {
@@ -42,7 +46,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 format!("duplicate key `{}`: YAML keeps only one of them", doc.scalar(dup.repeat).unwrap_or_default())
             };
             out.push(
-                Diagnostic::new(RULE.id, RULE.severity, at, message)
+                RULE.diagnostic(at, message)
                     .related(first)
                     .help("remove one of the two entries"),
             );

@@ -1,29 +1,33 @@
-//! A `# ejected from beeuni:<x>` comment sits on the line of another tool.
-//!
-//! ## What it checks
-//! `beeuni tools eject <x>` ends the line it changes with
-//! `# ejected from beeuni:<x>`. Such a comment on the line of a tool whose key
-//! is not `<x>` is a leftover of an edit. On a restored `<x>: beeuni:<x>`
-//! line it is fine.
-//!
-//! ## Why
-//! The comment tells readers (and `restore`) where a module came from; on the
-//! wrong line it misleads both.
-//!
-//! ## Example
-//! ```yaml
-//! tools:
-//!   memory: tools/web_search.ts  # ejected from beeuni:web_search
-//! ```
-//!
-//! ## Fix
-//! Move the comment to the `<x>` line, or remove it.
-
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new("eject-comment", Severity::Warning, include_str!("eject_comment.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A `# ejected from beeuni:<x>` comment sits on the line of another tool.
+    ///
+    /// ## What it checks
+    /// `beeuni tools eject <x>` ends the line it changes with
+    /// `# ejected from beeuni:<x>`. Such a comment on the line of a tool whose key
+    /// is not `<x>` is a leftover of an edit. On a restored `<x>: beeuni:<x>`
+    /// line it is fine.
+    ///
+    /// ## Why
+    /// The comment tells readers (and `restore`) where a module came from; on the
+    /// wrong line it misleads both.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// tools:
+    ///   memory: tools/web_search.ts  # ejected from beeuni:web_search
+    /// ```
+    ///
+    /// ## Fix
+    /// Move the comment to the `<x>` line, or remove it.
+    id: "eject-comment",
+    severity: Warning,
+    category: Tool,
+    fix: None,
+    check: check,
+}
 
 /// The tool an eject comment names, if `comment` (the text after `#`) is one.
 pub fn ejected_from(comment: &str) -> Option<&str> {
@@ -52,7 +56,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             let help = format!("move the comment to the `{named}` line, or remove it");
             let at = Label::new(decl.file, decl.entry());
             out.push(
-                Diagnostic::new(RULE.id, RULE.severity, at, message)
+                RULE.diagnostic(at, message)
                     .related(Label::with_message(manifest.file, comment.span, "the eject comment"))
                     .help(help),
             );

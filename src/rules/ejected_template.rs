@@ -1,28 +1,31 @@
-//! A declared module is still the unfilled starter of `eject --template`.
-//!
-//! ## What it checks
-//! `beeuni-lint eject NAME --template` writes a starter module that carries a
-//! marker comment (`beeuni-lint: ejected-template`). While a declared module
-//! still has it, the finding points at the marker.
-//!
-//! ## Why
-//! The starter throws in `execute` until it is filled in, and every agent
-//! would call it in place of the hosted tool.
-//!
-//! ## Example
-//! ```ts
-//! // beeuni-lint: ejected-template: fill in this module, then delete this line
-//! ```
-//!
-//! ## Fix
-//! Fill in the module, then delete the marker comment.
-
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::project::{Project, TEMPLATE_MARKER};
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("ejected-template", Severity::Warning, include_str!("ejected_template.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A declared module is still the unfilled starter of `eject --template`.
+    ///
+    /// ## What it checks
+    /// `beeuni-lint eject NAME --template` writes a starter module that carries a
+    /// marker comment (`beeuni-lint: ejected-template`). While a declared module
+    /// still has it, the finding points at the marker.
+    ///
+    /// ## Why
+    /// The starter throws in `execute` until it is filled in, and every agent
+    /// would call it in place of the hosted tool.
+    ///
+    /// ## Example
+    /// ```ts
+    /// // beeuni-lint: ejected-template: fill in this module, then delete this line
+    /// ```
+    ///
+    /// ## Fix
+    /// Fill in the module, then delete the marker comment.
+    id: "ejected-template",
+    severity: Warning,
+    category: Tool,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in &project.modules {
@@ -38,7 +41,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             decl.name
         );
         out.push(
-            Diagnostic::new(RULE.id, RULE.severity, Label::new(module.file, *span), message)
+            RULE.diagnostic(Label::new(module.file, *span), message)
                 .related(Label::with_message(decl.file, decl.entry(), "declared here"))
                 .help("fill in the module, then delete the marker comment"),
         );

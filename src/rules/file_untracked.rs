@@ -1,38 +1,42 @@
-//! A file of the graph, or a declared module, is not in the git index.
-//!
-//! ## What it checks
-//! Every file of the manifest graph, every declared module that exists, every
-//! xcsh custom tool, and every file a module imports relatively must be
-//! tracked by git. Error when
-//! git ignores the file (a plain `git add` will never add it) or when linting
-//! the index (`--staged`: the commit will not contain it); info when it is
-//! merely not added yet. The finding points at the entry that references the
-//! file: the import item, the tools entry, or the module's import statement.
-//! Outside git the rule is skipped.
-//!
-//! ## Why
-//! A config release contains only the files Git tracks: an untracked module
-//! is skipped at load, an untracked import drops what it declares.
-//!
-//! ## Example
-//! ```yaml
-//! tools:
-//!   lookup_order: tools/lookup_order.ts   # not yet `git add`ed
-//! ```
-//!
-//! ## Fix
-//! `git add` the file (and, when it is ignored, remove the ignore rule).
-
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::manifest::load::ProblemKind;
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
 use crate::repo::checkout::Checkout;
 use crate::repo::fs::Refusal;
-use crate::rules::Rule;
 use crate::rules::site::origins;
 
-pub static RULE: Rule = Rule::new("file-untracked", Severity::Error, include_str!("file_untracked.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A file of the graph, or a declared module, is not in the git index.
+    ///
+    /// ## What it checks
+    /// Every file of the manifest graph, every declared module that exists, every
+    /// xcsh custom tool, and every file a module imports relatively must be
+    /// tracked by git. Error when
+    /// git ignores the file (a plain `git add` will never add it) or when linting
+    /// the index (`--staged`: the commit will not contain it); info when it is
+    /// merely not added yet. The finding points at the entry that references the
+    /// file: the import item, the tools entry, or the module's import statement.
+    /// Outside git the rule is skipped.
+    ///
+    /// ## Why
+    /// A config release contains only the files Git tracks: an untracked module
+    /// is skipped at load, an untracked import drops what it declares.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// tools:
+    ///   lookup_order: tools/lookup_order.ts   # not yet `git add`ed
+    /// ```
+    ///
+    /// ## Fix
+    /// `git add` the file (and, when it is ignored, remove the ignore rule).
+    id: "file-untracked",
+    severity: Error,
+    category: Manifest,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let checkout = &project.checkout;

@@ -73,5 +73,10 @@ pub fn complete(project: &Project, diagnostics: &mut [Diagnostic]) {
                 permission_unknown_tool::with_suggestion(finding, &keys.near(key).unwrap_or_default())
             }
         };
+        // The fix the did-you-mean adds is held to the rule's declaration, as the rules' own are (`super::check`).
+        #[cfg(debug_assertions)]
+        if let Some(rule) = super::find(diagnostic.rule) {
+            rule.debug_assert_declared_fix(diagnostic);
+        }
     }
 }

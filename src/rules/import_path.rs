@@ -1,31 +1,35 @@
-//! An import path is absolute, a URL, escapes the repository, or leads outside it through a symlink.
-//!
-//! ## What it checks
-//! Import paths are repo-relative, like module paths: no leading `/`, no
-//! `~`, no scheme (`https:`), no drive letter or backslashes, no `../` above
-//! the root, and no symlink whose target lies outside the repository (its
-//! target is never read).
-//!
-//! ## Why
-//! A config release contains only the repository's tracked files: anything
-//! outside it does not exist where sessions run.
-//!
-//! ## Example
-//! ```yaml
-//! imports:
-//!   - ../outside/agents.yaml
-//! ```
-//!
-//! ## Fix
-//! Move the file into the repository and import it by its repo-relative path.
-
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::manifest::load::ProblemKind;
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new("import-path", Severity::Error, include_str!("import_path.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An import path is absolute, a URL, escapes the repository, or leads outside it through a symlink.
+    ///
+    /// ## What it checks
+    /// Import paths are repo-relative, like module paths: no leading `/`, no
+    /// `~`, no scheme (`https:`), no drive letter or backslashes, no `../` above
+    /// the root, and no symlink whose target lies outside the repository (its
+    /// target is never read).
+    ///
+    /// ## Why
+    /// A config release contains only the repository's tracked files: anything
+    /// outside it does not exist where sessions run.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// imports:
+    ///   - ../outside/agents.yaml
+    /// ```
+    ///
+    /// ## Fix
+    /// Move the file into the repository and import it by its repo-relative path.
+    id: "import-path",
+    severity: Error,
+    category: Manifest,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    super::load_problems(project, ProblemKind::ImportPath, RULE.id, RULE.severity, out);
+    super::load_problems(project, ProblemKind::ImportPath, &RULE, out);
 }

@@ -1,30 +1,33 @@
-//! `harnesses/opencode/tools/` holds a tool that runs only on the standard harness.
-//!
-//! ## What it checks
-//! Any file with a module extension in the standard harness's tool folder
-//! that is not a Beeuni tool's copy. Info; a warning when its name (the file
-//! stem) is also a declared project tool, because the folder's copy then
-//! takes precedence on the standard harness.
-//!
-//! ## Why
-//! The experimental harness does not load this folder: the tool silently
-//! exists on one harness only.
-//!
-//! ## Example
-//! `harnesses/opencode/tools/lookup_order.ts`
-//!
-//! ## Fix
-//! Move it out, replace `tool({ description, args, execute })` by a plain
-//! object whose `parameters` is JSON Schema, read secrets from
-//! `context.env`, and declare it under `tools:`.
-
 use crate::catalog::is_beeuni;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("legacy-harness-tool", Severity::Info, include_str!("legacy_harness_tool.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// `harnesses/opencode/tools/` holds a tool that runs only on the standard harness.
+    ///
+    /// ## What it checks
+    /// Any file with a module extension in the standard harness's tool folder
+    /// that is not a Beeuni tool's copy. Info; a warning when its name (the file
+    /// stem) is also a declared project tool, because the folder's copy then
+    /// takes precedence on the standard harness.
+    ///
+    /// ## Why
+    /// The experimental harness does not load this folder: the tool silently
+    /// exists on one harness only.
+    ///
+    /// ## Example
+    /// `harnesses/opencode/tools/lookup_order.ts`
+    ///
+    /// ## Fix
+    /// Move it out, replace `tool({ description, args, execute })` by a plain
+    /// object whose `parameters` is JSON Schema, read secrets from
+    /// `context.env`, and declare it under `tools:`.
+    id: "legacy-harness-tool",
+    severity: Info,
+    category: Legacy,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (file, stem) in project.legacy_tools.iter().filter(|(_, stem)| !is_beeuni(stem)) {

@@ -1,31 +1,35 @@
-//! An agent uses the earlier map form `{ bash: false, … }`.
-//!
-//! ## What it checks
-//! `agents.<name>.tools` is a map of tool names to booleans.
-//!
-//! ## Why
-//! The form still works (`false` removes a tool), but `exclude:` says the
-//! same thing plainly and is the documented form.
-//!
-//! ## Example
-//! ```yaml
-//! agents:
-//!   support:
-//!     tools: {bash: false, edit: false}
-//! ```
-//!
-//! ## Fix
-//! Write `tools: {exclude: [bash, edit]}` (not when a key holds `*` or a
-//! value is `true`). Safe fix: the map becomes an exclude list in the same
-//! style (flow or block), keeping the keys as written and every comment.
-
-use crate::diagnostic::{Diagnostic, Fix, Label, Safety, Severity};
+use crate::diagnostic::{Diagnostic, Fix, Label, Safety};
 use crate::fix::edit::map_to_exclude;
 use crate::manifest::agents::ToolList;
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new("legacy-tools-map", Severity::Info, include_str!("legacy_tools_map.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An agent uses the earlier map form `{ bash: false, … }`.
+    ///
+    /// ## What it checks
+    /// `agents.<name>.tools` is a map of tool names to booleans.
+    ///
+    /// ## Why
+    /// The form still works (`false` removes a tool), but `exclude:` says the
+    /// same thing plainly and is the documented form.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// agents:
+    ///   support:
+    ///     tools: {bash: false, edit: false}
+    /// ```
+    ///
+    /// ## Fix
+    /// Write `tools: {exclude: [bash, edit]}` (not when a key holds `*` or a
+    /// value is `true`). Safe fix: the map becomes an exclude list in the same
+    /// style (flow or block), keeping the keys as written and every comment.
+    id: "legacy-tools-map",
+    severity: Info,
+    category: Agent,
+    fix: Safe,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for agent in &project.agents {
@@ -40,7 +44,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         } else {
             "write `exclude: [...]` with the tools to hide, or a list of the tools to give".into()
         };
-        let mut diagnostic = Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, key), message).help(help);
+        let mut diagnostic = RULE.diagnostic(Label::new(agent.file, key), message).help(help);
         if convertible && let Some((_, value)) = agent.tools_key {
             let doc = &project.graph.files[agent.graph_index].doc;
             let edits = map_to_exclude(doc, &project.file(agent.file).text, agent.file, value);

@@ -1,32 +1,36 @@
-//! A top-level value of the manifest has the wrong type.
-//!
-//! ## What it checks
-//! In every file of the graph: the root is a mapping; `imports` is a list of
-//! strings; `tools` is a mapping (or null); `agents` is a mapping whose values
-//! are mappings. The finding points at the key whose value has the wrong type
-//! (or at the list item that is not a string).
-//!
-//! ## Why
-//! A value of the wrong type fails the whole manifest, or is ignored:
-//! neither is what the author meant.
-//!
-//! ## Example
-//! ```yaml
-//! imports: config/agents.yaml   # must be a list
-//! tools:
-//!   - web_search                # must be a mapping
-//! ```
-//!
-//! ## Fix
-//! Write the value in the documented form: `imports: [config/agents.yaml]`,
-//! `tools: { web_search: beeuni:web_search }`.
-
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::project::Project;
-use crate::rules::Rule;
 use crate::yaml::{Document, NodeId, Value};
 
-pub static RULE: Rule = Rule::new("manifest-shape", Severity::Error, include_str!("manifest_shape.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A top-level value of the manifest has the wrong type.
+    ///
+    /// ## What it checks
+    /// In every file of the graph: the root is a mapping; `imports` is a list of
+    /// strings; `tools` is a mapping (or null); `agents` is a mapping whose values
+    /// are mappings. The finding points at the key whose value has the wrong type
+    /// (or at the list item that is not a string).
+    ///
+    /// ## Why
+    /// A value of the wrong type fails the whole manifest, or is ignored:
+    /// neither is what the author meant.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// imports: config/agents.yaml   # must be a list
+    /// tools:
+    ///   - web_search                # must be a mapping
+    /// ```
+    ///
+    /// ## Fix
+    /// Write the value in the documented form: `imports: [config/agents.yaml]`,
+    /// `tools: { web_search: beeuni:web_search }`.
+    id: "manifest-shape",
+    severity: Error,
+    category: Manifest,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for manifest in &project.graph.files {
@@ -34,9 +38,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let file = manifest.file;
         let Some(root) = doc.root else { continue };
         let report = |out: &mut Vec<Diagnostic>, node: NodeId, message: String, help: &str| {
-            out.push(
-                Diagnostic::new(RULE.id, RULE.severity, Label::new(file, doc.node(node).span), message).help(help),
-            );
+            out.push(RULE.diagnostic(Label::new(file, doc.node(node).span), message).help(help));
         };
         let Some(entries) = doc.entries(root) else {
             let path = &project.file(file).shown;

@@ -1,9 +1,13 @@
-//! The rule registry. One rule, one file: its `//!` doc comment is what
-//! `beeuni-lint explain` prints, its first line what `beeuni-lint rules` shows.
+//! The rule registry. One rule, one file, declared with [`declare_rule!`]: the doc comment of its declaration is
+//! what `beeuni-lint explain` prints, its first line what `beeuni-lint rules` shows.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::project::Project;
 use rayon::prelude::*;
+
+mod declare;
+pub(crate) use declare::declare_rule;
+pub use declare::{Category, Check, FixAvailability, Rule};
 
 mod agent_tools_shape;
 mod beeuni_ref;
@@ -85,38 +89,6 @@ mod xcsh_unanalyzable;
 
 pub mod names;
 
-pub type Check = fn(&Project, &mut Vec<Diagnostic>);
-
-pub struct Rule {
-    pub id: &'static str,
-    pub severity: Severity,
-    /// The rule's source file; its leading `//!` lines are the documentation.
-    source: &'static str,
-    /// `None` for rules another stage reports (`unused-ignore`).
-    pub check: Option<Check>,
-}
-
-impl Rule {
-    pub const fn new(id: &'static str, severity: Severity, source: &'static str, check: Option<Check>) -> Rule {
-        Rule { id, severity, source, check }
-    }
-
-    /// The documentation: the leading `//!` lines of the rule's file.
-    pub fn docs(&self) -> String {
-        let mut out = String::new();
-        for line in self.source.lines().take_while(|l| l.starts_with("//!")) {
-            let line = line.trim_start_matches("//!");
-            out.push_str(line.strip_prefix(' ').unwrap_or(line));
-            out.push('\n');
-        }
-        out
-    }
-
-    pub fn summary(&self) -> String {
-        self.docs().lines().next().unwrap_or_default().to_string()
-    }
-}
-
 /// Every rule, in catalogue order (RULES.md).
 pub static RULES: &[&Rule] = &[
     &yaml_syntax::RULE,
@@ -192,9 +164,9 @@ pub static RULES: &[&Rule] = &[
     &removed_tool_in_use::RULE,
 ];
 
-/// The §7 rules, which need a base (`--base`, `--staged`).
+/// The rules that need a base (`--base`, `--staged`).
 pub fn is_change_aware(id: &str) -> bool {
-    matches!(id, "removed-beeuni-tool" | "removed-tool-in-use")
+    find(id).is_some_and(|rule| rule.category() == Category::ChangeAware)
 }
 
 pub fn find(id: &str) -> Option<&'static Rule> {
@@ -210,6 +182,7 @@ pub fn check(project: &Project) -> Vec<Diagnostic> {
         if let Some(check) = rule.check {
             check(project, &mut out);
         }
+        out.iter().for_each(|finding| rule.debug_assert_declared_fix(finding));
         out
     };
     let found: Vec<Vec<Diagnostic>> = match crate::modules::pool() {
@@ -236,16 +209,10 @@ fn declared_elsewhere<'i, T>(
 }
 
 /// Turns the loader's problems of one kind into findings.
-fn load_problems(
-    project: &Project,
-    kind: crate::manifest::load::ProblemKind,
-    id: &'static str,
-    severity: Severity,
-    out: &mut Vec<Diagnostic>,
-) {
+fn load_problems(project: &Project, kind: crate::manifest::load::ProblemKind, rule: &Rule, out: &mut Vec<Diagnostic>) {
     for problem in project.graph.problems.iter().filter(|p| p.kind == kind) {
         let mut diagnostic =
-            Diagnostic::new(id, severity, problem.at.clone(), problem.message.clone()).maybe_help(problem.help.clone());
+            rule.diagnostic(problem.at.clone(), problem.message.clone()).maybe_help(problem.help.clone());
         diagnostic.related = problem.related.clone();
         out.push(diagnostic);
     }
@@ -268,6 +235,53 @@ mod tests {
         ids.sort();
         ids.dedup();
         assert_eq!(ids.len(), RULES.len());
+    }
+
+    #[test]
+    fn the_rules_come_in_the_order_of_their_catalogue_sections() {
+        let out_of_order: Vec<_> =
+            RULES.windows(2).filter(|pair| pair[0].category() > pair[1].category()).map(|pair| pair[1].id).collect();
+        assert_eq!(out_of_order, Vec::<&str>::new());
+        let change_aware: Vec<_> = RULES.iter().filter(|rule| is_change_aware(rule.id)).map(|rule| rule.id).collect();
+        assert_eq!(change_aware, ["removed-beeuni-tool", "removed-tool-in-use"]);
+    }
+
+    /// Each fixture linted as a run lints it (the rules, then the did-you-mean's fixes): a finding carries only a
+    /// fix its rule declares (a debug build stops at the first that does not), and each fix a rule declares is
+    /// offered by some fixture, so a declaration is no wider than the rule either. The fixtures lie in a folder of
+    /// this repository: `legacy-beeuni-copy` offers its fix there only when it asks git about the file's path in
+    /// the project, not the path a report shows.
+    #[test]
+    fn the_fixtures_offer_the_fixes_each_rule_declares_and_no_other() {
+        use crate::diagnostic::Safety;
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        // The fixtures show the unsafe fix of `unloaded-beeuni-tool` (in a list); its safe one (in an exclude list):
+        let excluded = tempfile::tempdir().unwrap();
+        let manifest = "tools:\n  web_search: beeuni:web_search\nagents:\n  a:\n    tools: {exclude: [show]}\n";
+        std::fs::write(excluded.path().join("beeuni.yaml"), manifest).unwrap();
+        let projects = std::fs::read_dir(&fixtures).unwrap().map(|entry| entry.unwrap().path());
+        let mut offered = Vec::new();
+        for path in projects.chain([excluded.path().to_path_buf()]) {
+            let Ok((report, _)) = crate::lint(&crate::CheckOptions::new(path.clone()), None) else { continue };
+            for finding in &report.diagnostics {
+                let Some(rule) = find(finding.rule) else { continue };
+                let safety = finding.fix.as_ref().map(|fix| fix.safety);
+                assert!(rule.fix().allows(finding.fix.as_ref()), "{}: {safety:?} {finding:?}", path.display());
+                offered.extend(safety.map(|safety| (rule.id, safety)));
+            }
+        }
+        // The change-aware rules need a base, which no fixture has: tests/fix_behaviour.rs applies their fixes.
+        for rule in RULES.iter().filter(|rule| rule.category() != Category::ChangeAware) {
+            let declared: &[Safety] = match rule.fix() {
+                FixAvailability::None => &[],
+                FixAvailability::Safe => &[Safety::Safe],
+                FixAvailability::Unsafe => &[Safety::Unsafe],
+                FixAvailability::SafeOrUnsafe => &[Safety::Safe, Safety::Unsafe],
+            };
+            for safety in declared {
+                assert!(offered.contains(&(rule.id, *safety)), "no fixture offers a {safety:?} fix of {}", rule.id);
+            }
+        }
     }
 
     #[test]

@@ -1,29 +1,32 @@
-//! A tool module's `description` is missing or empty.
-//!
-//! ## What it checks
-//! The default-exported object has a `description` that is a non-empty
-//! string.
-//!
-//! ## Why
-//! The model reads the description to decide when to call the tool; the
-//! platform refuses a tool without one.
-//!
-//! ## Example
-//! ```ts
-//! export default { description: '', parameters: { type: 'object' }, execute() {} }
-//! ```
-//!
-//! ## Fix
-//! Say in a sentence what the tool does and returns.
-
 use super::site::{export_site, in_module, object_modules};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::modules::facts::{Description, Field};
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("module-description", Severity::Error, include_str!("module_description.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A tool module's `description` is missing or empty.
+    ///
+    /// ## What it checks
+    /// The default-exported object has a `description` that is a non-empty
+    /// string.
+    ///
+    /// ## Why
+    /// The model reads the description to decide when to call the tool; the
+    /// platform refuses a tool without one.
+    ///
+    /// ## Example
+    /// ```ts
+    /// export default { description: '', parameters: { type: 'object' }, execute() {} }
+    /// ```
+    ///
+    /// ## Fix
+    /// Say in a sentence what the tool does and returns.
+    id: "module-description",
+    severity: Error,
+    category: Module,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (module, object) in object_modules(project) {

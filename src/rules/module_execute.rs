@@ -1,34 +1,38 @@
-//! A tool module's `execute` is missing or not a function.
-//!
-//! ## What it checks
-//! The default-exported object has `execute`, a method or function (it may
-//! be `async`).
-//!
-//! The object passed to the AI SDK's `tool({...})` or to a function of the
-//! module that returns its parameter is checked as written; an object with
-//! `handler` (MCP's name) instead is told to rename it. LangChain's
-//! `tool(fn, {...})` returns a StructuredTool, whose function is not
-//! `execute`: the finding says so, and maps the function to `execute`.
-//!
-//! ## Why
-//! Without a function to call, the tool cannot run: the module is skipped.
-//!
-//! ## Example
-//! ```ts
-//! export default { description: '…', parameters: { type: 'object' }, execute: 'lookup' }
-//! ```
-//!
-//! ## Fix
-//! `async execute(args, context) { … }`.
-
 use super::shapes;
 use super::site::{export_site, in_module, object_modules};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::modules::facts::{Execute, Field};
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new("module-execute", Severity::Error, include_str!("module_execute.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A tool module's `execute` is missing or not a function.
+    ///
+    /// ## What it checks
+    /// The default-exported object has `execute`, a method or function (it may
+    /// be `async`).
+    ///
+    /// The object passed to the AI SDK's `tool({...})` or to a function of the
+    /// module that returns its parameter is checked as written; an object with
+    /// `handler` (MCP's name) instead is told to rename it. LangChain's
+    /// `tool(fn, {...})` returns a StructuredTool, whose function is not
+    /// `execute`: the finding says so, and maps the function to `execute`.
+    ///
+    /// ## Why
+    /// Without a function to call, the tool cannot run: the module is skipped.
+    ///
+    /// ## Example
+    /// ```ts
+    /// export default { description: '…', parameters: { type: 'object' }, execute: 'lookup' }
+    /// ```
+    ///
+    /// ## Fix
+    /// `async execute(args, context) { … }`.
+    id: "module-execute",
+    severity: Error,
+    category: Module,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (module, object) in object_modules(project) {

@@ -1,30 +1,33 @@
-//! A tool module's `execute` takes the xcsh/pi argument order.
-//!
-//! ## What it checks
-//! `execute` has three or more parameters and the first is named like a call
-//! id (`toolCallId`, `callId`, `_id`, …): the xcsh/pi order
-//! `(toolCallId, params, signal, onUpdate, ctx)`.
-//!
-//! ## Why
-//! Beeuni calls `execute(args, context)`: the arguments land in the
-//! parameter named for the call id, and `params` receives the context.
-//!
-//! ## Example
-//! ```ts
-//! async execute(toolCallId, params, signal) { … }
-//! ```
-//!
-//! ## Fix
-//! `async execute(args, context)`, with `context.signal` for the signal.
-
 use super::site::{in_module, object_modules};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::modules::facts::{Execute, Field};
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("module-execute-signature", Severity::Warning, include_str!("module_execute_signature.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A tool module's `execute` takes the xcsh/pi argument order.
+    ///
+    /// ## What it checks
+    /// `execute` has three or more parameters and the first is named like a call
+    /// id (`toolCallId`, `callId`, `_id`, …): the xcsh/pi order
+    /// `(toolCallId, params, signal, onUpdate, ctx)`.
+    ///
+    /// ## Why
+    /// Beeuni calls `execute(args, context)`: the arguments land in the
+    /// parameter named for the call id, and `params` receives the context.
+    ///
+    /// ## Example
+    /// ```ts
+    /// async execute(toolCallId, params, signal) { … }
+    /// ```
+    ///
+    /// ## Fix
+    /// `async execute(args, context)`, with `context.signal` for the signal.
+    id: "module-execute-signature",
+    severity: Warning,
+    category: Module,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (module, object) in object_modules(project) {

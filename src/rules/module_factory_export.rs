@@ -1,39 +1,42 @@
-//! A tool module's default export is a function (the xcsh/pi factory form).
-//!
-//! ## What it checks
-//! The default export is a function or arrow function. One that returns an
-//! object literal or takes `pi` is xcsh's `CustomToolFactory` form
-//! (`export default (pi) => ({ name, description, … })`), and the finding
-//! says so; another function (the tool's body alone, say) is called what it
-//! is, a function where the tool object belongs.
-//!
-//! A function that calls `pi.registerTool({...})` is a pi/xcsh *extension*:
-//! the finding says so.
-//!
-//! ## Why
-//! Beeuni expects a plain object `{ description, parameters, execute }`: a
-//! function is never called, and the module does not load as a tool.
-//!
-//! ## Example
-//! ```ts
-//! export default (pi) => ({ name: 'lookup_order', description: '…', parameters, execute })
-//! ```
-//!
-//! ## Fix
-//! Export the object the factory returns: drop `name` (the key under
-//! `tools:` names the tool), keep `description`, `parameters` (JSON Schema)
-//! and `execute(args, context)`. An xcsh custom tool keeps its factory and
-//! belongs in `.xcsh/tools/` (see `xcsh-export`, its mirror). A plain
-//! function becomes the `execute` of the exported object.
-
 use super::site::{export_site, in_module, tool_modules};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::modules::facts::DefaultExportKind;
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("module-factory-export", Severity::Error, include_str!("module_factory_export.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A tool module's default export is a function (the xcsh/pi factory form).
+    ///
+    /// ## What it checks
+    /// The default export is a function or arrow function. One that returns an
+    /// object literal or takes `pi` is xcsh's `CustomToolFactory` form
+    /// (`export default (pi) => ({ name, description, … })`), and the finding
+    /// says so; another function (the tool's body alone, say) is called what it
+    /// is, a function where the tool object belongs.
+    ///
+    /// A function that calls `pi.registerTool({...})` is a pi/xcsh *extension*:
+    /// the finding says so.
+    ///
+    /// ## Why
+    /// Beeuni expects a plain object `{ description, parameters, execute }`: a
+    /// function is never called, and the module does not load as a tool.
+    ///
+    /// ## Example
+    /// ```ts
+    /// export default (pi) => ({ name: 'lookup_order', description: '…', parameters, execute })
+    /// ```
+    ///
+    /// ## Fix
+    /// Export the object the factory returns: drop `name` (the key under
+    /// `tools:` names the tool), keep `description`, `parameters` (JSON Schema)
+    /// and `execute(args, context)`. An xcsh custom tool keeps its factory and
+    /// belongs in `.xcsh/tools/` (see `xcsh-export`, its mirror). A plain
+    /// function becomes the `execute` of the exported object.
+    id: "module-factory-export",
+    severity: Error,
+    category: Module,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in tool_modules(project).filter(|m| m.facts.is_whole()) {

@@ -1,28 +1,31 @@
-//! A `fetch(...)` inside `execute` passes no `signal`.
-//!
-//! ## What it checks
-//! Calls of `fetch` in a module's `execute` with no options, or an options
-//! object literal without `signal` (an options variable is trusted).
-//!
-//! ## Why
-//! `context.signal` aborts when the user stops the turn; without it the
-//! request runs on, and the tool call cannot be cancelled.
-//!
-//! ## Example
-//! ```ts
-//! const response = await fetch(url, { headers })
-//! ```
-//!
-//! ## Fix
-//! `fetch(url, { headers, signal: context.signal })`.
-
 use super::site::{in_module, tool_modules};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("module-fetch-signal", Severity::Info, include_str!("module_fetch_signal.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A `fetch(...)` inside `execute` passes no `signal`.
+    ///
+    /// ## What it checks
+    /// Calls of `fetch` in a module's `execute` with no options, or an options
+    /// object literal without `signal` (an options variable is trusted).
+    ///
+    /// ## Why
+    /// `context.signal` aborts when the user stops the turn; without it the
+    /// request runs on, and the tool call cannot be cancelled.
+    ///
+    /// ## Example
+    /// ```ts
+    /// const response = await fetch(url, { headers })
+    /// ```
+    ///
+    /// ## Fix
+    /// `fetch(url, { headers, signal: context.signal })`.
+    id: "module-fetch-signal",
+    severity: Info,
+    category: Module,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in tool_modules(project) {

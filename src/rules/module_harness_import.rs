@@ -1,31 +1,34 @@
-//! A module imports a harness package.
-//!
-//! ## What it checks
-//! A runtime import of `@opencode-ai/plugin`, `@opencode-ai/sdk`,
-//! `opencode-ai`, the xcsh / pi coding-agent packages, or a subpath of them.
-//! An import Bun's transpiler drops (in TypeScript, one whose names are used
-//! only as types or not at all) is `module-harness-type-import` instead.
-//!
-//! ## Why
-//! "A module never imports a harness package." The daemon runs modules for
-//! both harnesses; the experimental harness has no such package.
-//!
-//! ## Example
-//! ```ts
-//! import { tool } from '@opencode-ai/plugin'
-//! ```
-//!
-//! ## Fix
-//! Remove the import: a module is a plain object with a JSON Schema.
-
 use super::site::{beeuni_loaded, in_module};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("module-harness-import", Severity::Error, include_str!("module_harness_import.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A module imports a harness package.
+    ///
+    /// ## What it checks
+    /// A runtime import of `@opencode-ai/plugin`, `@opencode-ai/sdk`,
+    /// `opencode-ai`, the xcsh / pi coding-agent packages, or a subpath of them.
+    /// An import Bun's transpiler drops (in TypeScript, one whose names are used
+    /// only as types or not at all) is `module-harness-type-import` instead.
+    ///
+    /// ## Why
+    /// "A module never imports a harness package." The daemon runs modules for
+    /// both harnesses; the experimental harness has no such package.
+    ///
+    /// ## Example
+    /// ```ts
+    /// import { tool } from '@opencode-ai/plugin'
+    /// ```
+    ///
+    /// ## Fix
+    /// Remove the import: a module is a plain object with a JSON Schema.
+    id: "module-harness-import",
+    severity: Error,
+    category: Module,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in beeuni_loaded(project) {

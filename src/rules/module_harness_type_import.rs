@@ -1,35 +1,34 @@
-//! A module imports types from a harness package.
-//!
-//! ## What it checks
-//! An `import type` (or an import of only `type` names) from a harness
-//! package (`@opencode-ai/plugin`, the xcsh / pi packages, …), or, in
-//! TypeScript, an import whose names are used only as types or not at all:
-//! Bun's transpiler drops it as well.
-//!
-//! ## Why
-//! It is erased at run time, so the module still loads, but it ties the
-//! module to one harness and invites a runtime import next.
-//!
-//! ## Example
-//! ```ts
-//! import type { ToolContext } from '@opencode-ai/plugin'
-//! ```
-//!
-//! ## Fix
-//! Declare the few types you need locally.
-
 use super::site::{beeuni_loaded, in_module};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "module-harness-type-import",
-    Severity::Warning,
-    include_str!("module_harness_type_import.rs"),
-    Some(check),
-);
+crate::rules::declare_rule! {
+    /// A module imports types from a harness package.
+    ///
+    /// ## What it checks
+    /// An `import type` (or an import of only `type` names) from a harness
+    /// package (`@opencode-ai/plugin`, the xcsh / pi packages, …), or, in
+    /// TypeScript, an import whose names are used only as types or not at all:
+    /// Bun's transpiler drops it as well.
+    ///
+    /// ## Why
+    /// It is erased at run time, so the module still loads, but it ties the
+    /// module to one harness and invites a runtime import next.
+    ///
+    /// ## Example
+    /// ```ts
+    /// import type { ToolContext } from '@opencode-ai/plugin'
+    /// ```
+    ///
+    /// ## Fix
+    /// Declare the few types you need locally.
+    id: "module-harness-type-import",
+    severity: Warning,
+    category: Module,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in beeuni_loaded(project) {

@@ -1,29 +1,33 @@
-//! A declared module does not exist, is a folder, or leads outside the repository.
-//!
-//! ## What it checks
-//! For every valid module path under `tools:`, the file must exist inside the
-//! repository as a regular file. A symlink whose target is outside the
-//! repository counts as missing, and its target is never read.
-//!
-//! ## Why
-//! A module that cannot be loaded is skipped: the tool is not offered to the
-//! model, and the daemon only logs `[tools] project tools that did not load`.
-//!
-//! ## Example
-//! ```yaml
-//! tools:
-//!   lookup_order: tools/lookup_order.ts   # no such file
-//! ```
-//!
-//! ## Fix
-//! Create the module, correct the path, or remove the entry.
-
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::project::Project;
 use crate::repo::fs::Refusal;
-use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new("module-missing", Severity::Error, include_str!("module_missing.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A declared module does not exist, is a folder, or leads outside the repository.
+    ///
+    /// ## What it checks
+    /// For every valid module path under `tools:`, the file must exist inside the
+    /// repository as a regular file. A symlink whose target is outside the
+    /// repository counts as missing, and its target is never read.
+    ///
+    /// ## Why
+    /// A module that cannot be loaded is skipped: the tool is not offered to the
+    /// model, and the daemon only logs `[tools] project tools that did not load`.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// tools:
+    ///   lookup_order: tools/lookup_order.ts   # no such file
+    /// ```
+    ///
+    /// ## Fix
+    /// Create the module, correct the path, or remove the entry.
+    id: "module-missing",
+    severity: Error,
+    category: Tool,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (index, decl) in project.tools.iter().enumerate() {
@@ -52,6 +56,6 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 .unwrap_or_else(|| format!("create `{path}`, correct the path, or remove the entry")),
             _ => "point the entry at a module file inside the repository".into(),
         };
-        out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry()), message).help(help));
+        out.push(RULE.diagnostic(Label::new(decl.file, decl.entry()), message).help(help));
     }
 }

@@ -1,60 +1,63 @@
-//! A tool module has no default export.
-//!
-//! ## What it checks
-//! The module must export its tool as the default export: `export default
-//! { … }`, `export { tool as default }`, or in CommonJS `module.exports = { … }`
-//! (Bun runs CommonJS in `.cjs`, `.js` and `.ts`).
-//!
-//! `exports.default = { … }` (or `module.exports.default`) in CommonJS is no
-//! default export under Bun: its CommonJS interop makes the whole exports
-//! object, `{ default: tool }`, the default export, unless the module marks
-//! itself as compiled from an ES module (`exports.__esModule = true` or
-//! `Object.defineProperty(exports, '__esModule', { value: true })`, as
-//! TypeScript and Babel write it), when `exports.default` is taken. The
-//! finding points at the assignment.
-//!
-//! A default export that is a literal other than an object (`null`, a
-//! number, a string, a boolean, an array, a template), directly or through a
-//! module-level `const`, is no tool either. A module of named
-//! `tool({...})` exports (opencode's form) gets help on moving each export
-//! to a module of its own. A module whose tool object is a named export
-//! (`export const crmNote = {…}`, `export { crmNote }`, CommonJS
-//! `exports.crmNote = {…}`, the AI SDK's `export const weather = tool({…})`)
-//! is told how to make that object the default, with the renames its shape
-//! needs (`inputSchema` → `parameters`, `handler` → `execute`); a LangChain
-//! `tool(fn, {…})` export is told what to export instead; a module that
-//! registers its tools with an MCP server (`server.tool(…)`,
-//! `server.registerTool(…)`) is told to give each tool a module of its own.
-//!
-//! ## Why
-//! Without a default export the module is skipped at load; with
-//! `{ default: tool }` as its default export, the tool has none of its
-//! fields and is skipped too.
-//!
-//! ## Example
-//! ```ts
-//! export const lookupOrder = { description: '…', parameters: { type: 'object' }, execute() {} }
-//! ```
-//!
-//! ```js
-//! // tools/lookup_order.cjs
-//! exports.default = { description: '…', parameters: { type: 'object' }, execute() {} }
-//! ```
-//!
-//! ## Fix
-//! `export default lookupOrder` (the object above), or
-//! `export default { description, parameters, execute }`; in CommonJS,
-//! `module.exports = { description, parameters, execute }`.
-
 use super::shapes;
 use super::site::{export_site, first_line, in_module, tool_modules};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::modules::facts::{DefaultExport, DefaultExportKind};
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("module-no-default-export", Severity::Error, include_str!("module_no_default_export.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A tool module has no default export.
+    ///
+    /// ## What it checks
+    /// The module must export its tool as the default export: `export default
+    /// { … }`, `export { tool as default }`, or in CommonJS `module.exports = { … }`
+    /// (Bun runs CommonJS in `.cjs`, `.js` and `.ts`).
+    ///
+    /// `exports.default = { … }` (or `module.exports.default`) in CommonJS is no
+    /// default export under Bun: its CommonJS interop makes the whole exports
+    /// object, `{ default: tool }`, the default export, unless the module marks
+    /// itself as compiled from an ES module (`exports.__esModule = true` or
+    /// `Object.defineProperty(exports, '__esModule', { value: true })`, as
+    /// TypeScript and Babel write it), when `exports.default` is taken. The
+    /// finding points at the assignment.
+    ///
+    /// A default export that is a literal other than an object (`null`, a
+    /// number, a string, a boolean, an array, a template), directly or through a
+    /// module-level `const`, is no tool either. A module of named
+    /// `tool({...})` exports (opencode's form) gets help on moving each export
+    /// to a module of its own. A module whose tool object is a named export
+    /// (`export const crmNote = {…}`, `export { crmNote }`, CommonJS
+    /// `exports.crmNote = {…}`, the AI SDK's `export const weather = tool({…})`)
+    /// is told how to make that object the default, with the renames its shape
+    /// needs (`inputSchema` → `parameters`, `handler` → `execute`); a LangChain
+    /// `tool(fn, {…})` export is told what to export instead; a module that
+    /// registers its tools with an MCP server (`server.tool(…)`,
+    /// `server.registerTool(…)`) is told to give each tool a module of its own.
+    ///
+    /// ## Why
+    /// Without a default export the module is skipped at load; with
+    /// `{ default: tool }` as its default export, the tool has none of its
+    /// fields and is skipped too.
+    ///
+    /// ## Example
+    /// ```ts
+    /// export const lookupOrder = { description: '…', parameters: { type: 'object' }, execute() {} }
+    /// ```
+    ///
+    /// ```js
+    /// // tools/lookup_order.cjs
+    /// exports.default = { description: '…', parameters: { type: 'object' }, execute() {} }
+    /// ```
+    ///
+    /// ## Fix
+    /// `export default lookupOrder` (the object above), or
+    /// `export default { description, parameters, execute }`; in CommonJS,
+    /// `module.exports = { description, parameters, execute }`.
+    id: "module-no-default-export",
+    severity: Error,
+    category: Module,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in tool_modules(project).filter(|m| m.facts.is_whole()) {

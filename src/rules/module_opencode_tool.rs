@@ -1,31 +1,34 @@
-//! A tool module exports `tool({ … })` from `@opencode-ai/plugin`.
-//!
-//! ## What it checks
-//! The default export is a call of `tool(...)` (or `tool.define(...)`), the
-//! opencode plugin's form with `args` in zod.
-//!
-//! ## Why
-//! That form runs only on the standard harness, through the harness package
-//! a module never imports. Beeuni loads plain objects on both harnesses.
-//!
-//! ## Example
-//! ```ts
-//! import { tool } from '@opencode-ai/plugin'
-//! export default tool({ description: '…', args: { id: tool.schema.string() }, async execute(args) {} })
-//! ```
-//!
-//! ## Fix
-//! Move to a plain object whose `parameters` is JSON Schema, read secrets
-//! from `context.env`, and declare it under `tools:`.
-
 use super::site::{export_site, in_module, tool_modules};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::modules::facts::DefaultExportKind;
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("module-opencode-tool", Severity::Error, include_str!("module_opencode_tool.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A tool module exports `tool({ … })` from `@opencode-ai/plugin`.
+    ///
+    /// ## What it checks
+    /// The default export is a call of `tool(...)` (or `tool.define(...)`), the
+    /// opencode plugin's form with `args` in zod.
+    ///
+    /// ## Why
+    /// That form runs only on the standard harness, through the harness package
+    /// a module never imports. Beeuni loads plain objects on both harnesses.
+    ///
+    /// ## Example
+    /// ```ts
+    /// import { tool } from '@opencode-ai/plugin'
+    /// export default tool({ description: '…', args: { id: tool.schema.string() }, async execute(args) {} })
+    /// ```
+    ///
+    /// ## Fix
+    /// Move to a plain object whose `parameters` is JSON Schema, read secrets
+    /// from `context.env`, and declare it under `tools:`.
+    id: "module-opencode-tool",
+    severity: Error,
+    category: Module,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in tool_modules(project).filter(|m| m.facts.is_whole()) {

@@ -1,49 +1,52 @@
-//! A module imports a package that no `node_modules` provides.
-//!
-//! ## What it checks
-//! A bare import (`zod`, `@scope/name`, `name/sub`) resolves from a
-//! `node_modules` folder beside or above the module, inside the checkout
-//! (its `package.json` `main`/`exports`, or `index.*`). Node built-ins,
-//! `node:*`, `bun` and `bun:*` are fine. A package's `exports` map is
-//! enforced with the conditions Bun matches (`bun`, `import` or `require`,
-//! `node`, `default`; the first matching key wins): a subpath it does not
-//! export is `Package subpath './x' is not defined by "exports" in …`, as the
-//! runtime says. A specifier that cannot be a package name (`@/x`) is never a
-//! missing package (see `module-import-missing`). An `import()` or `require()`
-//! inside a `try` with a `catch` is a warning: it fails when called, not at
-//! load. JSX (in `.js`, `.jsx`, `.tsx`) counts as an import of
-//! `react/jsx-dev-runtime` at the first element, which Bun's transpiler
-//! adds (`/** @jsxImportSource x */` names another package,
-//! `/** @jsxRuntime classic */` adds none). When a `package.json` declares the
-//! package, the finding is `module-package-not-installed` instead. An
-//! installed package without the imported file (a subpath it lacks, a
-//! missing `main`) is `Cannot find module 'name/sub'`, as the runtime says.
-//!
-//! xcsh custom tools and their helpers are checked too (RULES.md §6).
-//!
-//! ## Why
-//! The sandbox installs no packages for a tool: the module fails with
-//! `Cannot find package 'zod'` and is skipped. xcsh imports its tools with
-//! Bun from the checkout, where the import fails the same way.
-//!
-//! ## Example
-//! ```ts
-//! import { z } from 'zod'
-//! ```
-//!
-//! ## Fix
-//! Drop the dependency (for zod: print the JSON Schema once and paste it into
-//! `parameters`), or commit the package under `node_modules`.
-
 use super::site::{at_import, is_beeuni_loaded};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::modules::facts::ImportKind;
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("module-package-missing", Severity::Error, include_str!("module_package_missing.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A module imports a package that no `node_modules` provides.
+    ///
+    /// ## What it checks
+    /// A bare import (`zod`, `@scope/name`, `name/sub`) resolves from a
+    /// `node_modules` folder beside or above the module, inside the checkout
+    /// (its `package.json` `main`/`exports`, or `index.*`). Node built-ins,
+    /// `node:*`, `bun` and `bun:*` are fine. A package's `exports` map is
+    /// enforced with the conditions Bun matches (`bun`, `import` or `require`,
+    /// `node`, `default`; the first matching key wins): a subpath it does not
+    /// export is `Package subpath './x' is not defined by "exports" in …`, as the
+    /// runtime says. A specifier that cannot be a package name (`@/x`) is never a
+    /// missing package (see `module-import-missing`). An `import()` or `require()`
+    /// inside a `try` with a `catch` is a warning: it fails when called, not at
+    /// load. JSX (in `.js`, `.jsx`, `.tsx`) counts as an import of
+    /// `react/jsx-dev-runtime` at the first element, which Bun's transpiler
+    /// adds (`/** @jsxImportSource x */` names another package,
+    /// `/** @jsxRuntime classic */` adds none). When a `package.json` declares the
+    /// package, the finding is `module-package-not-installed` instead. An
+    /// installed package without the imported file (a subpath it lacks, a
+    /// missing `main`) is `Cannot find module 'name/sub'`, as the runtime says.
+    ///
+    /// xcsh custom tools and their helpers are checked too (RULES.md §6).
+    ///
+    /// ## Why
+    /// The sandbox installs no packages for a tool: the module fails with
+    /// `Cannot find package 'zod'` and is skipped. xcsh imports its tools with
+    /// Bun from the checkout, where the import fails the same way.
+    ///
+    /// ## Example
+    /// ```ts
+    /// import { z } from 'zod'
+    /// ```
+    ///
+    /// ## Fix
+    /// Drop the dependency (for zod: print the JSON Schema once and paste it into
+    /// `parameters`), or commit the package under `node_modules`.
+    id: "module-package-missing",
+    severity: Error,
+    category: Module,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in &project.modules {

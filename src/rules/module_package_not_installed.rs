@@ -1,39 +1,38 @@
-//! A module imports a package that `package.json` declares but that is not installed.
-//!
-//! ## What it checks
-//! A bare import resolves from no `node_modules` beside or above the module,
-//! but a `package.json` beside or above declares it (`dependencies`,
-//! `devDependencies`, `peerDependencies` or `optionalDependencies`).
-//!
-//! xcsh custom tools and their helpers are checked too (RULES.md §6: the
-//! loading rules of §4 apply to them).
-//!
-//! ## Why
-//! It works on the author's machine after `bun install`, but the sandbox
-//! installs no packages for a tool: there it fails with
-//! `Cannot find package`. xcsh imports its tools with Bun from the checkout:
-//! until someone installs the packages there, the tool fails to load.
-//!
-//! ## Example
-//! ```ts
-//! import { z } from 'zod'   // package.json lists zod; node_modules is not committed
-//! ```
-//!
-//! ## Fix
-//! Drop the dependency, or commit the installed package.
-
 use super::site::{at_import, is_beeuni_loaded};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new(
-    "module-package-not-installed",
-    Severity::Warning,
-    include_str!("module_package_not_installed.rs"),
-    Some(check),
-);
+crate::rules::declare_rule! {
+    /// A module imports a package that `package.json` declares but that is not installed.
+    ///
+    /// ## What it checks
+    /// A bare import resolves from no `node_modules` beside or above the module,
+    /// but a `package.json` beside or above declares it (`dependencies`,
+    /// `devDependencies`, `peerDependencies` or `optionalDependencies`).
+    ///
+    /// xcsh custom tools and their helpers are checked too (RULES.md §6: the
+    /// loading rules of §4 apply to them).
+    ///
+    /// ## Why
+    /// It works on the author's machine after `bun install`, but the sandbox
+    /// installs no packages for a tool: there it fails with
+    /// `Cannot find package`. xcsh imports its tools with Bun from the checkout:
+    /// until someone installs the packages there, the tool fails to load.
+    ///
+    /// ## Example
+    /// ```ts
+    /// import { z } from 'zod'   // package.json lists zod; node_modules is not committed
+    /// ```
+    ///
+    /// ## Fix
+    /// Drop the dependency, or commit the installed package.
+    id: "module-package-not-installed",
+    severity: Warning,
+    category: Module,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in &project.modules {

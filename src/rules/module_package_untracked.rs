@@ -1,36 +1,39 @@
-//! A module's package resolves only from a `node_modules` git does not track.
-//!
-//! ## What it checks
-//! The package a bare import resolves to lives in a `node_modules` folder
-//! with no tracked file under the package. Skipped outside git.
-//!
-//! xcsh custom tools and their helpers are checked too (RULES.md §6: the
-//! loading rules of §4 apply to them).
-//!
-//! ## Why
-//! A config release holds only tracked files, and the sandbox installs no
-//! packages for a tool: where sessions run, the package is not there. An
-//! xcsh tool is imported with Bun from a checkout: a fresh clone has no
-//! untracked `node_modules`, and the tool fails to load there until someone
-//! installs the packages.
-//!
-//! ## Example
-//! ```ts
-//! import { z } from 'zod'   // node_modules/ is in .gitignore
-//! ```
-//!
-//! ## Fix
-//! For zod: print the JSON Schema once and paste it into `parameters`.
-//! Otherwise drop the dependency or track the package.
-
 use super::site::{at_import, is_beeuni_loaded};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("module-package-untracked", Severity::Warning, include_str!("module_package_untracked.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A module's package resolves only from a `node_modules` git does not track.
+    ///
+    /// ## What it checks
+    /// The package a bare import resolves to lives in a `node_modules` folder
+    /// with no tracked file under the package. Skipped outside git.
+    ///
+    /// xcsh custom tools and their helpers are checked too (RULES.md §6: the
+    /// loading rules of §4 apply to them).
+    ///
+    /// ## Why
+    /// A config release holds only tracked files, and the sandbox installs no
+    /// packages for a tool: where sessions run, the package is not there. An
+    /// xcsh tool is imported with Bun from a checkout: a fresh clone has no
+    /// untracked `node_modules`, and the tool fails to load there until someone
+    /// installs the packages.
+    ///
+    /// ## Example
+    /// ```ts
+    /// import { z } from 'zod'   // node_modules/ is in .gitignore
+    /// ```
+    ///
+    /// ## Fix
+    /// For zod: print the JSON Schema once and paste it into `parameters`.
+    /// Otherwise drop the dependency or track the package.
+    id: "module-package-untracked",
+    severity: Warning,
+    category: Module,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     if !project.checkout.in_git() {

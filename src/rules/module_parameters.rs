@@ -1,40 +1,43 @@
-//! A tool module's `parameters` is missing or not an object schema.
-//!
-//! ## What it checks
-//! The default-exported object has `parameters`, a JSON Schema object literal
-//! whose `type` is `'object'`.
-//!
-//! A zod schema (`z.object({...})`, a call on a binding imported from `zod`)
-//! is not JSON Schema; `z.toJSONSchema(...)` builds one (and is not checked
-//! further: `module-unanalyzable`).
-//!
-//! The object passed to the AI SDK's `tool({...})` (of `ai`, which returns
-//! its argument) or to a function of the module that returns its parameter
-//! is checked as written. An object with `inputSchema` (the AI SDK 5's and
-//! MCP's name) or `schema` (LangChain's) instead is told to rename it; a
-//! LangChain `tool(fn, { schema })` (of `@langchain/core/tools`) returns a
-//! StructuredTool, which has no `parameters`: the finding says so.
-//!
-//! ## Why
-//! "Not an object schema" is a load failure: the module is skipped.
-//!
-//! ## Example
-//! ```ts
-//! export default { description: '…', parameters: { properties: { id: { type: 'string' } } }, execute() {} }
-//! ```
-//!
-//! ## Fix
-//! `parameters: { type: 'object', properties: { … }, required: [ … ] }`.
-
 use super::shapes;
 use super::site::{export_site, in_module, object_modules};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::modules::facts::{Field, Parameters};
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("module-parameters", Severity::Error, include_str!("module_parameters.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A tool module's `parameters` is missing or not an object schema.
+    ///
+    /// ## What it checks
+    /// The default-exported object has `parameters`, a JSON Schema object literal
+    /// whose `type` is `'object'`.
+    ///
+    /// A zod schema (`z.object({...})`, a call on a binding imported from `zod`)
+    /// is not JSON Schema; `z.toJSONSchema(...)` builds one (and is not checked
+    /// further: `module-unanalyzable`).
+    ///
+    /// The object passed to the AI SDK's `tool({...})` (of `ai`, which returns
+    /// its argument) or to a function of the module that returns its parameter
+    /// is checked as written. An object with `inputSchema` (the AI SDK 5's and
+    /// MCP's name) or `schema` (LangChain's) instead is told to rename it; a
+    /// LangChain `tool(fn, { schema })` (of `@langchain/core/tools`) returns a
+    /// StructuredTool, which has no `parameters`: the finding says so.
+    ///
+    /// ## Why
+    /// "Not an object schema" is a load failure: the module is skipped.
+    ///
+    /// ## Example
+    /// ```ts
+    /// export default { description: '…', parameters: { properties: { id: { type: 'string' } } }, execute() {} }
+    /// ```
+    ///
+    /// ## Fix
+    /// `parameters: { type: 'object', properties: { … }, required: [ … ] }`.
+    id: "module-parameters",
+    severity: Error,
+    category: Module,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (module, object) in object_modules(project) {

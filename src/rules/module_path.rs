@@ -1,30 +1,34 @@
-//! A project tool's module path is not a repo-relative path to a module.
-//!
-//! ## What it checks
-//! The path must be repo-relative (not absolute, not `~`, not a URL or
-//! scheme, no drive letter, no backslashes), stay inside the repository, and
-//! end in `.ts`, `.js`, `.mts`, `.mjs`, `.cts` or `.cjs` (not `.tsx`, `.jsx`,
-//! `.json`, `.md`, nor a `.d.ts` declaration file). `./tools/x.ts` is fine. A
-//! path that fails here is not checked for existence.
-//!
-//! ## Why
-//! The platform refuses the declaration; the tool never loads.
-//!
-//! ## Example
-//! ```yaml
-//! tools:
-//!   lookup_order: tools/lookup_order.tsx
-//! ```
-//!
-//! ## Fix
-//! Point at a `.ts` or `.js` module inside the repository.
-
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::manifest::tools::ToolValue;
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new("module-path", Severity::Error, include_str!("module_path.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A project tool's module path is not a repo-relative path to a module.
+    ///
+    /// ## What it checks
+    /// The path must be repo-relative (not absolute, not `~`, not a URL or
+    /// scheme, no drive letter, no backslashes), stay inside the repository, and
+    /// end in `.ts`, `.js`, `.mts`, `.mjs`, `.cts` or `.cjs` (not `.tsx`, `.jsx`,
+    /// `.json`, `.md`, nor a `.d.ts` declaration file). `./tools/x.ts` is fine. A
+    /// path that fails here is not checked for existence.
+    ///
+    /// ## Why
+    /// The platform refuses the declaration; the tool never loads.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// tools:
+    ///   lookup_order: tools/lookup_order.tsx
+    /// ```
+    ///
+    /// ## Fix
+    /// Point at a `.ts` or `.js` module inside the repository.
+    id: "module-path",
+    severity: Error,
+    category: Tool,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for decl in project.tools.iter().filter(|d| !d.is_beeuni_name()) {
@@ -38,6 +42,6 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         );
         let help = format!("point `{}` at a `.ts` or `.js` module inside the repository", decl.name);
         let at = Label::new(decl.file, decl.entry());
-        out.push(Diagnostic::new(RULE.id, RULE.severity, at, message).help(help));
+        out.push(RULE.diagnostic(at, message).help(help));
     }
 }

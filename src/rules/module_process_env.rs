@@ -1,32 +1,35 @@
-//! A module reads a secret from `process.env` or `Bun.env`.
-//!
-//! ## What it checks
-//! `process.env.X`, `process.env['X']`, `Bun.env.X` or
-//! `const { X } = process.env`, in a declared module or a helper it loads,
-//! where X is a secret of the project (in some
-//! agent's `secrets:` list) or looks like one (ends in `_KEY`, `_TOKEN`,
-//! `_SECRET`, `_PASSWORD`, or contains `API_KEY`).
-//!
-//! ## Why
-//! A secret changed after the box started is in `context.env`, not in
-//! `process.env`; and `context.env` holds only the secrets the calling agent
-//! is granted.
-//!
-//! ## Example
-//! ```ts
-//! const key = process.env.WEATHER_API_KEY
-//! ```
-//!
-//! ## Fix
-//! Read `context.env.X` in `execute(args, context)`.
-
 use super::site::{beeuni_loaded, in_module};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("module-process-env", Severity::Warning, include_str!("module_process_env.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A module reads a secret from `process.env` or `Bun.env`.
+    ///
+    /// ## What it checks
+    /// `process.env.X`, `process.env['X']`, `Bun.env.X` or
+    /// `const { X } = process.env`, in a declared module or a helper it loads,
+    /// where X is a secret of the project (in some
+    /// agent's `secrets:` list) or looks like one (ends in `_KEY`, `_TOKEN`,
+    /// `_SECRET`, `_PASSWORD`, or contains `API_KEY`).
+    ///
+    /// ## Why
+    /// A secret changed after the box started is in `context.env`, not in
+    /// `process.env`; and `context.env` holds only the secrets the calling agent
+    /// is granted.
+    ///
+    /// ## Example
+    /// ```ts
+    /// const key = process.env.WEATHER_API_KEY
+    /// ```
+    ///
+    /// ## Fix
+    /// Read `context.env.X` in `execute(args, context)`.
+    id: "module-process-env",
+    severity: Warning,
+    category: Module,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let secrets = project.secrets();

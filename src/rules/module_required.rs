@@ -1,30 +1,33 @@
-//! `parameters.required` names a property that `parameters.properties` lacks.
-//!
-//! ## What it checks
-//! Every string in the `required` array of a module's `parameters` is a key
-//! of its `properties` (when both are literals).
-//!
-//! ## Why
-//! The model gets the schema as it is: it is asked for an argument it is
-//! never told about, and calls fail or carry invented values.
-//!
-//! ## Example
-//! ```ts
-//! parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['order_id'] }
-//! ```
-//!
-//! ## Fix
-//! Name the property in `required` as in `properties`, or describe it there.
-
 use super::site::{in_module, object_modules};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::modules::facts::Field;
 use crate::project::Project;
-use crate::rules::Rule;
 use crate::rules::names::did_you_mean;
 
-pub static RULE: Rule =
-    Rule::new("module-required", Severity::Warning, include_str!("module_required.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// `parameters.required` names a property that `parameters.properties` lacks.
+    ///
+    /// ## What it checks
+    /// Every string in the `required` array of a module's `parameters` is a key
+    /// of its `properties` (when both are literals).
+    ///
+    /// ## Why
+    /// The model gets the schema as it is: it is asked for an argument it is
+    /// never told about, and calls fail or carry invented values.
+    ///
+    /// ## Example
+    /// ```ts
+    /// parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['order_id'] }
+    /// ```
+    ///
+    /// ## Fix
+    /// Name the property in `required` as in `properties`, or describe it there.
+    id: "module-required",
+    severity: Warning,
+    category: Module,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (module, object) in object_modules(project) {

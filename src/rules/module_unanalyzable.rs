@@ -1,44 +1,47 @@
-//! A module's default export or `parameters` is built at run time, or the module is beyond the limits.
-//!
-//! ## What it checks
-//! The default export, or its `description`, `parameters` or `execute`, is a
-//! value static analysis cannot read: a call (`z.toJSONSchema(...)`), a
-//! spread, an imported binding. The finding says which, and that the checks
-//! above were not made for it. Calls known to return their argument are read
-//! through, not reported here: the AI SDK's `tool({...})` (of `ai`), a
-//! function of the module whose body returns its parameter, and one imported
-//! from a relative module that exports it so; LangChain's `tool(fn, {...})`
-//! is read as the StructuredTool it makes. Any other wrapper
-//! (`createTool({...})` of a package, a helper that logs first) is reported
-//! here. A module (or helper) nested deeper, or larger,
-//! than the limits in the README ("Limits") is not analysed at all: the
-//! finding points at where it went too deep, and none of its checks were made.
-//! An import whose package map (`exports` or `imports` of a `package.json`,
-//! `compilerOptions.paths` of a `tsconfig.json`) is larger than beeuni-lint
-//! looks through is not checked either: the finding is on the import.
-//!
-//! ## Why
-//! beeuni-lint never runs a module and never guesses: what it cannot read,
-//! it says it did not check.
-//!
-//! ## Example
-//! ```ts
-//! parameters: z.toJSONSchema(z.object({ id: z.string() })),
-//! ```
-//!
-//! ## Fix
-//! Write the value as a literal (print the JSON Schema once and paste it),
-//! or accept the finding (`# beeuni-lint: ignore[module-unanalyzable]`).
-
 use super::site::{at_import, export_site, in_module, tool_modules};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::modules::facts::{DefaultExportKind, Field};
 use crate::modules::resolve::{MAX_EXAMINED, Resolution};
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("module-unanalyzable", Severity::Info, include_str!("module_unanalyzable.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A module's default export or `parameters` is built at run time, or the module is beyond the limits.
+    ///
+    /// ## What it checks
+    /// The default export, or its `description`, `parameters` or `execute`, is a
+    /// value static analysis cannot read: a call (`z.toJSONSchema(...)`), a
+    /// spread, an imported binding. The finding says which, and that the checks
+    /// above were not made for it. Calls known to return their argument are read
+    /// through, not reported here: the AI SDK's `tool({...})` (of `ai`), a
+    /// function of the module whose body returns its parameter, and one imported
+    /// from a relative module that exports it so; LangChain's `tool(fn, {...})`
+    /// is read as the StructuredTool it makes. Any other wrapper
+    /// (`createTool({...})` of a package, a helper that logs first) is reported
+    /// here. A module (or helper) nested deeper, or larger,
+    /// than the limits in the README ("Limits") is not analysed at all: the
+    /// finding points at where it went too deep, and none of its checks were made.
+    /// An import whose package map (`exports` or `imports` of a `package.json`,
+    /// `compilerOptions.paths` of a `tsconfig.json`) is larger than beeuni-lint
+    /// looks through is not checked either: the finding is on the import.
+    ///
+    /// ## Why
+    /// beeuni-lint never runs a module and never guesses: what it cannot read,
+    /// it says it did not check.
+    ///
+    /// ## Example
+    /// ```ts
+    /// parameters: z.toJSONSchema(z.object({ id: z.string() })),
+    /// ```
+    ///
+    /// ## Fix
+    /// Write the value as a literal (print the JSON Schema once and paste it),
+    /// or accept the finding (`# beeuni-lint: ignore[module-unanalyzable]`).
+    id: "module-unanalyzable",
+    severity: Info,
+    category: Module,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in &project.modules {

@@ -1,37 +1,40 @@
-//! The graph has a `tools:` key and it loads no Beeuni tool.
-//!
-//! ## What it checks
-//! With a `tools:` key anywhere in the graph (even `tools: {}` or an empty
-//! `tools:`), sessions get only the Beeuni tools listed there, as
-//! `beeuni:<name>` or as a module that replaces one. When none is listed, the
-//! finding points at the first `tools:` key in graph order. A `tools:` value
-//! that is neither a mapping nor null (`tools: 7`) is `manifest-shape` alone:
-//! that manifest does not load, so this rule says nothing about it. With a
-//! base (`--base`, `--staged`) that loaded a Beeuni tool, the change is what
-//! drops them: that is `removed-beeuni-tool` alone.
-//!
-//! ## Why
-//! This is how a project that adds its first own tool drops all five hosted
-//! tools by accident: one `tools:` line, and every agent loses `web_search`,
-//! `image_search`, `scrape_webpage`, `memory` and `show`.
-//!
-//! ## Example
-//! ```yaml
-//! tools:
-//!   lookup_order: tools/lookup_order.ts
-//! ```
-//!
-//! ## Fix
-//! Add `<name>: beeuni:<name>` for each Beeuni tool to keep. Unsafe fix: add
-//! the five lines under that `tools:` key (the removal may be wanted).
-
 use crate::catalog::BEEUNI_TOOLS;
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("no-beeuni-tools", Severity::Warning, include_str!("no_beeuni_tools.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// The graph has a `tools:` key and it loads no Beeuni tool.
+    ///
+    /// ## What it checks
+    /// With a `tools:` key anywhere in the graph (even `tools: {}` or an empty
+    /// `tools:`), sessions get only the Beeuni tools listed there, as
+    /// `beeuni:<name>` or as a module that replaces one. When none is listed, the
+    /// finding points at the first `tools:` key in graph order. A `tools:` value
+    /// that is neither a mapping nor null (`tools: 7`) is `manifest-shape` alone:
+    /// that manifest does not load, so this rule says nothing about it. With a
+    /// base (`--base`, `--staged`) that loaded a Beeuni tool, the change is what
+    /// drops them: that is `removed-beeuni-tool` alone.
+    ///
+    /// ## Why
+    /// This is how a project that adds its first own tool drops all five hosted
+    /// tools by accident: one `tools:` line, and every agent loses `web_search`,
+    /// `image_search`, `scrape_webpage`, `memory` and `show`.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// tools:
+    ///   lookup_order: tools/lookup_order.ts
+    /// ```
+    ///
+    /// ## Fix
+    /// Add `<name>: beeuni:<name>` for each Beeuni tool to keep. Unsafe fix: add
+    /// the five lines under that `tools:` key (the removal may be wanted).
+    id: "no-beeuni-tools",
+    severity: Warning,
+    category: Tool,
+    fix: Unsafe,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let Some(first) = project.tools_keys.first() else {
@@ -55,7 +58,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     }
     let message = "Sessions of this project get no Beeuni tool (web_search, image_search, scrape_webpage, memory, show). Add `<name>: beeuni:<name>` to keep one.";
     let help = "e.g. `web_search: beeuni:web_search` under `tools:`";
-    let mut diagnostic = Diagnostic::new(RULE.id, RULE.severity, Label::new(first.file, first.key), message).help(help);
+    let mut diagnostic = RULE.diagnostic(Label::new(first.file, first.key), message).help(help);
     diagnostic.fix = super::fixes::add_beeuni_lines(project, first, &missing);
     out.push(diagnostic);
 }

@@ -1,33 +1,36 @@
-//! An agent's `permission:` names a tool that does not exist.
-//!
-//! ## What it checks
-//! When `agents.<name>.permission` is a mapping, each key is a known tool, a
-//! pattern with `*`, or a permission-only key (`external_directory`,
-//! `doom_loop`).
-//!
-//! ## Why
-//! The permission rules still decide whether a call is allowed, asked or
-//! denied: a typo there leaves the default in force.
-//!
-//! ## Example
-//! ```yaml
-//! agents:
-//!   support:
-//!     permission:
-//!       bsh: deny
-//! ```
-//!
-//! ## Fix
-//! Use the tool's real name.
-
 use crate::catalog::PERMISSION_ONLY_KEYS;
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::project::Project;
-use crate::rules::Rule;
 use crate::rules::names::one_of;
 
-pub static RULE: Rule =
-    Rule::new("permission-unknown-tool", Severity::Warning, include_str!("permission_unknown_tool.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An agent's `permission:` names a tool that does not exist.
+    ///
+    /// ## What it checks
+    /// When `agents.<name>.permission` is a mapping, each key is a known tool, a
+    /// pattern with `*`, or a permission-only key (`external_directory`,
+    /// `doom_loop`).
+    ///
+    /// ## Why
+    /// The permission rules still decide whether a call is allowed, asked or
+    /// denied: a typo there leaves the default in force.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// agents:
+    ///   support:
+    ///     permission:
+    ///       bsh: deny
+    /// ```
+    ///
+    /// ## Fix
+    /// Use the tool's real name.
+    id: "permission-unknown-tool",
+    severity: Warning,
+    category: Agent,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for agent in &project.agents {
@@ -40,7 +43,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 agent.name
             );
             // Its help is added once the findings shown are known ([`super::hints`]).
-            out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, *span), message));
+            out.push(RULE.diagnostic(Label::new(agent.file, *span), message));
         }
     }
 }

@@ -1,33 +1,36 @@
-//! An agent's list names a terminal `pty_*` tool without `bash`.
-//!
-//! ## What it checks
-//! A list, exclude list or map (`pty_spawn: false`) names a `pty_*` tool of
-//! the terminal plugin, and does not do the same for `bash`.
-//!
-//! ## Why
-//! On the standard harness the `pty_*` tools follow `bash`: listing
-//! `pty_spawn` without `bash` does not give it, and excluding it while `bash`
-//! is allowed does not hide it.
-//!
-//! ## Example
-//! ```yaml
-//! agents:
-//!   support:
-//!     tools:
-//!       exclude: [pty_spawn]
-//! ```
-//!
-//! ## Fix
-//! Name `bash` the same way (or drop the `pty_*` name).
-
 use crate::catalog::PTY_TOOLS;
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::manifest::agents::ToolList;
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("pty-follows-bash", Severity::Warning, include_str!("pty_follows_bash.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An agent's list names a terminal `pty_*` tool without `bash`.
+    ///
+    /// ## What it checks
+    /// A list, exclude list or map (`pty_spawn: false`) names a `pty_*` tool of
+    /// the terminal plugin, and does not do the same for `bash`.
+    ///
+    /// ## Why
+    /// On the standard harness the `pty_*` tools follow `bash`: listing
+    /// `pty_spawn` without `bash` does not give it, and excluding it while `bash`
+    /// is allowed does not hide it.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// agents:
+    ///   support:
+    ///     tools:
+    ///       exclude: [pty_spawn]
+    /// ```
+    ///
+    /// ## Fix
+    /// Name `bash` the same way (or drop the `pty_*` name).
+    id: "pty-follows-bash",
+    severity: Warning,
+    category: Agent,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for agent in &project.agents {
@@ -57,7 +60,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         );
         let help =
             format!("name `bash` the same way to {} the terminal tools", if verb == "gives" { "give" } else { "hide" });
-        out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, pty.item), message).help(help));
+        out.push(RULE.diagnostic(Label::new(agent.file, pty.item), message).help(help));
     }
 }
 

@@ -1,29 +1,32 @@
-//! An agent's list holds `*` and other names.
-//!
-//! ## What it checks
-//! A list of `agents.<name>.tools` that contains `*` next to other names.
-//!
-//! ## Why
-//! `*` makes the list `all`: the other names add nothing, and suggest the
-//! agent is limited when it is not.
-//!
-//! ## Example
-//! ```yaml
-//! agents:
-//!   beeuni:
-//!     tools: ["*", read]
-//! ```
-//!
-//! ## Fix
-//! Write `tools: all`, or drop the `*`.
-
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::manifest::agents::ToolList;
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("redundant-wildcard", Severity::Info, include_str!("redundant_wildcard.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An agent's list holds `*` and other names.
+    ///
+    /// ## What it checks
+    /// A list of `agents.<name>.tools` that contains `*` next to other names.
+    ///
+    /// ## Why
+    /// `*` makes the list `all`: the other names add nothing, and suggest the
+    /// agent is limited when it is not.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// agents:
+    ///   beeuni:
+    ///     tools: ["*", read]
+    /// ```
+    ///
+    /// ## Fix
+    /// Write `tools: all`, or drop the `*`.
+    id: "redundant-wildcard",
+    severity: Info,
+    category: Agent,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for agent in &project.agents {
@@ -36,6 +39,6 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         };
         let message = format!("`*` makes the list of agent `{}` `all`: the other names add nothing", agent.name);
         let help = "write `tools: all`, or remove the `*` to give only the listed tools";
-        out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, star.item), message).help(help));
+        out.push(RULE.diagnostic(Label::new(agent.file, star.item), message).help(help));
     }
 }

@@ -1,44 +1,47 @@
-//! A change removes a Beeuni tool that sessions got at the base.
-//!
-//! ## What it checks
-//! Needs a base (`--base REV`, or `--staged`: HEAD). A Beeuni tool the base
-//! version loaded is not loaded after the change: its line under `tools:` was
-//! deleted, or the change adds the graph's first `tools:` key (anywhere,
-//! also in an imported file) and that key does not list it, or an import
-//! that held the only `tools:` key was removed. The finding points at the
-//! head's `tools:` key (the one of the file that declared the tool, when it
-//! still has one); with no `tools:` key left, at line 1 of `beeuni.yaml`.
-//! A head whose `tools:` value is neither a mapping nor null (`tools: 7`) is
-//! `manifest-shape` alone: that manifest does not load.
-//!
-//! ## Why
-//! Removing a Beeuni tool is one deleted line, and every agent of the
-//! project loses it, on both harnesses, in every session that starts after
-//! the change merges. Nothing at run time says so: the model just stops
-//! being offered the tool.
-//!
-//! ## Example
-//! ```yaml
-//! tools:
-//!   web_search: beeuni:web_search
-//!   lookup_order: tools/lookup_order.ts   # added: image_search, … are gone
-//! ```
-//!
-//! One change gives one finding, whatever it removes: with several tools
-//! the message names them all ("this change removes the Beeuni tools
-//! `image_search`, `memory`: …") and the help is the block of lines to paste.
-//!
-//! ## Fix
-//! Add `<name>: beeuni:<name>` under `tools:` for each tool to keep (when the
-//! removal is not wanted): the unsafe fix does it. When the removal is wanted,
-//! name the tools in `removed-beeuni-tools = [...]` of `beeuni-lint.toml`.
-
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("removed-beeuni-tool", Severity::Warning, include_str!("removed_beeuni_tool.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A change removes a Beeuni tool that sessions got at the base.
+    ///
+    /// ## What it checks
+    /// Needs a base (`--base REV`, or `--staged`: HEAD). A Beeuni tool the base
+    /// version loaded is not loaded after the change: its line under `tools:` was
+    /// deleted, or the change adds the graph's first `tools:` key (anywhere,
+    /// also in an imported file) and that key does not list it, or an import
+    /// that held the only `tools:` key was removed. The finding points at the
+    /// head's `tools:` key (the one of the file that declared the tool, when it
+    /// still has one); with no `tools:` key left, at line 1 of `beeuni.yaml`.
+    /// A head whose `tools:` value is neither a mapping nor null (`tools: 7`) is
+    /// `manifest-shape` alone: that manifest does not load.
+    ///
+    /// ## Why
+    /// Removing a Beeuni tool is one deleted line, and every agent of the
+    /// project loses it, on both harnesses, in every session that starts after
+    /// the change merges. Nothing at run time says so: the model just stops
+    /// being offered the tool.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// tools:
+    ///   web_search: beeuni:web_search
+    ///   lookup_order: tools/lookup_order.ts   # added: image_search, … are gone
+    /// ```
+    ///
+    /// One change gives one finding, whatever it removes: with several tools
+    /// the message names them all ("this change removes the Beeuni tools
+    /// `image_search`, `memory`: …") and the help is the block of lines to paste.
+    ///
+    /// ## Fix
+    /// Add `<name>: beeuni:<name>` under `tools:` for each tool to keep (when the
+    /// removal is not wanted): the unsafe fix does it. When the removal is wanted,
+    /// name the tools in `removed-beeuni-tools = [...]` of `beeuni-lint.toml`.
+    id: "removed-beeuni-tool",
+    severity: Warning,
+    category: ChangeAware,
+    fix: Unsafe,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let Some(base) = &project.base else { return };
@@ -79,7 +82,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             names.iter().map(|n| format!("{n}: beeuni:{n}")).collect::<Vec<_>>().join("\n"),
         ),
     };
-    let mut diagnostic = Diagnostic::new(RULE.id, RULE.severity, at, message).help(help);
+    let mut diagnostic = RULE.diagnostic(at, message).help(help);
     // Unsafe: the removal may be wanted (say so in `removed-beeuni-tools` of beeuni-lint.toml instead).
     diagnostic.fix = key.and_then(|key| super::fixes::add_beeuni_lines(project, key, &removed));
     out.push(diagnostic);

@@ -1,30 +1,33 @@
-//! A tool under `tools:` takes a name some harness versions use.
-//!
-//! ## What it checks
-//! A declared name is a tier-2 harness tool: present in some harness
-//! versions or behind flags (`list`, `patch`, `multiedit`, `lsp`, `batch`,
-//! `execute`, …).
-//!
-//! ## Why
-//! Where that harness tool exists, the two collide, and which one the model
-//! calls depends on the harness version.
-//!
-//! ## Example
-//! ```yaml
-//! tools:
-//!   list: tools/list.ts
-//! ```
-//!
-//! ## Fix
-//! Prefer a name of your own, e.g. `list_orders`.
-
 use crate::catalog::HarnessTier;
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("reserved-tool-name", Severity::Info, include_str!("reserved_tool_name.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A tool under `tools:` takes a name some harness versions use.
+    ///
+    /// ## What it checks
+    /// A declared name is a tier-2 harness tool: present in some harness
+    /// versions or behind flags (`list`, `patch`, `multiedit`, `lsp`, `batch`,
+    /// `execute`, …).
+    ///
+    /// ## Why
+    /// Where that harness tool exists, the two collide, and which one the model
+    /// calls depends on the harness version.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// tools:
+    ///   list: tools/list.ts
+    /// ```
+    ///
+    /// ## Fix
+    /// Prefer a name of your own, e.g. `list_orders`.
+    id: "reserved-tool-name",
+    severity: Info,
+    category: Tool,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for decl in &project.tools {
@@ -34,7 +37,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 decl.name
             );
             let help = "give the tool a more specific name";
-            out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry()), message).help(help));
+            out.push(RULE.diagnostic(Label::new(decl.file, decl.entry()), message).help(help));
         }
     }
 }

@@ -1,40 +1,43 @@
-//! An agent can call a tool whose module reads a secret the agent is not granted.
-//!
-//! ## What it checks
-//! For every agent with an explicit `secrets:` list (`secrets: []` counts;
-//! `secrets: all` does not), every tool the agent can call whose module
-//! reads `context.env.NAME`, where NAME is a secret of the project (in some
-//! agent's `secrets:` list), and the agent's list lacks NAME. The finding
-//! points at the agent's `secrets:` key. An agent without `tools` can call
-//! every tool.
-//!
-//! ## Why
-//! `context.env` holds the secrets the calling agent is granted: for this
-//! agent the read finds nothing, and the tool fails (or worse, calls the API
-//! without a key).
-//!
-//! ## Example
-//! ```yaml
-//! tools:
-//!   weather_now: tools/weather_now.ts   # reads context.env.WEATHER_API_KEY
-//! agents:
-//!   beeuni:
-//!     secrets: [WEATHER_API_KEY]
-//!   support:
-//!     secrets: []
-//! ```
-//!
-//! ## Fix
-//! Grant the secret (`secrets: [WEATHER_API_KEY]`) or take the tool from the
-//! agent's list.
-
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::manifest::agents::Secrets;
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("secret-not-granted", Severity::Warning, include_str!("secret_not_granted.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An agent can call a tool whose module reads a secret the agent is not granted.
+    ///
+    /// ## What it checks
+    /// For every agent with an explicit `secrets:` list (`secrets: []` counts;
+    /// `secrets: all` does not), every tool the agent can call whose module
+    /// reads `context.env.NAME`, where NAME is a secret of the project (in some
+    /// agent's `secrets:` list), and the agent's list lacks NAME. The finding
+    /// points at the agent's `secrets:` key. An agent without `tools` can call
+    /// every tool.
+    ///
+    /// ## Why
+    /// `context.env` holds the secrets the calling agent is granted: for this
+    /// agent the read finds nothing, and the tool fails (or worse, calls the API
+    /// without a key).
+    ///
+    /// ## Example
+    /// ```yaml
+    /// tools:
+    ///   weather_now: tools/weather_now.ts   # reads context.env.WEATHER_API_KEY
+    /// agents:
+    ///   beeuni:
+    ///     secrets: [WEATHER_API_KEY]
+    ///   support:
+    ///     secrets: []
+    /// ```
+    ///
+    /// ## Fix
+    /// Grant the secret (`secrets: [WEATHER_API_KEY]`) or take the tool from the
+    /// agent's list.
+    id: "secret-not-granted",
+    severity: Warning,
+    category: Agent,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let secrets = project.secrets();
@@ -61,7 +64,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                         agent.name, tool.name
                     );
                     out.push(
-                        Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, key), message)
+                        RULE.diagnostic(Label::new(agent.file, key), message)
                             .related(Label::with_message(tool.file, tool.entry(), "the tool is declared here"))
                             .help(help),
                     );

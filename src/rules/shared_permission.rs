@@ -1,36 +1,39 @@
-//! An agent's list names some but not all of `write`, `edit` and `apply_patch`.
-//!
-//! ## What it checks
-//! On the standard harness `write`, `edit` and `apply_patch` share one
-//! permission: listing one shows all three, excluding one hides all three.
-//! Warning for a list that names some of them (the agent gets more than the
-//! list says); info for an exclude list or map (the others are hidden too on
-//! the standard harness; the experimental harness has separate `write` and
-//! `edit`).
-//!
-//! ## Why
-//! The list reads as if the agent could only write new files, when on the
-//! standard harness it can also edit and patch them.
-//!
-//! ## Example
-//! ```yaml
-//! agents:
-//!   scribe:
-//!     tools: [read, write]
-//! ```
-//!
-//! ## Fix
-//! Name all three, or none.
-
 use crate::catalog::SHARED_WRITE_GROUP;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::manifest::agents::{ToolList, ToolRef};
 use crate::project::Project;
-use crate::rules::Rule;
 use crate::rules::names;
 
-pub static RULE: Rule =
-    Rule::new("shared-permission", Severity::Warning, include_str!("shared_permission.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An agent's list names some but not all of `write`, `edit` and `apply_patch`.
+    ///
+    /// ## What it checks
+    /// On the standard harness `write`, `edit` and `apply_patch` share one
+    /// permission: listing one shows all three, excluding one hides all three.
+    /// Warning for a list that names some of them (the agent gets more than the
+    /// list says); info for an exclude list or map (the others are hidden too on
+    /// the standard harness; the experimental harness has separate `write` and
+    /// `edit`).
+    ///
+    /// ## Why
+    /// The list reads as if the agent could only write new files, when on the
+    /// standard harness it can also edit and patch them.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// agents:
+    ///   scribe:
+    ///     tools: [read, write]
+    /// ```
+    ///
+    /// ## Fix
+    /// Name all three, or none.
+    id: "shared-permission",
+    severity: Warning,
+    category: Agent,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for agent in &project.agents {

@@ -1,32 +1,35 @@
-//! A restored Beeuni tool's ejected copy is still in `tools/`.
-//!
-//! ## What it checks
-//! `<name>: beeuni:<name>` is declared, `tools/<name>.ts` (or another module
-//! extension) still exists, no tools entry declares that file and no declared
-//! module imports it.
-//!
-//! ## Why
-//! Restoring a tool means setting the line back and deleting the file. The
-//! leftover copy is dead code that looks alive, and the next eject refuses to
-//! overwrite it.
-//!
-//! ## Example
-//! ```yaml
-//! tools:
-//!   web_search: beeuni:web_search   # tools/web_search.ts still exists
-//! ```
-//!
-//! ## Fix
-//! Unsafe: delete the file, offered only when git reports it unmodified
-//! (`beeuni-lint restore <name>` does the same).
-
-use crate::diagnostic::{Diagnostic, Fix, Label, Safety, Severity};
+use crate::diagnostic::{Diagnostic, Fix, Label, Safety};
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("stale-ejected-copy", Severity::Info, include_str!("stale_ejected_copy.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A restored Beeuni tool's ejected copy is still in `tools/`.
+    ///
+    /// ## What it checks
+    /// `<name>: beeuni:<name>` is declared, `tools/<name>.ts` (or another module
+    /// extension) still exists, no tools entry declares that file and no declared
+    /// module imports it.
+    ///
+    /// ## Why
+    /// Restoring a tool means setting the line back and deleting the file. The
+    /// leftover copy is dead code that looks alive, and the next eject refuses to
+    /// overwrite it.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// tools:
+    ///   web_search: beeuni:web_search   # tools/web_search.ts still exists
+    /// ```
+    ///
+    /// ## Fix
+    /// Unsafe: delete the file, offered only when git reports it unmodified
+    /// (`beeuni-lint restore <name>` does the same).
+    id: "stale-ejected-copy",
+    severity: Info,
+    category: Tool,
+    fix: Unsafe,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (index, copy) in &project.ejected_copies {
@@ -41,8 +44,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         }
         let message = format!("`{copy}` is a leftover copy: `{}` points back at `beeuni:{}`", decl.name, decl.name);
         let help = format!("restoring a tool means setting the line back and deleting the file: delete `{copy}`");
-        let mut diagnostic =
-            Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry()), message).help(help);
+        let mut diagnostic = RULE.diagnostic(Label::new(decl.file, decl.entry()), message).help(help);
         if project.is_unmodified(copy) {
             diagnostic = diagnostic.fix(Fix::delete(Safety::Unsafe, copy.clone()));
         }

@@ -1,36 +1,40 @@
-//! An agent hides a sensitive tool but can reach it through `task`.
-//!
-//! ## What it checks
-//! Agent A can use `task`, hides a tool T explicitly (`exclude:` or
-//! `T: false`), T is `bash`, `write`, `edit`, `apply_patch` or a `pty_*` tool,
-//! and another agent B can call T. One finding per A and T, at A's `tools:`
-//! key, naming the first such B.
-//!
-//! ## Why
-//! On the standard harness a subagent started with `task` gets its own list,
-//! so A can reach T through B. Info: whether B can be started as a subagent
-//! is not in the manifest.
-//!
-//! ## Example
-//! ```yaml
-//! agents:
-//!   beeuni:
-//!     tools: all
-//!   support:
-//!     tools:
-//!       exclude: [bash]
-//! ```
-//!
-//! ## Fix
-//! Hide `task` from A too, or narrow B's list.
-
 use crate::catalog::is_sensitive;
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::manifest::agents::AgentDecl;
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new("task-escalation", Severity::Info, include_str!("task_escalation.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An agent hides a sensitive tool but can reach it through `task`.
+    ///
+    /// ## What it checks
+    /// Agent A can use `task`, hides a tool T explicitly (`exclude:` or
+    /// `T: false`), T is `bash`, `write`, `edit`, `apply_patch` or a `pty_*` tool,
+    /// and another agent B can call T. One finding per A and T, at A's `tools:`
+    /// key, naming the first such B.
+    ///
+    /// ## Why
+    /// On the standard harness a subagent started with `task` gets its own list,
+    /// so A can reach T through B. Info: whether B can be started as a subagent
+    /// is not in the manifest.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// agents:
+    ///   beeuni:
+    ///     tools: all
+    ///   support:
+    ///     tools:
+    ///       exclude: [bash]
+    /// ```
+    ///
+    /// ## Fix
+    /// Hide `task` from A too, or narrow B's list.
+    id: "task-escalation",
+    severity: Info,
+    category: Agent,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for a in &project.agents {
@@ -59,7 +63,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 a.name, a.name, b.name
             );
             let help = format!("hide `task` from `{}` too, or remove `{t}` from the agents it can start", a.name);
-            out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(a.file, key), message).help(help));
+            out.push(RULE.diagnostic(Label::new(a.file, key), message).help(help));
         }
     }
 }

@@ -1,27 +1,31 @@
-//! A tool name is not snake_case of at most 64 characters.
-//!
-//! ## What it checks
-//! Every name under `tools:` must match `^[a-z][a-z0-9_]{0,63}$`. The
-//! message says which part fails: upper case, a leading digit, a dash, another
-//! character, or the length.
-//!
-//! ## Why
-//! The platform refuses the name, and the tool never loads.
-//!
-//! ## Example
-//! ```yaml
-//! tools:
-//!   lookup-order: tools/lookup_order.ts
-//! ```
-//!
-//! ## Fix
-//! Rename the tool in snake_case (and every agent list that names it).
-
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new("tool-name", Severity::Error, include_str!("tool_name.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A tool name is not snake_case of at most 64 characters.
+    ///
+    /// ## What it checks
+    /// Every name under `tools:` must match `^[a-z][a-z0-9_]{0,63}$`. The
+    /// message says which part fails: upper case, a leading digit, a dash, another
+    /// character, or the length.
+    ///
+    /// ## Why
+    /// The platform refuses the name, and the tool never loads.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// tools:
+    ///   lookup-order: tools/lookup_order.ts
+    /// ```
+    ///
+    /// ## Fix
+    /// Rename the tool in snake_case (and every agent list that names it).
+    id: "tool-name",
+    severity: Error,
+    category: Tool,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for decl in &project.tools {
@@ -31,7 +35,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             } else {
                 format!("tool name `{}` is not snake_case of at most 64 characters: {problem}", decl.name)
             };
-            let diagnostic = Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry()), message);
+            let diagnostic = RULE.diagnostic(Label::new(decl.file, decl.entry()), message);
             out.push(diagnostic.help(suggestion(&decl.name)));
         }
     }

@@ -1,29 +1,33 @@
-//! A tool's value is not a string.
-//!
-//! ## What it checks
-//! Every value under `tools:` is a string: `beeuni:<name>` or a module path.
-//! Null (a key with nothing after the colon), numbers, booleans, lists and
-//! mappings are errors.
-//!
-//! ## Why
-//! The platform cannot load a tool without a source.
-//!
-//! ## Example
-//! ```yaml
-//! tools:
-//!   lookup_order:
-//! ```
-//!
-//! ## Fix
-//! Write the module path (`lookup_order: tools/lookup_order.ts`) or, for a
-//! Beeuni tool, `beeuni:<name>`.
-
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::manifest::tools::ToolValue;
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new("tool-value", Severity::Error, include_str!("tool_value.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A tool's value is not a string.
+    ///
+    /// ## What it checks
+    /// Every value under `tools:` is a string: `beeuni:<name>` or a module path.
+    /// Null (a key with nothing after the colon), numbers, booleans, lists and
+    /// mappings are errors.
+    ///
+    /// ## Why
+    /// The platform cannot load a tool without a source.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// tools:
+    ///   lookup_order:
+    /// ```
+    ///
+    /// ## Fix
+    /// Write the module path (`lookup_order: tools/lookup_order.ts`) or, for a
+    /// Beeuni tool, `beeuni:<name>`.
+    id: "tool-value",
+    severity: Error,
+    category: Tool,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for decl in &project.tools {
@@ -37,6 +41,6 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         } else {
             format!("write the path of its module, e.g. `{name}: tools/{name}.ts`")
         };
-        out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(decl.file, decl.entry()), message).help(help));
+        out.push(RULE.diagnostic(Label::new(decl.file, decl.entry()), message).help(help));
     }
 }

@@ -1,33 +1,36 @@
-//! A module replacing `show` or `memory` lacks an argument the web UI reads.
-//!
-//! ## What it checks
-//! A module declared for the Beeuni tool `show` must keep the arguments
-//! `type`, `path`, `url`, `content` and `items` in `parameters.properties`;
-//! one declared for `memory` must keep `command` and `path`.
-//!
-//! ## Why
-//! The web UI picks its view by the tool's name and reads these arguments of
-//! the call; without them it shows the raw output.
-//!
-//! ## Example
-//! ```yaml
-//! tools:
-//!   show: tools/show.ts   # parameters.properties has only `text`
-//! ```
-//!
-//! ## Fix
-//! Keep the names, the arguments and the output shape of the tool you
-//! replace.
-
 use super::site::{in_module, tool_modules};
 use crate::catalog::ui_arguments;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::modules::facts::{DefaultExportKind, Field};
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("ui-view-contract", Severity::Warning, include_str!("ui_view_contract.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A module replacing `show` or `memory` lacks an argument the web UI reads.
+    ///
+    /// ## What it checks
+    /// A module declared for the Beeuni tool `show` must keep the arguments
+    /// `type`, `path`, `url`, `content` and `items` in `parameters.properties`;
+    /// one declared for `memory` must keep `command` and `path`.
+    ///
+    /// ## Why
+    /// The web UI picks its view by the tool's name and reads these arguments of
+    /// the call; without them it shows the raw output.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// tools:
+    ///   show: tools/show.ts   # parameters.properties has only `text`
+    /// ```
+    ///
+    /// ## Fix
+    /// Keep the names, the arguments and the output shape of the tool you
+    /// replace.
+    id: "ui-view-contract",
+    severity: Warning,
+    category: Module,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in tool_modules(project) {

@@ -1,40 +1,43 @@
-//! An `exclude:` list names a tool that does not exist.
-//!
-//! ## What it checks
-//! Every name in `agents.<name>.tools.exclude` must be a harness tool, a
-//! Beeuni tool or a declared tool. When a known tool is within two edits, the
-//! message says which real tool stays enabled, and on which harness when an
-//! excluded member of the shared write group (`write`, `edit`,
-//! `apply_patch`) hides it on the standard harness anyway (as `agents`
-//! shows). A project tool the change being checked removes is
-//! `removed-tool-in-use` instead.
-//!
-//! ## Why
-//! The docs warn: a typo in an `exclude` list keeps the real tool enabled.
-//! `exclude: [bsh]` hides nothing, and the agent keeps `bash`. The platform
-//! only warns; beeuni-lint fails the lint.
-//!
-//! ## Example
-//! ```yaml
-//! agents:
-//!   support:
-//!     tools:
-//!       exclude: [bsh, write]
-//! ```
-//!
-//! ## Fix
-//! Unsafe: replace the name by the single near match.
-
 use super::unknown_tool::at;
 use crate::catalog::SHARED_WRITE_GROUP;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::manifest::agents::{AgentDecl, ToolRef};
 use crate::project::Project;
-use crate::rules::Rule;
 use crate::rules::names::one_of;
 
-pub static RULE: Rule =
-    Rule::new("unknown-excluded-tool", Severity::Error, include_str!("unknown_excluded_tool.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An `exclude:` list names a tool that does not exist.
+    ///
+    /// ## What it checks
+    /// Every name in `agents.<name>.tools.exclude` must be a harness tool, a
+    /// Beeuni tool or a declared tool. When a known tool is within two edits, the
+    /// message says which real tool stays enabled, and on which harness when an
+    /// excluded member of the shared write group (`write`, `edit`,
+    /// `apply_patch`) hides it on the standard harness anyway (as `agents`
+    /// shows). A project tool the change being checked removes is
+    /// `removed-tool-in-use` instead.
+    ///
+    /// ## Why
+    /// The docs warn: a typo in an `exclude` list keeps the real tool enabled.
+    /// `exclude: [bsh]` hides nothing, and the agent keeps `bash`. The platform
+    /// only warns; beeuni-lint fails the lint.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// agents:
+    ///   support:
+    ///     tools:
+    ///       exclude: [bsh, write]
+    /// ```
+    ///
+    /// ## Fix
+    /// Unsafe: replace the name by the single near match.
+    id: "unknown-excluded-tool",
+    severity: Error,
+    category: Agent,
+    fix: Unsafe,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for agent in &project.agents {
@@ -44,7 +47,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             }
             // Its message names what stays enabled, and its help the near names, once the findings shown are known
             // ([`super::hints`]).
-            out.push(Diagnostic::new(RULE.id, RULE.severity, at(agent, tool), message(agent, tool, &[])));
+            out.push(RULE.diagnostic(at(agent, tool), message(agent, tool, &[])));
         }
     }
 }

@@ -1,36 +1,40 @@
-//! A key is a near miss of a known key (`Tools`, `tool`, `agnets`, `exlude`).
-//!
-//! ## What it checks
-//! Keys at the top level (`tools`, `imports`, `agents`), in an agent
-//! (`tools`, `secrets`, `connectors`, `permission`) and in an agent's `tools`
-//! mapping (`exclude`) that are almost a known key: the same letters in
-//! another case, a singular/plural slip, or one edit away (two for keys of
-//! eight letters or more). Keys far from every known key are left alone: the
-//! manifest has more keys than the tools page documents.
-//!
-//! ## Why
-//! A misspelt key is silently ignored: `Tools:` declares nothing, and
-//! `{exlude: [bash]}` leaves `bash` enabled.
-//!
-//! ## Example
-//! ```yaml
-//! agents:
-//!   support:
-//!     tools:
-//!       exlude: [bash]
-//! ```
-//!
-//! ## Fix
-//! Use the known key the help suggests.
-
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::project::Project;
-use crate::rules::Rule;
 use crate::rules::names::is_near_miss;
 use crate::source::FileId;
 use crate::yaml::{Document, NodeId};
 
-pub static RULE: Rule = Rule::new("unknown-key", Severity::Warning, include_str!("unknown_key.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// A key is a near miss of a known key (`Tools`, `tool`, `agnets`, `exlude`).
+    ///
+    /// ## What it checks
+    /// Keys at the top level (`tools`, `imports`, `agents`), in an agent
+    /// (`tools`, `secrets`, `connectors`, `permission`) and in an agent's `tools`
+    /// mapping (`exclude`) that are almost a known key: the same letters in
+    /// another case, a singular/plural slip, or one edit away (two for keys of
+    /// eight letters or more). Keys far from every known key are left alone: the
+    /// manifest has more keys than the tools page documents.
+    ///
+    /// ## Why
+    /// A misspelt key is silently ignored: `Tools:` declares nothing, and
+    /// `{exlude: [bash]}` leaves `bash` enabled.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// agents:
+    ///   support:
+    ///     tools:
+    ///       exlude: [bash]
+    /// ```
+    ///
+    /// ## Fix
+    /// Use the known key the help suggests.
+    id: "unknown-key",
+    severity: Warning,
+    category: Manifest,
+    fix: None,
+    check: check,
+}
 
 use crate::catalog::{AGENT_KEYS as AGENT, AGENT_TOOLS_KEYS as AGENT_TOOLS, TOP_KEYS as TOP};
 
@@ -74,7 +78,7 @@ pub fn near_misses(
         if let Some(meant) = known.iter().find(|k| is_near_miss(key, k)) {
             let message = format!("unknown {}: it is ignored", what(key));
             let at = Label::new(file, doc.node(entry.key).span);
-            out.push(Diagnostic::new(RULE.id, RULE.severity, at, message).help(format!("did you mean `{meant}`?")));
+            out.push(RULE.diagnostic(at, message).help(format!("did you mean `{meant}`?")));
         }
     }
 }

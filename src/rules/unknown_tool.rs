@@ -1,34 +1,38 @@
-//! An agent's list or map names a tool that does not exist.
-//!
-//! ## What it checks
-//! Every name in `agents.<name>.tools` (a list or the map form) must be a
-//! harness tool, a Beeuni tool or a tool declared under `tools:` (connector
-//! tools are `connector-in-tools`). "did you mean" names a known tool within
-//! two edits. A project tool the change being checked removes (`--base`,
-//! `--staged`) is `removed-tool-in-use` instead, which says why.
-//!
-//! ## Why
-//! The platform warns and ignores the name: the agent does not get the tool
-//! its author meant.
-//!
-//! ## Example
-//! ```yaml
-//! agents:
-//!   researcher:
-//!     tools: [read, grpe]
-//! ```
-//!
-//! ## Fix
-//! Unsafe: replace the name by the single near match, when exactly one known
-//! name is within two edits (the harness table may not know every tool).
-
-use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Safety, Severity};
+use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Safety};
 use crate::manifest::agents::{AgentDecl, ToolRef};
 use crate::project::Project;
-use crate::rules::Rule;
 use crate::rules::names::one_of;
 
-pub static RULE: Rule = Rule::new("unknown-tool", Severity::Warning, include_str!("unknown_tool.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An agent's list or map names a tool that does not exist.
+    ///
+    /// ## What it checks
+    /// Every name in `agents.<name>.tools` (a list or the map form) must be a
+    /// harness tool, a Beeuni tool or a tool declared under `tools:` (connector
+    /// tools are `connector-in-tools`). "did you mean" names a known tool within
+    /// two edits. A project tool the change being checked removes (`--base`,
+    /// `--staged`) is `removed-tool-in-use` instead, which says why.
+    ///
+    /// ## Why
+    /// The platform warns and ignores the name: the agent does not get the tool
+    /// its author meant.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// agents:
+    ///   researcher:
+    ///     tools: [read, grpe]
+    /// ```
+    ///
+    /// ## Fix
+    /// Unsafe: replace the name by the single near match, when exactly one known
+    /// name is within two edits (the harness table may not know every tool).
+    id: "unknown-tool",
+    severity: Warning,
+    category: Agent,
+    fix: Unsafe,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for agent in &project.agents {
@@ -39,7 +43,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             let message =
                 format!("agent `{}` lists `{}`, which is not a known tool: it is ignored", agent.name, tool.name);
             // Its help is added once the findings shown are known ([`super::hints`]).
-            out.push(Diagnostic::new(RULE.id, RULE.severity, at(agent, tool), message));
+            out.push(RULE.diagnostic(at(agent, tool), message));
         }
     }
 }

@@ -1,41 +1,44 @@
-//! An agent's list names a Beeuni tool the project does not load.
-//!
-//! ## What it checks
-//! A list, exclude list or map of `agents.<name>.tools` names one of the five
-//! Beeuni tools while the graph's `tools:` key does not load it. Not when a
-//! `tools:` value is neither a mapping nor null (`tools: 7`): that is
-//! `manifest-shape` alone, and what loads is unknown.
-//!
-//! ## Why
-//! An agent list cannot add a Beeuni tool the project does not load: the
-//! agent never gets it, and excluding it hides nothing.
-//!
-//! ## Example
-//! ```yaml
-//! tools:
-//!   web_search: beeuni:web_search
-//! agents:
-//!   writer:
-//!     tools: [read, show]
-//! ```
-//!
-//! ## Fix
-//! Load it under the top-level `tools` (`show: beeuni:show`), or remove it
-//! from the agent's list. In an exclude list or as `show: false` the entry
-//! hides nothing: the safe fix deletes it. In a list, the unsafe fix adds
-//! `show: beeuni:show` under the `tools:` key of the root file (or of the first
-//! file that has one): every agent whose list is `all`, omitted or an exclude
-//! form gains it.
-
 use crate::catalog::is_beeuni;
-use crate::diagnostic::{Diagnostic, Fix, Label, Safety, Severity};
+use crate::diagnostic::{Diagnostic, Fix, Label, Safety};
 use crate::fix::edit::{remove_entry, remove_item};
 use crate::manifest::agents::{AgentDecl, ToolList, ToolRef};
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule =
-    Rule::new("unloaded-beeuni-tool", Severity::Warning, include_str!("unloaded_beeuni_tool.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An agent's list names a Beeuni tool the project does not load.
+    ///
+    /// ## What it checks
+    /// A list, exclude list or map of `agents.<name>.tools` names one of the five
+    /// Beeuni tools while the graph's `tools:` key does not load it. Not when a
+    /// `tools:` value is neither a mapping nor null (`tools: 7`): that is
+    /// `manifest-shape` alone, and what loads is unknown.
+    ///
+    /// ## Why
+    /// An agent list cannot add a Beeuni tool the project does not load: the
+    /// agent never gets it, and excluding it hides nothing.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// tools:
+    ///   web_search: beeuni:web_search
+    /// agents:
+    ///   writer:
+    ///     tools: [read, show]
+    /// ```
+    ///
+    /// ## Fix
+    /// Load it under the top-level `tools` (`show: beeuni:show`), or remove it
+    /// from the agent's list. In an exclude list or as `show: false` the entry
+    /// hides nothing: the safe fix deletes it. In a list, the unsafe fix adds
+    /// `show: beeuni:show` under the `tools:` key of the root file (or of the first
+    /// file that has one): every agent whose list is `all`, omitted or an exclude
+    /// form gains it.
+    id: "unloaded-beeuni-tool",
+    severity: Warning,
+    category: Agent,
+    fix: SafeOrUnsafe,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     // `tools: 7` is `manifest-shape`: which Beeuni tools load is unknown, so none is called unloaded.
@@ -51,7 +54,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             let message = format!(
                 "\"{name}\" is a Beeuni tool this project does not load: add `{name}: beeuni:{name}` under the top-level `tools`, or remove it here."
             );
-            let mut diagnostic = Diagnostic::new(RULE.id, RULE.severity, Label::new(agent.file, tool.item), message);
+            let mut diagnostic = RULE.diagnostic(Label::new(agent.file, tool.item), message);
             diagnostic.fix = fix(project, agent, tool);
             out.push(diagnostic);
         }

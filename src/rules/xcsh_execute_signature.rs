@@ -1,32 +1,35 @@
-//! An xcsh tool's `execute` takes Beeuni's order `(args, context)`.
-//!
-//! ## What it checks
-//! `execute` of each tool an xcsh factory returns, when it takes one or two
-//! parameters and the first is named `params`, `args` or `input`, or is
-//! destructured (`{ glob }`): the shape of Beeuni's `execute(args, context)`.
-//!
-//! ## Why
-//! xcsh calls `execute(toolCallId, params, onUpdate, ctx, signal)`: the
-//! first argument is the call id, so such a function reads its arguments
-//! from a string and never sees them.
-//!
-//! ## Example
-//! ```ts
-//! async execute({ glob }) { … }
-//! ```
-//!
-//! ## Fix
-//! Take `execute(toolCallId, params, onUpdate, ctx, signal)` and read the
-//! arguments from `params`.
-
 use super::xcsh_site::{at, shown, tool_label};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::project::Project;
-use crate::rules::Rule;
 use crate::xcsh::facts::Execute;
 
-pub static RULE: Rule =
-    Rule::new("xcsh-execute-signature", Severity::Warning, include_str!("xcsh_execute_signature.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An xcsh tool's `execute` takes Beeuni's order `(args, context)`.
+    ///
+    /// ## What it checks
+    /// `execute` of each tool an xcsh factory returns, when it takes one or two
+    /// parameters and the first is named `params`, `args` or `input`, or is
+    /// destructured (`{ glob }`): the shape of Beeuni's `execute(args, context)`.
+    ///
+    /// ## Why
+    /// xcsh calls `execute(toolCallId, params, onUpdate, ctx, signal)`: the
+    /// first argument is the call id, so such a function reads its arguments
+    /// from a string and never sees them.
+    ///
+    /// ## Example
+    /// ```ts
+    /// async execute({ glob }) { … }
+    /// ```
+    ///
+    /// ## Fix
+    /// Take `execute(toolCallId, params, onUpdate, ctx, signal)` and read the
+    /// arguments from `params`.
+    id: "xcsh-execute-signature",
+    severity: Warning,
+    category: Xcsh,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (module, tool) in project.xcsh.tools() {

@@ -1,53 +1,57 @@
-//! An xcsh custom tool module exports no factory.
-//!
-//! ## What it checks
-//! Every file the xcsh loader imports as a tool: `*.ts`, `*.js` and
-//! `<dir>/index.ts` in `.xcsh/tools/`, `*.ts` and `*.js` in `.codex/tools/`,
-//! every file in `.claude/tools/`, and the modules of the `--xcsh` and
-//! `xcsh-paths` folders. The loader takes `module.default ?? module` and
-//! requires a function, the factory: reported when the module has no default
-//! export (a named function export alone is not taken: the loader then sees
-//! the module's namespace, not a function), or its default export is an
-//! object or literal (CommonJS `exports.default = factory` without
-//! `__esModule` too: Bun's default export is then the exports object
-//! `{ default: factory }`). A plain object with `description`, `parameters` or
-//! `execute` is the Beeuni form: that module gets this finding and no other
-//! of the xcsh contract. A file in `.claude/tools/` that is no module
-//! (`NOTES.txt`) is reported too: the Claude provider hands every file of
-//! that folder to the loader. Other files of `.xcsh/tools/` and
-//! `.codex/tools/` (a `.mjs` or `.cjs` helper) are not tools and are not
-//! checked here.
-//!
-//! ## Why
-//! The loader calls the factory with its host API (`pi`) and registers the
-//! tools it returns; a module without one fails with "Tool must export a
-//! default function". The docs say a default export is preferred; the
-//! loader requires it.
-//!
-//! ## Example
-//! ```ts
-//! // .xcsh/tools/lookup_order.ts: the Beeuni form
-//! export default { description: 'Look up an order', parameters, execute(args, context) { … } }
-//! ```
-//!
-//! ## Fix
-//! Wrap the object in a factory that returns it with a `name`, as the help
-//! spells out for the module's own object:
-//! `export default (pi) => ({ name: "lookup_order", description: …,
-//! parameters: …, execute: … })`, with `parameters` a TypeBox schema
-//! (`pi.typebox.Type.Object({ … })`) and `execute(toolCallId, params,
-//! onUpdate, ctx, signal)`. A named factory: `export default factory`. A
-//! Beeuni tool belongs under `tools:` in `beeuni.yaml` instead; notes belong
-//! outside `.claude/tools/`.
-
 use super::xcsh_site::{at, first_line_from, shown};
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::project::Project;
-use crate::rules::Rule;
 use crate::xcsh::facts::Export;
 use crate::xcsh::{XcshModule, is_valid_name};
 
-pub static RULE: Rule = Rule::new("xcsh-export", Severity::Error, include_str!("xcsh_export.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An xcsh custom tool module exports no factory.
+    ///
+    /// ## What it checks
+    /// Every file the xcsh loader imports as a tool: `*.ts`, `*.js` and
+    /// `<dir>/index.ts` in `.xcsh/tools/`, `*.ts` and `*.js` in `.codex/tools/`,
+    /// every file in `.claude/tools/`, and the modules of the `--xcsh` and
+    /// `xcsh-paths` folders. The loader takes `module.default ?? module` and
+    /// requires a function, the factory: reported when the module has no default
+    /// export (a named function export alone is not taken: the loader then sees
+    /// the module's namespace, not a function), or its default export is an
+    /// object or literal (CommonJS `exports.default = factory` without
+    /// `__esModule` too: Bun's default export is then the exports object
+    /// `{ default: factory }`). A plain object with `description`, `parameters` or
+    /// `execute` is the Beeuni form: that module gets this finding and no other
+    /// of the xcsh contract. A file in `.claude/tools/` that is no module
+    /// (`NOTES.txt`) is reported too: the Claude provider hands every file of
+    /// that folder to the loader. Other files of `.xcsh/tools/` and
+    /// `.codex/tools/` (a `.mjs` or `.cjs` helper) are not tools and are not
+    /// checked here.
+    ///
+    /// ## Why
+    /// The loader calls the factory with its host API (`pi`) and registers the
+    /// tools it returns; a module without one fails with "Tool must export a
+    /// default function". The docs say a default export is preferred; the
+    /// loader requires it.
+    ///
+    /// ## Example
+    /// ```ts
+    /// // .xcsh/tools/lookup_order.ts: the Beeuni form
+    /// export default { description: 'Look up an order', parameters, execute(args, context) { … } }
+    /// ```
+    ///
+    /// ## Fix
+    /// Wrap the object in a factory that returns it with a `name`, as the help
+    /// spells out for the module's own object:
+    /// `export default (pi) => ({ name: "lookup_order", description: …,
+    /// parameters: …, execute: … })`, with `parameters` a TypeBox schema
+    /// (`pi.typebox.Type.Object({ … })`) and `execute(toolCallId, params,
+    /// onUpdate, ctx, signal)`. A named factory: `export default factory`. A
+    /// Beeuni tool belongs under `tools:` in `beeuni.yaml` instead; notes belong
+    /// outside `.claude/tools/`.
+    id: "xcsh-export",
+    severity: Error,
+    category: Xcsh,
+    fix: None,
+    check: check,
+}
 
 const CONTRACT: &str = "an xcsh custom tool module exports a factory `(pi) => tool`";
 
@@ -102,7 +106,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             source.shown
         );
         let help = "move the file out of `.claude/tools` (beside it in `.claude/`, say), or make it a module that exports a factory `(pi) => tool`";
-        out.push(Diagnostic::new(RULE.id, RULE.severity, Label::new(file, source.line_span(0)), message).help(help));
+        out.push(RULE.diagnostic(Label::new(file, source.line_span(0)), message).help(help));
     }
 }
 

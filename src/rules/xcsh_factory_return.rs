@@ -1,47 +1,50 @@
-//! An xcsh tool factory returns nothing the loader can use.
-//!
-//! ## What it checks
-//! The factory an xcsh custom tool module exports must return a tool, an
-//! array of tools, or a Promise of either. Reported when it has no `return`
-//! with a value and no expression body, and (told apart) when it only calls
-//! `pi.registerTool(...)`: that is an xcsh *extension*, not a custom tool.
-//! Reported too for each value it returns (directly, in an array, through
-//! `await` or `Promise.resolve`) that is no tool: `null`, `undefined`,
-//! `void 0`, a number or another literal, and a bare `return;` beside
-//! returns of a value; the finding points at the factory, with the value as
-//! a related place.
-//!
-//! ## Why
-//! The loader registers what the factory returns: it wraps a single value in
-//! an array and reads each element's `name`. `undefined` or `null` there
-//! makes the load throw; a number registers a tool with no name that the
-//! model can never call. Extensions are loaded by another path (the
-//! extension loader), never from a tool folder.
-//!
-//! ## Example
-//! ```ts
-//! export default function (pi) {
-//!   pi.registerTool({ name: 'repo_stats', … })
-//! }
-//! ```
-//!
-//! ```ts
-//! export default (pi) => (pi.hasUI ? tool : null)
-//! ```
-//!
-//! ## Fix
-//! Return the tool: `export default (pi) => ({ name, description, parameters,
-//! execute })`; to offer no tool in some case, return an empty array `[]`;
-//! move an extension to where xcsh loads extensions.
-
 use super::xcsh_site::{at, contracts, first_line_from, shown};
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::project::Project;
-use crate::rules::Rule;
 use crate::xcsh::facts::{Export, Returned, Returns};
 
-pub static RULE: Rule =
-    Rule::new("xcsh-factory-return", Severity::Error, include_str!("xcsh_factory_return.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An xcsh tool factory returns nothing the loader can use.
+    ///
+    /// ## What it checks
+    /// The factory an xcsh custom tool module exports must return a tool, an
+    /// array of tools, or a Promise of either. Reported when it has no `return`
+    /// with a value and no expression body, and (told apart) when it only calls
+    /// `pi.registerTool(...)`: that is an xcsh *extension*, not a custom tool.
+    /// Reported too for each value it returns (directly, in an array, through
+    /// `await` or `Promise.resolve`) that is no tool: `null`, `undefined`,
+    /// `void 0`, a number or another literal, and a bare `return;` beside
+    /// returns of a value; the finding points at the factory, with the value as
+    /// a related place.
+    ///
+    /// ## Why
+    /// The loader registers what the factory returns: it wraps a single value in
+    /// an array and reads each element's `name`. `undefined` or `null` there
+    /// makes the load throw; a number registers a tool with no name that the
+    /// model can never call. Extensions are loaded by another path (the
+    /// extension loader), never from a tool folder.
+    ///
+    /// ## Example
+    /// ```ts
+    /// export default function (pi) {
+    ///   pi.registerTool({ name: 'repo_stats', … })
+    /// }
+    /// ```
+    ///
+    /// ```ts
+    /// export default (pi) => (pi.hasUI ? tool : null)
+    /// ```
+    ///
+    /// ## Fix
+    /// Return the tool: `export default (pi) => ({ name, description, parameters,
+    /// execute })`; to offer no tool in some case, return an empty array `[]`;
+    /// move an extension to where xcsh loads extensions.
+    id: "xcsh-factory-return",
+    severity: Error,
+    category: Xcsh,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (module, facts) in contracts(project) {

@@ -1,30 +1,34 @@
-//! An xcsh tool's `name` is not a non-empty string of letters, digits, `_` or `-`.
-//!
-//! ## What it checks
-//! The `name` of each tool an xcsh factory returns, when it is a literal (or
-//! a `const` holding one): a non-empty string of ASCII letters, digits, `_`
-//! and `-`.
-//!
-//! ## Why
-//! The name is how the model calls the tool; model providers accept only
-//! these characters in a tool name, and the registry is keyed by it.
-//!
-//! ## Example
-//! ```ts
-//! export default (pi) => ({ name: 'repo stats', … })
-//! ```
-//!
-//! ## Fix
-//! Use a name such as `repo_stats`.
-
 use super::xcsh_site::{at, shown};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::project::Project;
-use crate::rules::Rule;
 use crate::xcsh::facts::Name;
 use crate::xcsh::is_valid_name;
 
-pub static RULE: Rule = Rule::new("xcsh-name", Severity::Error, include_str!("xcsh_name.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An xcsh tool's `name` is not a non-empty string of letters, digits, `_` or `-`.
+    ///
+    /// ## What it checks
+    /// The `name` of each tool an xcsh factory returns, when it is a literal (or
+    /// a `const` holding one): a non-empty string of ASCII letters, digits, `_`
+    /// and `-`.
+    ///
+    /// ## Why
+    /// The name is how the model calls the tool; model providers accept only
+    /// these characters in a tool name, and the registry is keyed by it.
+    ///
+    /// ## Example
+    /// ```ts
+    /// export default (pi) => ({ name: 'repo stats', … })
+    /// ```
+    ///
+    /// ## Fix
+    /// Use a name such as `repo_stats`.
+    id: "xcsh-name",
+    severity: Error,
+    category: Xcsh,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (module, tool) in project.xcsh.tools() {

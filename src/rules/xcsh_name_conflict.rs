@@ -1,36 +1,39 @@
-//! An xcsh tool name equals a built-in tool or another custom tool.
-//!
-//! ## What it checks
-//! Across every xcsh tool folder, in xcsh's order (`.xcsh/tools`,
-//! `.claude/tools`, `.codex/tools`, then the `--xcsh` and `xcsh-paths`
-//! folders; files by name), each tool name is unique and is not the name of
-//! an xcsh built-in tool (`bash`, `read`, `edit`, `web_search`, … and the
-//! hidden `submit_result`, `resolve`, …). The later tool is reported, with
-//! the earlier one as a related location. A file reached twice through a
-//! symlink is one tool.
-//!
-//! ## Why
-//! Tool names must be unique in the active registry: the loader rejects a
-//! custom tool whose name is taken, so the later one never loads.
-//!
-//! ## Example
-//! ```ts
-//! // .xcsh/tools/grep.ts
-//! export default (pi) => ({ name: 'grep', … })
-//! ```
-//!
-//! ## Fix
-//! Rename one of the tools.
-
 use super::xcsh_site::{at, shown};
 use crate::catalog::XCSH_BUILTIN_TOOLS;
-use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Diagnostic, Label};
 use crate::project::Project;
-use crate::rules::Rule;
 use std::collections::HashMap;
 
-pub static RULE: Rule =
-    Rule::new("xcsh-name-conflict", Severity::Error, include_str!("xcsh_name_conflict.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An xcsh tool name equals a built-in tool or another custom tool.
+    ///
+    /// ## What it checks
+    /// Across every xcsh tool folder, in xcsh's order (`.xcsh/tools`,
+    /// `.claude/tools`, `.codex/tools`, then the `--xcsh` and `xcsh-paths`
+    /// folders; files by name), each tool name is unique and is not the name of
+    /// an xcsh built-in tool (`bash`, `read`, `edit`, `web_search`, … and the
+    /// hidden `submit_result`, `resolve`, …). The later tool is reported, with
+    /// the earlier one as a related location. A file reached twice through a
+    /// symlink is one tool.
+    ///
+    /// ## Why
+    /// Tool names must be unique in the active registry: the loader rejects a
+    /// custom tool whose name is taken, so the later one never loads.
+    ///
+    /// ## Example
+    /// ```ts
+    /// // .xcsh/tools/grep.ts
+    /// export default (pi) => ({ name: 'grep', … })
+    /// ```
+    ///
+    /// ## Fix
+    /// Rename one of the tools.
+    id: "xcsh-name-conflict",
+    severity: Error,
+    category: Xcsh,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let mut first = HashMap::new();

@@ -1,33 +1,36 @@
-//! An xcsh tool's `parameters` is a plain object or a zod schema, not TypeBox.
-//!
-//! ## What it checks
-//! The `parameters` of each tool an xcsh factory returns: an object literal
-//! (JSON Schema written by hand) or a zod schema (a call on a binding
-//! imported from `zod`) is reported. A TypeBox call (`pi.typebox.Type.*`, or
-//! `Type.*` from `@sinclair/typebox`) passes; other values (a helper's
-//! result) are not guessed at.
-//!
-//! ## Why
-//! xcsh validates and types a tool's arguments through TypeBox
-//! (`Static<TParams>`); a schema built another way skips that.
-//!
-//! ## Example
-//! ```ts
-//! parameters: { type: 'object', properties: { glob: { type: 'string' } } },
-//! ```
-//!
-//! ## Fix
-//! Build it with the injected TypeBox:
-//! `parameters: pi.typebox.Type.Object({ glob: pi.typebox.Type.String() })`.
-
 use super::xcsh_site::{at, shown, tool_label};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::project::Project;
-use crate::rules::Rule;
 use crate::xcsh::facts::Parameters;
 
-pub static RULE: Rule =
-    Rule::new("xcsh-parameters", Severity::Warning, include_str!("xcsh_parameters.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An xcsh tool's `parameters` is a plain object or a zod schema, not TypeBox.
+    ///
+    /// ## What it checks
+    /// The `parameters` of each tool an xcsh factory returns: an object literal
+    /// (JSON Schema written by hand) or a zod schema (a call on a binding
+    /// imported from `zod`) is reported. A TypeBox call (`pi.typebox.Type.*`, or
+    /// `Type.*` from `@sinclair/typebox`) passes; other values (a helper's
+    /// result) are not guessed at.
+    ///
+    /// ## Why
+    /// xcsh validates and types a tool's arguments through TypeBox
+    /// (`Static<TParams>`); a schema built another way skips that.
+    ///
+    /// ## Example
+    /// ```ts
+    /// parameters: { type: 'object', properties: { glob: { type: 'string' } } },
+    /// ```
+    ///
+    /// ## Fix
+    /// Build it with the injected TypeBox:
+    /// `parameters: pi.typebox.Type.Object({ glob: pi.typebox.Type.String() })`.
+    id: "xcsh-parameters",
+    severity: Warning,
+    category: Xcsh,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (module, tool) in project.xcsh.tools() {

@@ -1,29 +1,33 @@
-//! `pi.exec(...)` inside an xcsh tool's `execute` does not forward `signal`.
-//!
-//! ## What it checks
-//! Every call of the host API's `exec` (`pi.exec(command, args, options)`,
-//! or an `exec` destructured from it) inside a tool's `execute`, whose
-//! options are missing or an object literal without `signal`. Options held
-//! in a variable, or spread, may carry it and are not reported.
-//!
-//! ## Why
-//! xcsh aborts a tool through the `signal` `execute` receives; a subprocess
-//! started without it keeps running after the user stops the turn.
-//!
-//! ## Example
-//! ```ts
-//! const result = await pi.exec('git', ['ls-files'], { cwd: pi.cwd })
-//! ```
-//!
-//! ## Fix
-//! Forward it: `pi.exec('git', ['ls-files'], { signal, cwd: pi.cwd })`.
-
 use super::xcsh_site::{at, contracts, shown};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::project::Project;
-use crate::rules::Rule;
 
-pub static RULE: Rule = Rule::new("xcsh-signal", Severity::Warning, include_str!("xcsh_signal.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// `pi.exec(...)` inside an xcsh tool's `execute` does not forward `signal`.
+    ///
+    /// ## What it checks
+    /// Every call of the host API's `exec` (`pi.exec(command, args, options)`,
+    /// or an `exec` destructured from it) inside a tool's `execute`, whose
+    /// options are missing or an object literal without `signal`. Options held
+    /// in a variable, or spread, may carry it and are not reported.
+    ///
+    /// ## Why
+    /// xcsh aborts a tool through the `signal` `execute` receives; a subprocess
+    /// started without it keeps running after the user stops the turn.
+    ///
+    /// ## Example
+    /// ```ts
+    /// const result = await pi.exec('git', ['ls-files'], { cwd: pi.cwd })
+    /// ```
+    ///
+    /// ## Fix
+    /// Forward it: `pi.exec('git', ['ls-files'], { signal, cwd: pi.cwd })`.
+    id: "xcsh-signal",
+    severity: Warning,
+    category: Xcsh,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (module, facts) in contracts(project) {

@@ -9,7 +9,7 @@ use crate::xcsh::facts::{Name, Tool, XcshFacts};
 
 /// A finding of `rule` in the xcsh module at `span`.
 pub fn at(rule: &Rule, module: &XcshModule, span: Span, message: String) -> Diagnostic {
-    Diagnostic::new(rule.id, rule.severity, Label::new(module.file, span), message)
+    rule.diagnostic(Label::new(module.file, span), message)
 }
 
 /// From `start` to the end of its line (a finding about a multi-line node points at its first line).

@@ -1,33 +1,37 @@
-//! An xcsh tool lacks `name`, `description`, `parameters` or `execute`, or its `execute` is not a function.
-//!
-//! ## What it checks
-//! Each tool object literal an xcsh factory returns (directly, in an array,
-//! or through a Promise) spells out the four fields the loader needs:
-//! `name`, `description`, `parameters` and `execute`, and `execute` is a
-//! function. A missing field is reported at the object literal, a wrong one
-//! at the field. An object that spreads another may get its fields from
-//! there: it is not reported (`xcsh-unanalyzable` says so).
-//!
-//! ## Why
-//! A tool without them cannot be offered to the model or called: the loader
-//! rejects it.
-//!
-//! ## Example
-//! ```ts
-//! export default (pi) => ({ name: 'repo_stats', execute: 'git ls-files' })
-//! ```
-//!
-//! ## Fix
-//! Add the missing fields; `execute(toolCallId, params, onUpdate, ctx,
-//! signal)` is a function.
-
 use super::xcsh_site::{at, capitalised, first_line_from, shown, tool_label};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::project::Project;
-use crate::rules::Rule;
 use crate::xcsh::facts::Execute;
 
-pub static RULE: Rule = Rule::new("xcsh-tool-shape", Severity::Error, include_str!("xcsh_tool_shape.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An xcsh tool lacks `name`, `description`, `parameters` or `execute`, or its `execute` is not a function.
+    ///
+    /// ## What it checks
+    /// Each tool object literal an xcsh factory returns (directly, in an array,
+    /// or through a Promise) spells out the four fields the loader needs:
+    /// `name`, `description`, `parameters` and `execute`, and `execute` is a
+    /// function. A missing field is reported at the object literal, a wrong one
+    /// at the field. An object that spreads another may get its fields from
+    /// there: it is not reported (`xcsh-unanalyzable` says so).
+    ///
+    /// ## Why
+    /// A tool without them cannot be offered to the model or called: the loader
+    /// rejects it.
+    ///
+    /// ## Example
+    /// ```ts
+    /// export default (pi) => ({ name: 'repo_stats', execute: 'git ls-files' })
+    /// ```
+    ///
+    /// ## Fix
+    /// Add the missing fields; `execute(toolCallId, params, onUpdate, ctx,
+    /// signal)` is a function.
+    id: "xcsh-tool-shape",
+    severity: Error,
+    category: Xcsh,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (module, tool) in project.xcsh.tools() {

@@ -1,37 +1,41 @@
-//! An xcsh tool uses `pi.ui` or `ctx.ui` without testing `hasUI`.
-//!
-//! ## What it checks
-//! Each `.ui` read on the host API (the factory's parameter) or on a
-//! context parameter (`ctx` of `execute`, of `onSession`) that runs only
-//! when `hasUI` is true: inside the `if` branch or `?:` consequent of a test
-//! of `hasUI`, the right side of `pi.hasUI && …`, or after
-//! `if (!pi.hasUI) return` in the same block. Tests are read through `!`,
-//! `&&`, `||`, `=== true`/`false`, `Boolean(…)` and a `const` holding one.
-//! A use where the test says there is *no* UI is an inverted guard, not a
-//! guard, and is reported as such: `pi.hasUI || pi.ui.notify()`, the `else`
-//! of `if (pi.hasUI)`, or after `if (pi.hasUI) return …`.
-//!
-//! ## Why
-//! In headless and non-interactive runs `hasUI` is false and the UI context
-//! is a no-op: prompts get no answer and notices go nowhere.
-//!
-//! ## Example
-//! ```ts
-//! pi.ui.notify('Scanning…')               // no test
-//! pi.hasUI || pi.ui.notify('Scanning…')   // runs only without a UI
-//! ```
-//!
-//! ## Fix
-//! Guard UI use with `pi.hasUI`: `if (pi.hasUI) pi.ui.notify('Scanning…')`,
-//! or `pi.hasUI && pi.ui.notify('Scanning…')`.
-
 use super::xcsh_site::{at, contracts, shown};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::project::Project;
-use crate::rules::Rule;
 use crate::xcsh::facts::UiUse;
 
-pub static RULE: Rule = Rule::new("xcsh-ui-guard", Severity::Warning, include_str!("xcsh_ui_guard.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An xcsh tool uses `pi.ui` or `ctx.ui` without testing `hasUI`.
+    ///
+    /// ## What it checks
+    /// Each `.ui` read on the host API (the factory's parameter) or on a
+    /// context parameter (`ctx` of `execute`, of `onSession`) that runs only
+    /// when `hasUI` is true: inside the `if` branch or `?:` consequent of a test
+    /// of `hasUI`, the right side of `pi.hasUI && …`, or after
+    /// `if (!pi.hasUI) return` in the same block. Tests are read through `!`,
+    /// `&&`, `||`, `=== true`/`false`, `Boolean(…)` and a `const` holding one.
+    /// A use where the test says there is *no* UI is an inverted guard, not a
+    /// guard, and is reported as such: `pi.hasUI || pi.ui.notify()`, the `else`
+    /// of `if (pi.hasUI)`, or after `if (pi.hasUI) return …`.
+    ///
+    /// ## Why
+    /// In headless and non-interactive runs `hasUI` is false and the UI context
+    /// is a no-op: prompts get no answer and notices go nowhere.
+    ///
+    /// ## Example
+    /// ```ts
+    /// pi.ui.notify('Scanning…')               // no test
+    /// pi.hasUI || pi.ui.notify('Scanning…')   // runs only without a UI
+    /// ```
+    ///
+    /// ## Fix
+    /// Guard UI use with `pi.hasUI`: `if (pi.hasUI) pi.ui.notify('Scanning…')`,
+    /// or `pi.hasUI && pi.ui.notify('Scanning…')`.
+    id: "xcsh-ui-guard",
+    severity: Warning,
+    category: Xcsh,
+    fix: None,
+    check: check,
+}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (module, facts) in contracts(project) {

@@ -1,35 +1,38 @@
-//! An xcsh factory or tool is built at run time, so a check could not be made.
-//!
-//! ## What it checks
-//! Where the xcsh contract cannot be read without running the module: the
-//! default export is imported, re-exported, a class, or built by a call (the
-//! finding names what it is, and does not call a helper the factory); a
-//! returned tool is built by a call, imported, or spread into an array; a
-//! tool literal spreads another object (which may supply its fields); a
-//! tool's `name` is computed (its validity and uniqueness go unchecked). The
-//! finding says which.
-//!
-//! ## Why
-//! beeuni-lint never runs a module and never guesses: this says which checks
-//! were skipped, so a clean report is not mistaken for a checked one.
-//!
-//! ## Example
-//! ```ts
-//! export default (pi) => makeTool(pi, 'repo_stats')
-//! ```
-//!
-//! ## Fix
-//! Nothing is wrong as far as beeuni-lint can tell. To have the tool checked,
-//! return an object literal from the factory.
-
 use super::xcsh_site::{at, capitalised, contracts, first_line_from, shown, tool_label};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::project::Project;
-use crate::rules::Rule;
 use crate::xcsh::facts::{Export, Name, Returned, Returns};
 
-pub static RULE: Rule =
-    Rule::new("xcsh-unanalyzable", Severity::Info, include_str!("xcsh_unanalyzable.rs"), Some(check));
+crate::rules::declare_rule! {
+    /// An xcsh factory or tool is built at run time, so a check could not be made.
+    ///
+    /// ## What it checks
+    /// Where the xcsh contract cannot be read without running the module: the
+    /// default export is imported, re-exported, a class, or built by a call (the
+    /// finding names what it is, and does not call a helper the factory); a
+    /// returned tool is built by a call, imported, or spread into an array; a
+    /// tool literal spreads another object (which may supply its fields); a
+    /// tool's `name` is computed (its validity and uniqueness go unchecked). The
+    /// finding says which.
+    ///
+    /// ## Why
+    /// beeuni-lint never runs a module and never guesses: this says which checks
+    /// were skipped, so a clean report is not mistaken for a checked one.
+    ///
+    /// ## Example
+    /// ```ts
+    /// export default (pi) => makeTool(pi, 'repo_stats')
+    /// ```
+    ///
+    /// ## Fix
+    /// Nothing is wrong as far as beeuni-lint can tell. To have the tool checked,
+    /// return an object literal from the factory.
+    id: "xcsh-unanalyzable",
+    severity: Info,
+    category: Xcsh,
+    fix: None,
+    check: check,
+}
 
 const HELP: &str = "beeuni-lint never runs a module: the checks that need this value were skipped";
 

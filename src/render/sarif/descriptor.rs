@@ -1,10 +1,10 @@
-//! The driver's `rules`: a reporting descriptor for each rule of the registry, from its docs.
+//! The driver's `rules`: a reporting descriptor for each rule of the registry, from its declaration.
 
 use serde_json::Value;
 use serde_sarif::sarif;
 
 use super::{INFORMATION_URI, level};
-use crate::rules::{Rule, is_change_aware};
+use crate::rules::Rule;
 
 /// GitHub code scanning's limit on a description.
 pub(super) const MAX_DESCRIPTION: usize = 1_024;
@@ -13,10 +13,7 @@ pub(super) fn descriptor(rule: &Rule) -> sarif::ReportingDescriptor {
     let docs = rule.docs();
     let summary = rule.summary();
     let what = section(&docs, "What it checks").unwrap_or_else(|| summary.clone());
-    let mut tags = vec!["beeuni".to_string()];
-    tags.extend(rule.id.starts_with("module-").then(|| "module".to_string()));
-    tags.extend(rule.id.starts_with("legacy-").then(|| "legacy".to_string()));
-    tags.extend(is_change_aware(rule.id).then(|| "change-aware".to_string()));
+    let tags = vec!["beeuni".to_string(), rule.category().as_str().to_string()];
     sarif::ReportingDescriptor::builder()
         .id(rule.id)
         .name(pascal_case(rule.id))
@@ -61,4 +58,29 @@ pub(super) fn truncate(text: &str) -> String {
 
 pub(super) fn plain(text: &str) -> sarif::MultiformatMessageString {
     sarif::MultiformatMessageString::builder().text(text).build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{RULES, find};
+
+    fn tags(id: &str) -> Vec<String> {
+        descriptor(find(id).unwrap()).properties.unwrap().tags.unwrap()
+    }
+
+    #[test]
+    fn every_rule_is_tagged_with_its_category() {
+        assert_eq!(tags("ui-view-contract"), ["beeuni", "module"]);
+        assert_eq!(tags("module-path"), ["beeuni", "tool"]);
+        assert_eq!(tags("removed-tool-in-use"), ["beeuni", "change-aware"]);
+        let xcsh: Vec<&str> = RULES.iter().map(|rule| rule.id).filter(|id| id.starts_with("xcsh-")).collect();
+        assert_eq!(xcsh.len(), 11);
+        for id in xcsh {
+            assert_eq!(tags(id), ["beeuni", "xcsh"], "{id}");
+        }
+        let mut categories: Vec<String> = RULES.iter().map(|rule| tags(rule.id)[1].clone()).collect();
+        categories.dedup();
+        assert_eq!(categories, ["manifest", "tool", "agent", "module", "legacy", "xcsh", "change-aware"]);
+    }
 }
