@@ -123,6 +123,7 @@ impl Deref for Text {
 impl DerefMut for Text {
     fn deref_mut(&mut self) -> &mut String {
         let _ = self.in_memory();
+        #[allow(clippy::expect_used, reason = "`in_memory` just above fills `held`")]
         &mut self.held.get_mut().expect("read just above").text
     }
 }
