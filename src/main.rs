@@ -76,7 +76,7 @@ fn mistyped_command(args: &CheckArgs) -> Option<String> {
 fn view_project(view: ViewArgs) -> Result<Result<beeuni_lint::project::Project, u8>, String> {
     let mut options = CheckOptions::new(view.path);
     (options.config, options.xcsh) = (view.config, view.xcsh);
-    let project = beeuni_lint::load(&options)?.project;
+    let project = beeuni_lint::load(&options).map_err(|error| error.to_string())?.project;
     if project.misnamed_manifest.is_some() {
         return Err("no beeuni.yaml at the project root (run `beeuni-lint check` for details)".into());
     }

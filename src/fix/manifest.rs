@@ -13,7 +13,8 @@ use std::path::Path;
 /// The project that holds `path`, when its manifest graph reads cleanly (an edit of a file that does not parse
 /// could not keep what the user wrote).
 pub fn load_for_edit(path: &Path) -> Result<Project, String> {
-    let project = load(&CheckOptions::new(path.to_path_buf()))?.project;
+    // Eject and restore still refuse with text: the run's error is shown as the run would show it.
+    let project = load(&CheckOptions::new(path.to_path_buf())).map_err(|error| error.to_string())?.project;
     if project.misnamed_manifest.is_some() {
         return Err("no beeuni.yaml at the project root (run `beeuni-lint check` for details)".into());
     }
