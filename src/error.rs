@@ -8,7 +8,7 @@ use crate::discover::MANIFEST;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
-    /// The path given cannot be linted: it is not there, or it leads out of the repository.
+    /// A path given (the one to lint, `--from`) cannot be used: it is not there, or it leads out of the repository.
     #[error("{0}")]
     Path(String),
     /// The git repository around the project cannot be read.
@@ -33,6 +33,10 @@ pub enum Error {
     /// The fixes cannot be planned or written.
     #[error("{0}")]
     Fix(String),
+    /// `eject` or `restore` will not edit the project (the name, the manifest or the module is not as it must be),
+    /// or cannot write it.
+    #[error("{0}")]
+    Edit(String),
     /// A report file (`--output`, `--sarif-file`) cannot be written where it is asked for.
     #[error("{0}")]
     Report(String),

@@ -30,10 +30,12 @@ fn main() -> ExitCode {
                 (None, false) => None,
             };
             beeuni_lint::fix::eject::eject(std::path::Path::new("."), &name, source, force)
+                .map_err(|error| error.to_string())
                 .and_then(|out| print(&escape_lines(&out)))
                 .map(|()| 0)
         }
         Some(Command::Restore { name }) => beeuni_lint::fix::restore::restore(std::path::Path::new("."), &name)
+            .map_err(|error| error.to_string())
             .and_then(|out| print(&escape_lines(&out)))
             .map(|()| 0),
         Some(Command::Rules) => print(&rules_table()).map(|()| 0),
