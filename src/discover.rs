@@ -6,6 +6,7 @@
 //! repository (a monorepo, or this tool's own `examples/`) is linted as its
 //! own project, while git answers for the whole work tree.
 
+use crate::Error;
 use crate::repo::checkout::Checkout;
 use crate::repo::fs::Refusal;
 use crate::repo::git::{GitRepo, GitSource};
@@ -23,11 +24,12 @@ pub struct Discovered {
 }
 
 /// `staged`: the manifest may exist only in the index (staged, then deleted from the work tree).
-pub fn discover(path: &Path, staged: bool) -> Result<Discovered, String> {
+pub fn discover(path: &Path, staged: bool) -> Result<Discovered, Error> {
     // Followed part by part: a symlink inside the repository that leads out of it is refused, not linted.
-    let real = crate::repo::given::follow(path, "PATH").map_err(|refused| refused.0)?;
-    let path = std::fs::canonicalize(&real).map_err(|e| format!("cannot open `{}`: {e}", path.display()))?;
-    let git = GitRepo::discover(&path)?;
+    let real = crate::repo::given::follow(path, "PATH").map_err(|refused| Error::Path(refused.0))?;
+    let path =
+        std::fs::canonicalize(&real).map_err(|e| Error::Path(format!("cannot open `{}`: {e}", path.display())))?;
+    let git = GitRepo::discover(&path).map_err(Error::Git)?;
     let start = if path.is_file() { path.parent().map_or_else(|| path.clone(), Path::to_path_buf) } else { path };
     let top = git.as_ref().map_or_else(|| start.clone(), |g| g.root().to_path_buf());
     let root = start
@@ -51,8 +53,8 @@ fn in_index(git: Option<&GitRepo>, top: &Path, dir: &Path) -> bool {
 }
 
 /// `Ok("beeuni.yaml")`, `Err` with a misnamed manifest's name (`manifest-name`), or, when there is neither,
-/// the message of an exit-2 error.
-pub fn manifest(checkout: &Checkout) -> Result<Result<String, String>, String> {
+/// the exit-2 error.
+pub fn manifest(checkout: &Checkout) -> Result<Result<String, String>, Error> {
     let place =
         if checkout.is_index() { "in the index".to_string() } else { format!("at {}", checkout.root.display()) };
     match checkout.resolve(MANIFEST) {
@@ -65,13 +67,13 @@ pub fn manifest(checkout: &Checkout) -> Result<Result<String, String>, String> {
             });
             match misnamed {
                 Some(name) => Ok(Err(name)),
-                None if checkout.is_index() => {
-                    Err(format!("no beeuni.yaml {place}: stage it with `git add {}`", checkout.git_path(MANIFEST)))
+                None => {
+                    let stage = checkout.is_index().then(|| checkout.git_path(MANIFEST).into_owned());
+                    Err(Error::NoManifest { place, stage, help: None })
                 }
-                None => Err(format!("no beeuni.yaml {place}")),
             }
         }
-        Err(refusal) => Err(format!("{MANIFEST} {place} {}", refusal.describe())),
+        Err(refusal) => Err(Error::ManifestUnreadable { place, reason: refusal.describe() }),
     }
 }
 

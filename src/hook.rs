@@ -19,16 +19,19 @@ use std::path::{Path, PathBuf};
 ///
 /// With no project in the index at all, the answer is `start` alone: the ordinary run then says what is
 /// missing (`no beeuni.yaml in the index: stage it …`, or `manifest-name` for a misnamed manifest).
-pub fn staged_projects(start: &Path) -> Result<Vec<PathBuf>, String> {
-    let Some(git) = GitRepo::discover(start)? else {
-        return Err("`--staged` needs a git repository: run it inside one, or drop `--staged`".into());
+pub fn staged_projects(start: &Path) -> Result<Vec<PathBuf>, crate::Error> {
+    let Some(git) = GitRepo::discover(start).map_err(crate::Error::Git)? else {
+        return Err(crate::Error::Usage(
+            "`--staged` needs a git repository: run it inside one, or drop `--staged`".into(),
+        ));
     };
     let roots = project_roots(&git.tracked());
     if roots.is_empty() {
         return Ok(vec![start.to_path_buf()]);
     }
-    let changed = git.staged_paths()?;
-    let here = std::fs::canonicalize(start).map_err(|e| format!("cannot open `{}`: {e}", start.display()))?;
+    let changed = git.staged_paths().map_err(crate::Error::Git)?;
+    let here = std::fs::canonicalize(start)
+        .map_err(|e| crate::Error::Path(format!("cannot open `{}`: {e}", start.display())))?;
     let here = here.strip_prefix(git.root()).map(slashed).unwrap_or_default();
     let around = roots.iter().filter(|root| holds(root, &here)).max_by_key(|root| root.len());
     let selected = roots.iter().filter(|root| changed.iter().any(|path| holds(root, path)) || Some(*root) == around);

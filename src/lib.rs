@@ -4,6 +4,14 @@
 //! graph, build the [`project::Project`] model once, run every rule over it,
 //! apply ignores and config, and hand the [`Report`] to a renderer.
 
+// The library's lints (CONTRIBUTING.md): no `unsafe` but the documented blocks, each allowed where it stands with
+// its reason; no `unwrap`/`expect` outside tests (clippy.toml) but where the line above proves it, allowed there
+// with the reason; no printing (the binary prints; notes go through `cache::place::send_notes_to`). They are
+// attributes here, not a `[lints]` table of Cargo.toml: such a table holds for every target of the package, and
+// the integration tests' helpers unwrap and the hostile suite measures its runs with `unsafe` `wait4`.
+#![deny(unsafe_code)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout, clippy::print_stderr)]
+
 pub mod access;
 pub mod cache;
 pub mod catalog;
@@ -11,6 +19,7 @@ pub mod change;
 pub mod config;
 pub mod diagnostic;
 pub mod discover;
+mod error;
 pub mod fix;
 #[doc(hidden)]
 pub mod fuzzing;
@@ -32,6 +41,7 @@ pub mod xcsh;
 pub mod yaml;
 
 use diagnostic::{Diagnostic, Severity};
+pub use error::Error;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -147,12 +157,12 @@ pub struct Loaded {
 
 /// Discovers the repository that holds `options.path`, reads its config and builds the model (and, for a
 /// change-aware run, the base's facts). `Err` means the run cannot happen (exit 2).
-pub fn load(options: &CheckOptions) -> Result<Loaded, String> {
+pub fn load(options: &CheckOptions) -> Result<Loaded, Error> {
     load_with(options, None)
 }
 
 /// [`load`], with the work tree seen through pending fixes.
-pub fn load_with(options: &CheckOptions, overlay: Option<Arc<repo::checkout::Overlay>>) -> Result<Loaded, String> {
+pub fn load_with(options: &CheckOptions, overlay: Option<Arc<repo::checkout::Overlay>>) -> Result<Loaded, Error> {
     load_over(options, overlay, &manifest::load::Parsed::default(), None)
 }
 
@@ -163,10 +173,10 @@ pub fn load_over(
     overlay: Option<Arc<repo::checkout::Overlay>>,
     parsed: &manifest::load::Parsed,
     memo: Option<Arc<repo::checkout::DiskMemo>>,
-) -> Result<Loaded, String> {
+) -> Result<Loaded, Error> {
     let found = discover::discover(&options.path, options.staged)?;
     let top = found.git.as_ref().map_or_else(|| found.root.clone(), |git| git.root().to_path_buf());
-    let config = config::Config::load(&found.root, &top, options.config.as_deref())?;
+    let config = config::Config::load(&found.root, &top, options.config.as_deref()).map_err(Error::Config)?;
     let cache = options.cache.open(&found);
     // The analysis threads size their allocator arenas by it (those git discovery started, from now on).
     modules::arena::expect_decoding(cache.as_ref().map_or(0, cache::ModuleCache::decodable_bytes));
@@ -174,7 +184,7 @@ pub fn load_over(
     work.overlay = overlay;
     work.memo = memo;
     let sides = if options.base.is_some() || options.staged {
-        Some(change::sides(&work, options.base.as_deref(), options.staged)?)
+        Some(change::sides(&work, options.base.as_deref(), options.staged).map_err(Error::Change)?)
     } else {
         None
     };
@@ -186,7 +196,7 @@ pub fn load_over(
     for folder in config.xcsh_folders() {
         if !checkout.is_dir(&folder) && !folder.is_empty() {
             let shown = config.file.as_ref().map_or(config::FILE_NAME, |f| f.path.as_str());
-            return Err(format!("{shown}: xcsh-paths: `{folder}` is not a folder of the project"));
+            return Err(Error::Config(format!("{shown}: xcsh-paths: `{folder}` is not a folder of the project")));
         }
         if !xcsh_paths.contains(&folder) {
             xcsh_paths.push(folder);
@@ -196,14 +206,11 @@ pub fn load_over(
     let manifest = match discover::manifest(&checkout) {
         Ok(found) => Some(found),
         Err(_) if xcsh::has_tool_folders(&checkout, &xcsh_paths) => None,
-        Err(message) => {
-            return Err(match checkout.side {
-                repo::checkout::Side::WorkTree if message.starts_with("no ") => {
-                    format!("{message}: {}", discover::missing_help(&found.start, &checkout))
-                }
-                _ => message,
-            });
+        Err(Error::NoManifest { place, stage, help: None }) if checkout.side == repo::checkout::Side::WorkTree => {
+            let help = Some(discover::missing_help(&found.start, &checkout));
+            return Err(Error::NoManifest { place, stage, help });
         }
+        Err(error) => return Err(error),
     };
     let mut project = project::Project::build(project::ProjectInput {
         checkout,
@@ -220,20 +227,21 @@ pub fn load_over(
 }
 
 /// The `--xcsh` folders, relative to the project root (each must be a folder inside it).
-fn xcsh_folders(root: &std::path::Path, given: &[PathBuf]) -> Result<Vec<String>, String> {
+fn xcsh_folders(root: &std::path::Path, given: &[PathBuf]) -> Result<Vec<String>, Error> {
     given
         .iter()
         .map(|path| {
-            let real = std::fs::canonicalize(path).map_err(|e| format!("--xcsh `{}`: {e}", path.display()))?;
+            let real =
+                std::fs::canonicalize(path).map_err(|e| Error::Usage(format!("--xcsh `{}`: {e}", path.display())))?;
             if !real.is_dir() {
-                return Err(format!("--xcsh `{}` is not a folder", path.display()));
+                return Err(Error::Usage(format!("--xcsh `{}` is not a folder", path.display())));
             }
             let rel = real.strip_prefix(root).map_err(|_| {
-                format!(
+                Error::Usage(format!(
                     "--xcsh `{}` is outside the project at {}: beeuni-lint reads nothing outside it",
                     path.display(),
                     root.display()
-                )
+                ))
             })?;
             Ok(rel.components().filter_map(|c| c.as_os_str().to_str()).collect::<Vec<_>>().join("/"))
         })
@@ -242,17 +250,14 @@ fn xcsh_folders(root: &std::path::Path, given: &[PathBuf]) -> Result<Vec<String>
 
 /// Lints the repository that holds `options.path`. Each finding's fix is offered only when it passes the fix
 /// stage's checks ([`fix::offer::verify`]), so every view offers what `--fix` would apply.
-pub fn check(options: &CheckOptions) -> Result<Report, String> {
+pub fn check(options: &CheckOptions) -> Result<Report, Error> {
     let mut report = lint(options, None)?.0;
     fix::offer::verify(&mut report);
     Ok(report)
 }
 
 /// Lints the repository, its work tree seen through pending fixes; also gives the project root.
-pub fn lint(
-    options: &CheckOptions,
-    overlay: Option<Arc<repo::checkout::Overlay>>,
-) -> Result<(Report, PathBuf), String> {
+pub fn lint(options: &CheckOptions, overlay: Option<Arc<repo::checkout::Overlay>>) -> Result<(Report, PathBuf), Error> {
     lint_then(options, overlay, |_| ()).map(|(report, root, ())| (report, root))
 }
 
@@ -262,9 +267,9 @@ pub fn lint_then<T>(
     options: &CheckOptions,
     overlay: Option<Arc<repo::checkout::Overlay>>,
     look: impl FnOnce(&project::Project) -> T,
-) -> Result<(Report, PathBuf, T), String> {
+) -> Result<(Report, PathBuf, T), Error> {
     if options.only_changed && options.base.is_none() && !options.staged {
-        return Err("`--only-changed` needs a change to look at: add `--base REV` or `--staged`".into());
+        return Err(Error::Usage("`--only-changed` needs a change to look at: add `--base REV` or `--staged`".into()));
     }
     let Loaded { mut project, mut config, sides } = load_with(options, overlay)?;
     let found = rules::check(&project);

@@ -1,10 +1,14 @@
-//! The thin binary: parse arguments, call the library, map the outcome to an exit code.
+//! The thin binary: parse arguments, call the library, map the outcome to an exit code. It alone prints (the
+//! library writes to what it is given, and sends its notes here: [`cache::place::send_notes_to`]).
+
+// No `unsafe` but the one documented block, allowed where it stands (the library's lints: src/lib.rs).
+#![deny(unsafe_code)]
 
 mod cli;
 mod run;
 
 use beeuni_lint::source::escape::{escape_lines, prefixed_lines};
-use beeuni_lint::{CheckOptions, listing, render, rules};
+use beeuni_lint::{CheckOptions, cache, listing, render, rules};
 use clap::Parser;
 use cli::{CheckArgs, Cli, Command, ViewArgs};
 use std::io::Write;
@@ -12,6 +16,7 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     fixed_mmap_threshold();
+    cache::place::send_notes_to(|note| eprint!("{}", prefixed_lines("beeuni-lint: ", note)));
     let cli = Cli::parse();
     let outcome = match cli.command {
         None => mistyped_command(&cli.check).map_or_else(|| run::check(&cli.check), Err),
@@ -25,10 +30,12 @@ fn main() -> ExitCode {
                 (None, false) => None,
             };
             beeuni_lint::fix::eject::eject(std::path::Path::new("."), &name, source, force)
+                .map_err(|error| error.to_string())
                 .and_then(|out| print(&escape_lines(&out)))
                 .map(|()| 0)
         }
         Some(Command::Restore { name }) => beeuni_lint::fix::restore::restore(std::path::Path::new("."), &name)
+            .map_err(|error| error.to_string())
             .and_then(|out| print(&escape_lines(&out)))
             .map(|()| 0),
         Some(Command::Rules) => print(&rules_table()).map(|()| 0),
@@ -71,7 +78,7 @@ fn mistyped_command(args: &CheckArgs) -> Option<String> {
 fn view_project(view: ViewArgs) -> Result<Result<beeuni_lint::project::Project, u8>, String> {
     let mut options = CheckOptions::new(view.path);
     (options.config, options.xcsh) = (view.config, view.xcsh);
-    let project = beeuni_lint::load(&options)?.project;
+    let project = beeuni_lint::load(&options).map_err(|error| error.to_string())?.project;
     if project.misnamed_manifest.is_some() {
         return Err("no beeuni.yaml at the project root (run `beeuni-lint check` for details)".into());
     }
@@ -157,6 +164,7 @@ pub(crate) fn print(text: &str) -> Result<(), String> {
 /// run grows (20,000 declarations and modules) are reallocated inside the heap, where each outgrown copy stays as
 /// a hole, instead of being moved by `mremap`. Peak RSS at 20,000 modules: 88 -> 84 MiB (5 runs, medians).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[allow(unsafe_code, reason = "glibc's `mallopt`, declared and called before any thread starts: see SAFETY")]
 fn fixed_mmap_threshold() {
     const M_MMAP_THRESHOLD: std::ffi::c_int = -3;
     unsafe extern "C" {

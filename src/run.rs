@@ -37,7 +37,7 @@ fn outside_every_project() -> bool {
 /// a heading that names the project, when it is not the repository alone); the exit status is the worst. A
 /// document (JSON, SARIF, `--output`, `--sarif-file`) is one report of them all, as at a monorepo's root.
 fn hook(args: &CheckArgs) -> Result<u8, String> {
-    let projects = beeuni_lint::hook::staged_projects(Path::new("."))?;
+    let projects = beeuni_lint::hook::staged_projects(Path::new(".")).map_err(|error| error.to_string())?;
     let one_document = matches!(args.format, Format::Json | Format::Sarif) || args.output.is_some();
     if one_document || args.sarif_file.is_some() {
         return report_projects(args, projects);
@@ -120,7 +120,7 @@ fn projects_of(paths: &[PathBuf], staged: bool) -> Result<Vec<PathBuf>, String> 
     let mut projects: Vec<(PathBuf, PathBuf)> = Vec::new();
     let mut top = None;
     for path in paths {
-        let found = beeuni_lint::discover::discover(path, staged)?;
+        let found = beeuni_lint::discover::discover(path, staged).map_err(|error| error.to_string())?;
         let expanded = beeuni_lint::hook::repository_projects(&found, staged);
         if paths.len() > 1 || expanded.is_some() {
             let Some(git) = &found.git else {
@@ -189,9 +189,9 @@ fn lint(args: &CheckArgs, path: PathBuf, alone: bool) -> Result<Linted, String> 
         leave_model: alone,
     };
     if !(args.fix || args.unsafe_fixes || args.diff) {
-        return beeuni_lint::check(&options).map(Linted::Report);
+        return beeuni_lint::check(&options).map(Linted::Report).map_err(|error| error.to_string());
     }
-    let outcome = beeuni_lint::fix::plan(&options, args.unsafe_fixes, min)?;
+    let outcome = beeuni_lint::fix::plan(&options, args.unsafe_fixes, min).map_err(|error| error.to_string())?;
     if args.diff {
         // Raw bytes where they go to a program (`--diff | git apply`); shown escaped where they may be read as
         // they come: a terminal, or the job log of GitHub Actions, which runs a line starting with `::`.
@@ -199,7 +199,7 @@ fn lint(args: &CheckArgs, path: PathBuf, alone: bool) -> Result<Linted, String> 
         print(&beeuni_lint::fix::diff(&outcome.changes, raw))?;
         return Ok(Linted::Diff(u8::from(!outcome.changes.is_empty())));
     }
-    beeuni_lint::fix::write(&outcome.root, &outcome.changes)?;
+    beeuni_lint::fix::write(&outcome.root, &outcome.changes).map_err(|error| error.to_string())?;
     eprint!("{}", beeuni_lint::fix::summary(&outcome));
     Ok(Linted::Report(outcome.report))
 }
@@ -211,7 +211,7 @@ fn emit(args: &CheckArgs, reports: Vec<Report>) -> Result<u8, String> {
     let sarif = (args.sarif_file.is_some() || args.format == Format::Sarif)
         .then(|| render::sarif::render_runs(&reports, version));
     if let (Some(path), Some(sarif)) = (&args.sarif_file, &sarif) {
-        beeuni_lint::repo::given::write_report(path, "--sarif-file", sarif)?;
+        beeuni_lint::repo::given::write_report(path, "--sarif-file", sarif).map_err(|error| error.to_string())?;
     }
     let projects: Vec<String> = reports.iter().map(|report| report.sources.prefix().to_string()).collect();
     let projects: Vec<&str> = projects.iter().map(String::as_str).collect();
@@ -244,7 +244,9 @@ fn emit(args: &CheckArgs, reports: Vec<Report>) -> Result<u8, String> {
     };
     let quiet = args.quiet && report.diagnostics.is_empty();
     match &args.output {
-        Some(path) => beeuni_lint::repo::given::write_report(path, "--output", &text)?,
+        Some(path) => {
+            beeuni_lint::repo::given::write_report(path, "--output", &text).map_err(|error| error.to_string())?
+        }
         None if quiet => {}
         None => print(&text)?,
     }

@@ -114,6 +114,17 @@ impl SourceFile {
     }
 }
 
+/// Where each line of `text` starts, the first at 0. Line breaks are LF, CRLF and a lone CR, as LSP counts them.
+pub fn line_starts(text: &str) -> Box<[u32]> {
+    let bytes = text.as_bytes();
+    let breaks = bytes
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
+        .map(|(i, _)| (i + 1) as u32);
+    std::iter::once(0).chain(breaks).collect()
+}
+
 /// A file's text and where its lines start, borrowed: what renderers that work across threads (miette) are lent.
 #[derive(Clone, Copy, Debug)]
 pub struct Lines<'a> {
@@ -121,7 +132,34 @@ pub struct Lines<'a> {
     starts: &'a [u32],
 }
 
-impl Lines<'_> {
+impl<'a> Lines<'a> {
+    /// The lines of a text that is no [`SourceFile`] (a language server's buffer), `starts` its [`line_starts`].
+    pub fn new(text: &'a str, starts: &'a [u32]) -> Self {
+        Lines { text, starts }
+    }
+
+    /// The byte offset of a 0-based line and a 0-based column counted in UTF-16 code units (as the language server
+    /// protocol places them), clamped to the line's end, and past the last line to the text's end.
+    pub fn offset(&self, line: usize, utf16_column: usize) -> usize {
+        if line >= self.line_count() {
+            return self.text.len();
+        }
+        let span = self.line_span(line);
+        // A byte-order mark is not a column (see `position`).
+        let start = match line == 0 && self.text.starts_with('\u{feff}') {
+            true => '\u{feff}'.len_utf8().min(span.end),
+            false => span.start,
+        };
+        let mut units = 0;
+        for (at, ch) in self.text[start..span.end].char_indices() {
+            if units >= utf16_column {
+                return start + at;
+            }
+            units += ch.len_utf16();
+        }
+        span.end
+    }
+
     /// 0-based line index of a byte offset.
     pub fn line_index(&self, offset: usize) -> usize {
         let offset = u32::try_from(offset).unwrap_or(u32::MAX);

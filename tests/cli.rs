@@ -4,6 +4,7 @@
 mod common;
 
 use common::*;
+use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// `beeuni-lint rules` as (id, severity, summary) rows.
@@ -224,6 +225,69 @@ fn docs_projects_are_clean() {
     for name in DOCS_PROJECTS {
         let (code, report) = run(name, &["--fail-on", "info"]);
         assert_clean(name, code, &report);
+    }
+}
+
+/// `beeuni-lint schema` (the command's output, as an editor gets it) accepts the manifest of every project the
+/// linter finds clean (the clean twins and the docs' projects) with no finding ignored or turned off: an editor
+/// must not mark what the lint accepts.
+#[test]
+fn the_schema_accepts_every_clean_fixture() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let run = run_in(dir.path(), &["schema"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let schema: Value = serde_json::from_str(&run.stdout).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(fixture_path(""))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.ends_with("-clean"))
+        .chain(DOCS_PROJECTS.iter().map(|name| name.to_string()))
+        .collect();
+    names.sort();
+    let (mut checked, mut failed) = (0, Vec::new());
+    for name in &names {
+        // A project of xcsh tools alone has no manifest.
+        let Ok(text) = std::fs::read_to_string(fixture_path(name).join("beeuni.yaml")) else { continue };
+        if text.contains("beeuni-lint: ignore") || fixture_path(name).join("beeuni-lint.toml").exists() {
+            continue;
+        }
+        let doc = beeuni_lint::yaml::parse(&text).unwrap_or_else(|e| panic!("{name}: {}", e.message));
+        let manifest = doc.root.map_or(Value::Null, |root| json_of(&doc, root));
+        let errors: Vec<String> =
+            validator.iter_errors(&manifest).map(|e| format!("{}: {e}", e.instance_path())).collect();
+        if !errors.is_empty() {
+            failed.push(format!("{name}: {errors:#?}"));
+        }
+        checked += 1;
+    }
+    assert_eq!(failed, Vec::<String>::new());
+    assert!(checked > 40, "only {checked} manifests checked");
+}
+
+/// A YAML node as the JSON value an editor's YAML support hands the schema.
+fn json_of(doc: &beeuni_lint::yaml::Document, id: beeuni_lint::yaml::NodeId) -> Value {
+    use beeuni_lint::yaml::{Value as Yaml, scalar::ScalarKind};
+    match &doc.node(id).value {
+        Yaml::Scalar { text, kind, .. } => match kind {
+            ScalarKind::Null => Value::Null,
+            ScalarKind::Bool => Value::Bool(text.eq_ignore_ascii_case("true")),
+            ScalarKind::Int => text.parse::<i64>().map_or_else(|_| Value::String(text.to_string()), Value::from),
+            ScalarKind::Float => text.parse::<f64>().map_or_else(|_| Value::String(text.to_string()), Value::from),
+            ScalarKind::Str => Value::String(text.to_string()),
+        },
+        Yaml::Seq(items) => items.iter().map(|&item| json_of(doc, item)).collect(),
+        Yaml::Map(entries) => entries
+            .iter()
+            .map(|entry| {
+                let key = match json_of(doc, entry.key) {
+                    Value::String(key) => key,
+                    other => other.to_string(),
+                };
+                (key, json_of(doc, entry.value))
+            })
+            .collect(),
+        Yaml::Alias(target) => json_of(doc, *target),
     }
 }
 

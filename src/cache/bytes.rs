@@ -42,6 +42,7 @@ impl ModuleCache {
             if start < end {
                 // SAFETY: the mapping is read-only and of a file never written in place: a page let go reads the
                 // same bytes when touched again, so no borrow of the mapping sees them change.
+                #[allow(unsafe_code, reason = "madvise(DONTNEED) of a read-only file mapping: see SAFETY")]
                 let _ = unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start) };
             }
         }
@@ -100,6 +101,7 @@ impl Bytes {
         // mapping by another program read as damaged entries (checksums); a file another program cuts short while
         // a run reads it would stop the run, as it would git, which maps its index the same way.
         #[cfg(unix)]
+        #[allow(unsafe_code, reason = "a file this program never writes in place, mapped: see SAFETY")]
         return unsafe { memmap2::Mmap::map(&file) }.map_or_else(|_| Bytes::Read(Vec::new()), Bytes::Mapped);
         #[cfg(not(unix))]
         {

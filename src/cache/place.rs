@@ -9,7 +9,7 @@
 use super::{DIR, FILE};
 use crate::repo::git::GitRepo;
 use std::path::{Component, Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 /// The project's cache folder (`.beeuni-lint-cache` at `root`), or why this run uses none: the note for standard
 /// error. `git` is the repository with the project's path in it (`""` at its root), as discovered (its index read
@@ -160,13 +160,23 @@ fn printable(path: &str) -> String {
     crate::source::escape::escape(path).into_owned()
 }
 
-/// Prints `note` on standard error once a process: the fix engine loads the project again for each round of fixes,
-/// and hook mode lints each project of a commit in turn.
+/// Where [`note`] sends its notes: the binary's standard error. The library prints nothing itself.
+static NOTE_SINK: OnceLock<fn(&str)> = OnceLock::new();
+
+/// Sends every later [`note`] to `sink` (the first call of a process decides); until then notes are dropped, as for
+/// a library caller that asked for none.
+pub fn send_notes_to(sink: fn(&str)) {
+    let _ = NOTE_SINK.set(sink);
+}
+
+/// Sends `note` to the sink ([`send_notes_to`]) once a process: the fix engine loads the project again for each
+/// round of fixes, and hook mode lints each project of a commit in turn.
 pub fn note(note: String) {
     static SHOWN: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let Some(sink) = NOTE_SINK.get() else { return };
     let mut shown = SHOWN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     if !shown.contains(&note) {
-        eprint!("{}", crate::source::escape::prefixed_lines("beeuni-lint: ", &note));
+        sink(&note);
         shown.push(note);
     }
 }

@@ -45,11 +45,13 @@ pub fn apply(diagnostics: &mut Vec<Diagnostic>) {
     // shown in its file (or in all), which is at least as severe.
     diagnostics.retain_mut(|diagnostic| {
         let (file, rule) = (diagnostic.primary.file, diagnostic.rule);
+        #[allow(clippy::expect_used, reason = "the pass above counted every finding, by rule and by file and rule")]
         let all = in_all.get_mut(rule).expect("counted");
         all.seen += 1;
         if all.shown > PER_RULE {
             return false;
         }
+        #[allow(clippy::expect_used, reason = "counted by the pass above, as `all`")]
         let one = in_file.get_mut(&(file, rule)).expect("counted");
         one.seen += 1;
         if one.seen > PER_RULE_PER_FILE + 1 {

@@ -4,6 +4,7 @@
 use super::edit::{add_entries, line_break, requote, settable_value};
 use super::manifest::{Target, edited, load_for_edit, module_state, not_a_beeuni_tool, trailing_comment, write_all};
 use super::transaction::Step;
+use crate::Error;
 use crate::catalog::{BEEUNI_TOOLS, is_beeuni, ui_arguments};
 use crate::diagnostic::Edit;
 use crate::manifest::tools::ToolValue;
@@ -21,22 +22,22 @@ pub enum Source {
 }
 
 /// Ejects `name` in the project that holds `path`; returns what to print. `Err`: refused (exit 2).
-pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Result<String, String> {
+pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Result<String, Error> {
     if !is_beeuni(name) {
-        return Err(not_a_beeuni_tool(name, "eject"));
+        return Err(Error::Edit(not_a_beeuni_tool(name, "eject")));
     }
     let Some(source) = source else {
-        return Err(format!(
+        return Err(Error::Edit(format!(
             "eject needs the tool's source, which is not available offline: `beeuni tools eject {name}` gives it \
              (pass that file with `--from FILE`), or `--template` writes a starter to fill in"
-        ));
+        )));
     };
     let module = format!("tools/{name}.ts");
     let bytes = match &source {
         Source::From(file) => {
             // The user's file, but never through a link the repository holds that leads out of it.
-            let real = crate::repo::given::follow(file, "--from").map_err(|refused| refused.0)?;
-            std::fs::read(real).map_err(|e| format!("cannot read {}: {e}", file.display()))?
+            let real = crate::repo::given::follow(file, "--from").map_err(|refused| Error::Path(refused.0))?;
+            std::fs::read(real).map_err(|e| Error::Path(format!("cannot read {}: {e}", file.display())))?
         }
         Source::Template => template(name).into_bytes(),
     };
@@ -46,15 +47,17 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
         && *other != module
         && !force
     {
-        return Err(format!("`{name}` already points to another module, `{other}`: pass `--force` to eject anyway"));
+        return Err(Error::Edit(format!(
+            "`{name}` already points to another module, `{other}`: pass `--force` to eject anyway"
+        )));
     }
     match module_state(&project, &module) {
         Target::Absent => {}
         Target::Clean if force => {}
-        Target::Clean => return Err(format!("`{module}` exists: pass `--force` to overwrite it")),
+        Target::Clean => return Err(Error::Edit(format!("`{module}` exists: pass `--force` to overwrite it"))),
         Target::Changed(why) => {
             let force_note = if force { " (`--force` never overwrites uncommitted changes)" } else { "" };
-            return Err(format!("`{module}` exists and {why}: commit or move it first{force_note}"));
+            return Err(Error::Edit(format!("`{module}` exists and {why}: commit or move it first{force_note}")));
         }
     }
     let comment = format!("# ejected from beeuni:{name}");
@@ -62,10 +65,10 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
         Some(decl) => {
             let source = project.file(decl.file);
             let value_span = settable_value(&source.text, decl.name_span().end, decl.value_span()).ok_or_else(|| {
-                format!(
+                Error::Edit(format!(
                     "the value of `{name}` in {} is a block scalar whose `|`/`>` line holds more than the indicator: write it as a plain value first",
                     source.path
-                )
+                ))
             })?;
             let value = requote(source.slice(value_span), &module);
             // An empty value sits on its `:`: the path goes after it.
@@ -88,7 +91,7 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
             });
             (decl.file, edits)
         }
-        None => add_line(&project, name, &module, &comment)?,
+        None => add_line(&project, name, &module, &comment).map_err(Error::Edit)?,
     };
     // The manifest's edit and the new module are one change: both are checked (the module's folder too) before
     // either is written, and the manifest is put back when the module cannot be written.

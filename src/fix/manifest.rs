@@ -7,20 +7,20 @@ use crate::diagnostic::Edit;
 use crate::manifest::load::ProblemKind;
 use crate::project::Project;
 use crate::source::{FileId, Span};
-use crate::{CheckOptions, load};
+use crate::{CheckOptions, Error, load};
 use std::path::Path;
 
 /// The project that holds `path`, when its manifest graph reads cleanly (an edit of a file that does not parse
 /// could not keep what the user wrote).
-pub fn load_for_edit(path: &Path) -> Result<Project, String> {
+pub fn load_for_edit(path: &Path) -> Result<Project, Error> {
     let project = load(&CheckOptions::new(path.to_path_buf()))?.project;
     if project.misnamed_manifest.is_some() {
-        return Err("no beeuni.yaml at the project root (run `beeuni-lint check` for details)".into());
+        return Err(Error::Edit("no beeuni.yaml at the project root (run `beeuni-lint check` for details)".into()));
     }
     if let Some(problem) = project.graph.problems.iter().find(|p| p.kind == ProblemKind::Syntax) {
         let file = project.file(problem.at.file);
         let line = file.position(problem.at.span.start).line;
-        return Err(format!("{}:{line} is not valid YAML ({}): fix it first", file.path, problem.message));
+        return Err(Error::Edit(format!("{}:{line} is not valid YAML ({}): fix it first", file.path, problem.message)));
     }
     Ok(project)
 }
@@ -65,12 +65,13 @@ pub fn module_state(project: &Project, rel: &str) -> Target {
 
 /// A manifest file with `edits` applied, checked to still parse; nothing is written. Returns its project-relative
 /// path, its new text, and the first edited line as it now reads (for the report).
-pub fn edited(project: &Project, file: FileId, edits: &[Edit]) -> Result<Edited, String> {
+pub fn edited(project: &Project, file: FileId, edits: &[Edit]) -> Result<Edited, Error> {
     let source = project.file(file);
     let pairs: Vec<(Span, &str)> = edits.iter().map(|e| (e.span, e.content.as_str())).collect();
-    let text = splice(&source.text, &pairs).ok_or("the edits overlap")?;
-    crate::yaml::parse(&text)
-        .map_err(|e| format!("the edit would make {} invalid YAML ({}): nothing written", source.path, e.message))?;
+    let text = splice(&source.text, &pairs).ok_or_else(|| Error::Edit("the edits overlap".into()))?;
+    crate::yaml::parse(&text).map_err(|e| {
+        Error::Edit(format!("the edit would make {} invalid YAML ({}): nothing written", source.path, e.message))
+    })?;
     // The line the first edit's text lands on: an added entry starts with the line break that ends the line
     // before it, which is not the line set (it named the entry above the new one).
     let first = edits.iter().min_by_key(|e| e.span.start);
@@ -91,9 +92,9 @@ pub struct Edited {
 }
 
 /// Writes every step (atomically each, and all of them or none); an error names the file that could not be written.
-pub fn write_all(project: &Project, steps: &[Step]) -> Result<(), String> {
+pub fn write_all(project: &Project, steps: &[Step]) -> Result<(), Error> {
     transaction::apply(&project.checkout.root, steps)
-        .map_err(|failed| format!("cannot write {}: {}", steps[failed.at].path(), failed.why))
+        .map_err(|failed| Error::Edit(format!("cannot write {}: {}", steps[failed.at].path(), failed.why)))
 }
 
 /// Why `eject NAME` / `restore NAME` refuse a name that is no Beeuni tool, with the one meant when it is near.

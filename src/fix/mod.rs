@@ -121,12 +121,12 @@ fn shown(report: &Report, file: crate::source::FileId) -> String {
 /// Plans every fix `unsafe_fixes` allows on the work tree of `options`; writes nothing. `min` is
 /// `--min-severity`: a finding below it is dropped before anything else (INTERFACE.md), so its fix is neither
 /// applied nor counted, and it does not remain in the report.
-pub fn plan(options: &CheckOptions, unsafe_fixes: bool, min: Severity) -> Result<Outcome, String> {
+pub fn plan(options: &CheckOptions, unsafe_fixes: bool, min: Severity) -> Result<Outcome, crate::Error> {
     if options.staged {
-        return Err(
+        return Err(crate::Error::Usage(
             "`--fix` edits the work tree, not the index: run `beeuni-lint --fix`, then `git add` the fixed files"
                 .into(),
-        );
+        ));
     }
     // Its runs read the cache and leave it as it is.
     let options = &CheckOptions { cache: CacheChoice::ReadOnly(Box::new(options.cache.clone())), ..options.clone() };
@@ -151,7 +151,7 @@ pub fn plan(options: &CheckOptions, unsafe_fixes: bool, min: Severity) -> Result
         let last_chance = judgement + 1 == MAX_JUDGEMENTS;
         apart.extend(blame(&planned.safe, &found, last_chance));
     }
-    Err("the fixes could not be settled".into())
+    Err(crate::Error::Fix("the fixes could not be settled".into()))
 }
 
 /// The safe fixes to keep apart from the unsafe ones, each with why: those in the declaration of an agent whose

@@ -5,6 +5,7 @@
 use super::edit::{add_entries, requote, settable_value};
 use super::manifest::{Target, edited, load_for_edit, module_state, not_a_beeuni_tool, trailing_comment, write_all};
 use super::transaction::Step;
+use crate::Error;
 use crate::catalog::{MODULE_EXTENSIONS, is_beeuni};
 use crate::diagnostic::Edit;
 use crate::manifest::tools::ToolValue;
@@ -16,9 +17,9 @@ use crate::source::escape::escape;
 use std::path::Path;
 
 /// Restores `name` in the project that holds `path`; returns what to print. `Err`: refused (exit 2).
-pub fn restore(path: &Path, name: &str) -> Result<String, String> {
+pub fn restore(path: &Path, name: &str) -> Result<String, Error> {
     if !is_beeuni(name) {
-        return Err(not_a_beeuni_tool(name, "restore"));
+        return Err(Error::Edit(not_a_beeuni_tool(name, "restore")));
     }
     let project = load_for_edit(path)?;
     let line = format!("{name}: beeuni:{name}");
@@ -29,7 +30,8 @@ pub fn restore(path: &Path, name: &str) -> Result<String, String> {
         let doc = &project.graph.files[key.graph_index].doc;
         let edit =
             add_entries(doc, &project.file(key.file).text, key.file, key.key, key.value, &[line]).ok_or_else(|| {
-                format!("cannot add `{name}` to the `tools:` key of {}: write it by hand", project.file(key.file).path)
+                let path = &project.file(key.file).path;
+                Error::Edit(format!("cannot add `{name}` to the `tools:` key of {path}: write it by hand"))
             })?;
         let manifest = edited(&project, key.file, &[edit])?;
         write_all(&project, &[Step::Replace(&manifest.path, manifest.text.as_bytes())])?;
@@ -40,10 +42,10 @@ pub fn restore(path: &Path, name: &str) -> Result<String, String> {
     }
     let source = project.file(decl.file);
     let value_span = settable_value(&source.text, decl.name_span().end, decl.value_span()).ok_or_else(|| {
-        format!(
+        Error::Edit(format!(
             "the value of `{name}` in {} is a block scalar whose `|`/`>` line holds more than the indicator: write it as a plain value first",
             source.path
-        )
+        ))
     })?;
     let mut edits = vec![Edit {
         file: decl.file,

@@ -55,7 +55,7 @@ pub fn rounds(
     unsafe_fixes: bool,
     min: Severity,
     apart: HashSet<Mark>,
-) -> Result<Planned, String> {
+) -> Result<Planned, crate::Error> {
     // Only a run that may apply unsafe fixes judges its fixes together: the others need no access model.
     let look = |project: &crate::project::Project| if unsafe_fixes { Access::of(project) } else { Access::default() };
     let (report, root, original) = crate::lint_then(options, None, look)?;
@@ -128,8 +128,8 @@ pub fn rounds(
         for (path, edits) in edits_by_file(report, &chosen) {
             remember(&mut plan.originals, &plan.root, report, &path);
             let Some(file) = report.sources.find(&path) else { continue };
-            let new =
-                splice(&report.sources.get(file).text, &edits).ok_or_else(|| format!("overlapping fixes in {path}"))?;
+            let new = splice(&report.sources.get(file).text, &edits)
+                .ok_or_else(|| crate::Error::Fix(format!("overlapping fixes in {path}")))?;
             next.insert(path, Some(new.into_bytes()));
         }
         let (after, _, access) = crate::lint_then(options, Some(Arc::new(next.clone())), look)?;

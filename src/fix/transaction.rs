@@ -214,7 +214,8 @@ fn symlink(_target: &Path, _path: &Path) -> std::io::Result<()> {
     Err(std::io::Error::other("symlinks cannot be made here"))
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
 

@@ -4,7 +4,7 @@ use crate::diagnostic::{self, Severity};
 use crate::render::sarif::INFORMATION_URI;
 use crate::rules;
 use crate::source::escape::escape;
-use crate::source::{SourceFile, Span};
+use crate::source::{Lines, SourceFile, Span, line_starts};
 use lsp_types::{
     CodeDescription, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Position, Range, Uri,
 };
@@ -56,26 +56,11 @@ pub fn position(file: &SourceFile, offset: usize) -> Position {
     Position { line: (at.line - 1) as u32, character: (at.column - 1) as u32 }
 }
 
-/// Where each line after the first starts: after `\n`, and after a `\r` not followed by `\n` (a lone CR ends a line,
-/// for the protocol as for [`SourceFile::position`]).
-fn line_breaks(text: &str) -> impl Iterator<Item = usize> + '_ {
-    let bytes = text.as_bytes();
-    bytes
-        .iter()
-        .enumerate()
-        .filter(move |&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
-        .map(|(i, _)| i + 1)
-}
-
 /// [`position`] in a text without a line index (a buffer).
 pub fn position_in(text: &str, offset: usize) -> Position {
-    let before = &text[..offset];
-    let (line, line_start) = line_breaks(before).fold((0, 0), |(line, _), start| (line + 1, start));
-    let mut character = before[line_start..].encode_utf16().count();
-    if line_start == 0 && before.starts_with('\u{feff}') {
-        character -= 1;
-    }
-    Position { line, character: character as u32 }
+    let starts = line_starts(text);
+    let at = Lines::new(text, &starts).position(offset);
+    Position { line: (at.line - 1) as u32, character: (at.column - 1) as u32 }
 }
 
 pub fn range(file: &SourceFile, span: Span) -> Range {
@@ -84,25 +69,8 @@ pub fn range(file: &SourceFile, span: Span) -> Range {
 
 /// The byte offset of a protocol position in `text` (clamped to the line's end and to the text).
 pub fn offset(text: &str, position: Position) -> usize {
-    let line_start = match position.line {
-        0 => 0,
-        line => match line_breaks(text).nth(line as usize - 1) {
-            Some(start) => start,
-            None => return text.len(),
-        },
-    };
-    let line = &text[line_start..];
-    let line = &line[..line.find(['\n', '\r']).unwrap_or(line.len())];
-    // A byte-order mark is not a column (see `SourceFile::position`).
-    let skip = if line_start == 0 && line.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
-    let mut units = 0;
-    for (at, ch) in line[skip..].char_indices() {
-        if units >= position.character as usize {
-            return line_start + skip + at;
-        }
-        units += ch.len_utf16();
-    }
-    line_start + line.len()
+    let starts = line_starts(text);
+    Lines::new(text, &starts).offset(position.line as usize, position.character as usize)
 }
 
 fn severity(severity: Severity) -> DiagnosticSeverity {
@@ -205,5 +173,15 @@ mod tests {
         }
         assert_eq!(offset(text, Position { line: 1, character: 99 }), text.find("\r\n").unwrap());
         assert_eq!(offset(text, Position { line: 2, character: 99 }), text.rfind('\r').unwrap());
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_no_column() {
+        let text = "\u{feff}tools: {}\nagents: {}";
+        let after_mark = '\u{feff}'.len_utf8();
+        assert_eq!(offset(text, Position { line: 0, character: 0 }), after_mark);
+        assert_eq!(position_in(text, after_mark), Position { line: 0, character: 0 });
+        assert_eq!(offset(text, Position { line: 0, character: 5 }), text.find(':').unwrap());
+        assert_eq!(position_in(text, text.find("agents").unwrap()), Position { line: 1, character: 0 });
     }
 }

@@ -131,7 +131,8 @@ impl Workspace {
                 crate::fix::offer::verify_in(&loaded.project.sources, &mut diagnostics);
                 self.projects.insert(root.to_path_buf(), Linted { project: loaded.project, diagnostics });
             }
-            Err(message) => {
+            Err(error) => {
+                let message = error.to_string();
                 if self.errors.insert(root.to_path_buf(), message.clone()).as_ref() != Some(&message) {
                     outcome.message = Some(format!("beeuni-lint: {}", escape_lines(&message)));
                 }

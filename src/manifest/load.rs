@@ -191,6 +191,7 @@ pub fn load_each<'a>(
         tell(&graph);
         let Some(frame) = stack.last_mut() else { break };
         let Some(item) = frame.imports.get(frame.next) else {
+            #[allow(clippy::expect_used, reason = "`frame` is the stack's last, just above")]
             let done = stack.pop().expect("the frame just looked at");
             if let Some(cycle) = components.finished(done, stack.last_mut(), &graph, sources) {
                 graph.problems.push(cycle);

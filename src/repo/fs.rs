@@ -213,6 +213,7 @@ pub fn read_with_metadata(real: &Path) -> Result<(Vec<u8>, gix::index::fs::Metad
 /// threads read every module into the buffer of one let go before it.
 pub fn read_into(real: &Path, bytes: &mut Vec<u8>) -> Result<gix::index::fs::Metadata, Refusal> {
     let admitted = read_into_admitted(real, bytes, |_| true)?;
+    #[allow(clippy::expect_used, reason = "`None` only for a size `admit` refuses, and it refuses none")]
     Ok(admitted.expect("every size is admitted"))
 }
 

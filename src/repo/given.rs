@@ -86,7 +86,12 @@ fn walk(given: &Path, named: &Path, what: &str) -> Result<PathBuf, Refused> {
 /// [`follow`] does, and the file itself must be new or a regular file outside `.git`: an existing symlink there is
 /// refused, never written through (nor replaced: it is the repository's file). Outside every work tree the path is
 /// the user's, written as given (`/dev/stdout` included).
-pub fn write_report(given: &Path, what: &str, text: &str) -> Result<(), String> {
+pub fn write_report(given: &Path, what: &str, text: &str) -> Result<(), crate::Error> {
+    write_report_refused(given, what, text).map_err(crate::Error::Report)
+}
+
+/// [`write_report`], refused with the reason's text.
+fn write_report_refused(given: &Path, what: &str, text: &str) -> Result<(), String> {
     let refused = |why: &str| format!("{what} `{}` {why}", given.display());
     let Some(name) = given.file_name() else {
         return Err(refused("names no file"));

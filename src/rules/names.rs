@@ -1,46 +1,39 @@
 //! Name matching shared by rules: edit distance and "did you mean".
 
-/// Optimal string alignment distance: a transposition of neighbours counts as one edit.
+/// Optimal string alignment distance (`strsim`'s): a transposition of neighbours counts as one edit. A name longer
+/// than [`LONGEST_COMPARED`] is given the longer length, a distance no smaller than the true one.
 pub fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    edit_distance_within(&a, &b, usize::MAX)
+    let longer = a.chars().count().max(b.chars().count());
+    if longer > LONGEST_COMPARED {
+        return longer;
+    }
+    strsim::osa_distance(a, b)
 }
 
 /// Names longer than this (in characters) are near nothing: no tool name has more than 64, and a distance between
 /// names a repository makes megabytes long would cost it quadratic work.
 const LONGEST_COMPARED: usize = 256;
 
-/// [`edit_distance`] when it is at most `bound`, else some distance above it: the rows stop once two in a row hold
-/// nothing within it (a cell comes from the row above, or two above for a transposition). Three rows are kept, not
-/// the table. A name longer than [`LONGEST_COMPARED`] is given the longer length, a distance no smaller than the
-/// true one.
-fn edit_distance_within(a: &[char], b: &[char], bound: usize) -> usize {
-    if a.len().max(b.len()) > LONGEST_COMPARED {
-        return a.len().max(b.len());
+/// [`edit_distance`] when it is at most `bound`, else some distance above it. The alignment is quadratic; most
+/// names compared are far apart, and a count of the characters they do not share (linear) tells most of them:
+/// an edit changes that count by at most two, so more than twice `bound` of them is a distance above `bound`.
+fn edit_distance_within(a: &str, b: &str, bound: usize) -> usize {
+    if unshared_characters(a, b) > bound.saturating_mul(2) {
+        return bound.saturating_add(1);
     }
-    let width = b.len() + 1;
-    // Rows i-2, i-1 and i of the table.
-    let (mut before, mut above, mut row): (Vec<usize>, Vec<usize>, Vec<usize>) =
-        (vec![0; width], (0..width).collect(), vec![0; width]);
-    for i in 1..=a.len() {
-        row[0] = i;
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (above[j] + 1).min(row[j - 1] + 1).min(above[j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(before[j - 2] + 1);
-            }
-            row[j] = best;
-        }
-        let row_min = |r: &[usize]| r.iter().copied().min().unwrap_or(0);
-        if i > 1 && row_min(&row) > bound && row_min(&above) > bound {
-            return bound.saturating_add(1);
-        }
-        std::mem::swap(&mut before, &mut above);
-        std::mem::swap(&mut above, &mut row);
+    edit_distance(a, b)
+}
+
+/// The characters of `a` and of `b` the other lacks, counted as multisets (`aab`, `abc`: `a` and `c`, 2).
+fn unshared_characters(a: &str, b: &str) -> usize {
+    let mut counts: rustc_hash::FxHashMap<char, isize> = rustc_hash::FxHashMap::default();
+    for c in a.chars() {
+        *counts.entry(c).or_default() += 1;
     }
-    above[b.len()]
+    for c in b.chars() {
+        *counts.entry(c).or_default() -= 1;
+    }
+    counts.values().map(|n| n.unsigned_abs()).sum()
 }
 
 /// The known names nearest to `name`, within distance 2: every name tied at the smallest distance, in the
@@ -71,8 +64,8 @@ pub fn near_matches<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
 /// compared: the lists a repository controls (every declared tool) and the names looked up (every unknown one) can
 /// each hold a hundred thousand.
 pub struct NearMatcher<'a> {
-    /// Each distinct candidate, in the order first given, with its lowercased characters.
-    candidates: Vec<(&'a str, Vec<char>)>,
+    /// Each distinct candidate, in the order first given, lowercased.
+    candidates: Vec<(&'a str, String)>,
     /// Candidates by their length in bytes (the length filter of [`near_matches`]): their places in `candidates`.
     by_length: std::collections::HashMap<usize, Vec<usize>>,
     found: std::collections::HashMap<String, Option<Vec<&'a str>>>,
@@ -83,11 +76,8 @@ pub struct NearMatcher<'a> {
 impl<'a> NearMatcher<'a> {
     pub fn new(candidates: impl IntoIterator<Item = &'a str>, budget: usize) -> Self {
         let mut seen = std::collections::HashSet::new();
-        let candidates: Vec<(&str, Vec<char>)> = candidates
-            .into_iter()
-            .filter(|c| seen.insert(*c))
-            .map(|c| (c, c.to_lowercase().chars().collect()))
-            .collect();
+        let candidates: Vec<(&str, String)> =
+            candidates.into_iter().filter(|c| seen.insert(*c)).map(|c| (c, c.to_lowercase())).collect();
         let mut by_length: std::collections::HashMap<usize, Vec<usize>> = std::collections::HashMap::new();
         for (at, (c, _)) in candidates.iter().enumerate() {
             by_length.entry(c.len()).or_default().push(at);
@@ -100,7 +90,7 @@ impl<'a> NearMatcher<'a> {
         if let Some(found) = self.found.get(name) {
             return found.clone();
         }
-        let lower: Vec<char> = name.to_lowercase().chars().collect();
+        let lower = name.to_lowercase();
         let mut places: Vec<usize> = (name.len().saturating_sub(2)..=name.len() + 2)
             .filter_map(|len| self.by_length.get(&len))
             .flatten()
@@ -116,11 +106,11 @@ impl<'a> NearMatcher<'a> {
             let mut best = usize::MAX;
             let mut found = Vec::new();
             for at in places {
-                let (candidate, chars) = &self.candidates[at];
+                let (candidate, lowered) = &self.candidates[at];
                 if *candidate == name {
                     continue;
                 }
-                let distance = edit_distance_within(&lower, chars, 2);
+                let distance = edit_distance_within(&lower, lowered, 2);
                 if distance > 2 || distance > best {
                     continue;
                 }
@@ -253,10 +243,14 @@ mod tests {
 
     #[test]
     fn a_bounded_distance_stops_above_its_bound() {
-        let chars = |s: &str| s.chars().collect::<Vec<char>>();
-        assert_eq!(edit_distance_within(&chars("bash"), &chars("bahs"), 2), 1);
-        assert_eq!(edit_distance_within(&chars("ab"), &chars("ba"), 0), 1, "a transposition");
-        assert!(edit_distance_within(&chars("u00000"), &chars("d12345"), 2) > 2);
-        assert_eq!(edit_distance_within(&chars("kitten"), &chars("sitting"), 3), 3);
+        assert_eq!(edit_distance_within("bash", "bahs", 2), 1);
+        assert_eq!(edit_distance_within("ab", "ba", 0), 1, "a transposition");
+        assert!(edit_distance_within("u00000", "d12345", 2) > 2);
+        assert_eq!(edit_distance_within("kitten", "sitting", 3), 3);
+        // Past twice the bound in characters not shared, no alignment is needed: the count alone is above it.
+        assert_eq!(unshared_characters("aab", "abc"), 2);
+        assert_eq!(edit_distance_within("abcde", "vwxyz", 2), 3);
+        // The same characters in another order are aligned.
+        assert_eq!(edit_distance_within("abcd", "dcba", 2), 3);
     }
 }

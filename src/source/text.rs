@@ -98,16 +98,7 @@ impl Text {
     /// The text with where each of its lines starts (the table built now if not yet).
     pub(super) fn with_line_starts(&self) -> (&str, &[u32]) {
         let held = self.in_memory();
-        let starts = held.line_starts.get_or_init(|| {
-            // Line breaks are LF, CRLF and a lone CR, as LSP counts them.
-            let bytes = held.text.as_bytes();
-            let breaks = bytes
-                .iter()
-                .enumerate()
-                .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
-                .map(|(i, _)| (i + 1) as u32);
-            std::iter::once(0).chain(breaks).collect()
-        });
+        let starts = held.line_starts.get_or_init(|| super::line_starts(&held.text));
         (&held.text, starts)
     }
 }
@@ -123,6 +114,7 @@ impl Deref for Text {
 impl DerefMut for Text {
     fn deref_mut(&mut self) -> &mut String {
         let _ = self.in_memory();
+        #[allow(clippy::expect_used, reason = "`in_memory` just above fills `held`")]
         &mut self.held.get_mut().expect("read just above").text
     }
 }
