@@ -255,7 +255,7 @@ mod tests {
             let full = r["fullDescription"]["text"].as_str().unwrap();
             assert!(!full.is_empty() && full.chars().count() <= MAX_DESCRIPTION && !full.contains("##"), "{full}");
             assert_eq!(r["help"], json!({"text": rule.docs(), "markdown": rule.docs()}));
-            assert_eq!(r["helpUri"], format!("{INFORMATION_URI}#{}", rule.id));
+            assert_eq!(r["helpUri"], crate::rules::page_url(rule));
             assert_eq!(r["defaultConfiguration"], json!({"level": level(rule.severity).0}));
             assert_eq!(r["properties"]["tags"][0], "beeuni");
         }

@@ -9,6 +9,7 @@ mod agent_tools_shape;
 mod beeuni_ref;
 mod beeuni_ref_project;
 mod connector_in_tools;
+mod docs_page;
 mod duplicate_agent;
 mod duplicate_key;
 mod duplicate_tool;
@@ -83,6 +84,8 @@ mod xcsh_ui_guard;
 mod xcsh_unanalyzable;
 
 pub mod names;
+
+pub use docs_page::{PAGES_URL, docs_page, index_page, page_file, page_url};
 
 pub type Check = fn(&Project, &mut Vec<Diagnostic>);
 
