@@ -55,6 +55,24 @@ fn every_rule_has_its_current_page_and_no_page_is_left_over() {
     assert_eq!(present, names, "docs/rules/ holds a page of no rule");
 }
 
+/// mdBook serves only the pages `docs/SUMMARY.md` lists: every rule's page, in catalogue order, under the index.
+#[test]
+fn the_book_lists_every_rule_page() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/SUMMARY.md");
+    let summary = std::fs::read_to_string(&path).unwrap();
+    let index = "- [Rules](rules/index.md)\n";
+    let (before, after) = summary.split_once(index).expect("docs/SUMMARY.md lists no rules/index.md");
+    let listed = after.lines().take_while(|line| line.starts_with("  - [")).count();
+    let rest: String = after.lines().skip(listed).map(|line| format!("{line}\n")).collect();
+    let entries: String =
+        RULES.iter().map(|rule| format!("  - [{}](rules/{})\n", rule.id, rules::page_file(rule))).collect();
+    let wanted = format!("{before}{index}{entries}{rest}");
+    if blessing() {
+        std::fs::write(&path, &wanted).unwrap();
+    }
+    assert!(summary == wanted, "docs/SUMMARY.md does not list the rules' pages: run BEEUNI_LINT_BLESS_DOCS=1");
+}
+
 /// GitHub's anchor of a Markdown heading: lower case, spaces as `-`, punctuation but `-` and `_` dropped.
 fn anchor(heading: &str) -> String {
     heading

@@ -204,15 +204,67 @@ fn markdown_links_stay_inside_the_repository() {
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
+/// GitHub's anchor of a Markdown heading: lower case, spaces as `-`, other punctuation than `-` and `_` dropped.
+fn anchor(heading: &str) -> String {
+    let heading = heading.trim().to_lowercase();
+    heading
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The anchors of a Markdown file's headings (outside fenced code).
+fn anchors(source: &str) -> BTreeSet<String> {
+    let mut fenced = false;
+    let mut found = BTreeSet::new();
+    for line in source.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        }
+        if !fenced && line.starts_with('#') {
+            found.insert(anchor(line.trim_start_matches('#')));
+        }
+    }
+    found
+}
+
+#[test]
+fn markdown_anchors_are_headings_of_their_page() {
+    let files = tracked();
+    let mut found = Vec::new();
+    for path in files.iter().filter(|path| path.ends_with(".md") && !path.starts_with("tests/fixtures/")) {
+        let Some(source) = text(path) else { continue };
+        for (line, target) in markdown_links(&source) {
+            let Some((local, fragment)) = target.split_once('#') else { continue };
+            if target.contains("://") {
+                continue;
+            }
+            let page = if local.is_empty() { Some(path.clone()) } else { resolve(&folder(path), local) };
+            let Some(page) = page.filter(|page| page.ends_with(".md")) else { continue };
+            let headings = text(&page).map(|page| anchors(&page)).unwrap_or_default();
+            if !headings.contains(fragment) {
+                found.push(format!("{path}:{line}: link `{target}`: {page} has no heading #{fragment}"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
 #[test]
 fn the_checks_catch_what_they_are_for() {
+    assert_eq!(anchor(" §4. Tool `modules`"), "4-tool-modules");
+    assert!(anchors("# A\n```\n# not\n```\n## B c").into_iter().eq(["a", "b-c"]));
     assert_eq!(resolve("src/render", "../../tests/schemas/x.json").as_deref(), Some("tests/schemas/x.json"));
-    assert_eq!(resolve("", "../outside/spec/RULES.md"), None);
+    assert_eq!(resolve("", "../outside/spec/SPEC.md"), None);
     assert_eq!(resolve("docs", "/etc/passwd"), None);
     let rust = "let s = include_str!(\"../../a.json\"); let t = include_bytes!(\"b\");";
     assert_eq!(macro_paths(rust, "include_str"), [(1, "../../a.json")]);
     assert_eq!(macro_paths(rust, "include_bytes"), [(1, "b")]);
     let markdown =
-        "See [rules](../outside/spec/RULES.md) and [x](https://e.x).\n```\n[no](skip)\n```\n![i](img.png \"t\")";
-    assert_eq!(markdown_links(markdown), [(1, "../outside/spec/RULES.md"), (1, "https://e.x"), (5, "img.png")]);
+        "See [rules](../outside/spec/SPEC.md) and [x](https://e.x).\n```\n[no](skip)\n```\n![i](img.png \"t\")";
+    assert_eq!(markdown_links(markdown), [(1, "../outside/spec/SPEC.md"), (1, "https://e.x"), (5, "img.png")]);
 }
