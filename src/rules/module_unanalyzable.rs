@@ -5,7 +5,7 @@
 //! value static analysis cannot read: a call (`z.toJSONSchema(...)`), a
 //! spread, an imported binding. The finding says which, and that the checks
 //! above were not made for it. A module (or helper) nested deeper, or larger,
-//! than the limits in the README ("Limits") is not analysed at all: the
+//! than the limits in docs/limits.md is not analysed at all: the
 //! finding points at where it went too deep, and none of its checks were made.
 //! An import whose package map (`exports` or `imports` of a `package.json`,
 //! `compilerOptions.paths` of a `tsconfig.json`) is larger than beeuni-lint
