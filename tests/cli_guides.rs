@@ -90,7 +90,7 @@ fn min_severity_drops_findings_from_output_and_fail_on() {
     assert!(run.stderr.contains("[possible values: info, warning, error]"), "{}", run.stderr);
 }
 
-/// `--min-severity` drops findings "before anything else" (INTERFACE.md): a hidden finding's fix is neither
+/// `--min-severity` drops findings "before anything else" (docs/spec/interface.md): a hidden finding's fix is neither
 /// applied by `--fix` nor shown by `--diff`, and the count of what remains leaves it out.
 #[test]
 fn min_severity_drops_findings_before_fixes_too() {

@@ -1,7 +1,7 @@
 //! The repository stands alone: a user's clone has nothing beside it, so no
 //! tracked file may read or link a path outside it.
 //!
-//! Three checks over every tracked file (`git ls-files`; without git, every
+//! Four checks over every tracked file (`git ls-files`; without git, every
 //! file but `target/` and `.git`):
 //! - no file names the team's shared folder (beside the worktrees) or an absolute path
 //!   of the machine it was written on, except the few that carry such a path
@@ -9,7 +9,9 @@
 //! - every `include_str!`/`include_bytes!` in Rust resolves to a tracked file
 //!   and no path is built by climbing out of `CARGO_MANIFEST_DIR`;
 //! - every relative link in a Markdown file resolves to a tracked file or
-//!   folder.
+//!   folder (and its anchor to a heading of that page);
+//! - no file cites the platform's specification documents by name: the code
+//!   cites the project's own, under docs/spec/.
 
 use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
@@ -144,6 +146,26 @@ fn no_file_names_a_path_outside_the_repository() {
         }
     }
     assert!(found.is_empty(), "a clone has nothing outside the repository:\n{}", found.join("\n"));
+}
+
+/// The platform's specification documents, which live outside the repository: the code cites the project's own
+/// specification (docs/spec/rules.md, docs/spec/interface.md) instead. Put together here, so that this file does
+/// not name them either.
+const OUTSIDE_DOCUMENTS: &[&str] =
+    &[concat!("RULES", ".md"), concat!("INTERFACE", ".md"), concat!("HARNESS_TOOLS", ".md")];
+
+#[test]
+fn no_file_cites_a_specification_outside_the_repository() {
+    let mut found = Vec::new();
+    for path in tracked() {
+        let Some(source) = text(&path) else { continue };
+        for (number, line) in source.lines().enumerate() {
+            for document in OUTSIDE_DOCUMENTS.iter().filter(|document| line.contains(*document)) {
+                found.push(format!("{path}:{}: cites `{document}`: {}", number + 1, line.trim()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "cite docs/spec/ instead:\n{}", found.join("\n"));
 }
 
 #[test]

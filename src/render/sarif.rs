@@ -1,4 +1,4 @@
-//! `--format sarif`: SARIF 2.1.0 for GitHub code scanning, as INTERFACE.md documents.
+//! `--format sarif`: SARIF 2.1.0 for GitHub code scanning, as docs/spec/interface.md documents.
 //!
 //! One run a project; the driver lists every rule of the registry (and, after them, any
 //! rule id a finding has that the registry lacks, so that `ruleIndex` always

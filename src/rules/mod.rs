@@ -119,7 +119,7 @@ impl Rule {
     }
 }
 
-/// Every rule, in catalogue order (RULES.md).
+/// Every rule, in catalogue order (docs/spec/rules.md).
 pub static RULES: &[&Rule] = &[
     &yaml_syntax::RULE,
     &duplicate_key::RULE,

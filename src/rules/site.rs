@@ -75,7 +75,7 @@ pub fn tool_modules(project: &Project) -> impl Iterator<Item = &Module> {
 }
 
 /// The modules Beeuni loads: the declared ones and the helpers one of them loads. Not the xcsh tools, nor the
-/// helpers only they load (RULES.md §6): `module-harness-*` and `module-process-env` are not for those, nor the
+/// helpers only they load (docs/spec/rules.md §6): `module-harness-*` and `module-process-env` are not for those, nor the
 /// rules about the sandbox (`module-package-untracked`, `module-package-not-installed`): xcsh runs a tool on the
 /// user's machine, where `bun install` provides what `package.json` declares.
 pub fn beeuni_loaded(project: &Project) -> impl Iterator<Item = &Module> {
