@@ -1,6 +1,6 @@
 //! The platform's names, in one place: Beeuni tools, harness tools (with
 //! their tiers and permission groups), harness packages, xcsh built-ins and tool folders.
-//! Source: `HARNESS_TOOLS.md` and the Beeuni "Tools" page.
+//! Source: `docs/spec/rules.md §0` and the Beeuni "Tools" page.
 
 /// The documented keys: at the top of a manifest file, in an agent, in an agent's `tools` mapping.
 pub const TOP_KEYS: &[&str] = &["tools", "imports", "agents"];

@@ -107,6 +107,10 @@ pub struct CheckArgs {
     /// Also write SARIF to FILE, whatever --format is (annotations and the code-scanning upload from one run)
     #[arg(long, value_name = "FILE")]
     pub sarif_file: Option<PathBuf>,
+    /// The code-scanning category of the SARIF report (default: beeuni-lint/<project>); with several projects,
+    /// each run's is CATEGORY/<project>
+    #[arg(long, value_name = "CATEGORY")]
+    pub sarif_category: Option<String>,
     /// Colour the human report: auto (a terminal, and NO_COLOR unset), always or never
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     pub color: Color,

@@ -43,7 +43,7 @@ pub struct Config {
     pub removed_beeuni_tools: Vec<(String, Span)>,
     /// The config as read, named relative to the git work tree root (findings may point into it).
     pub file: Option<SourceFile>,
-    /// `xcsh-paths` (RULES.md §6): folders relative to the config's folder, normalised.
+    /// `xcsh-paths` (docs/spec/rules.md §6): folders relative to the config's folder, normalised.
     xcsh_paths: Vec<(String, Span)>,
 }
 

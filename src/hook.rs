@@ -67,7 +67,7 @@ fn project_roots(tracked: &[String]) -> Vec<String> {
             (lower == MANIFEST || lower == "beeuni.yml").then(|| dir.to_owned())
         })
         .collect();
-    // The xcsh tool folders are looked for at the project root (RULES.md §6): at the top, without a manifest,
+    // The xcsh tool folders are looked for at the project root (docs/spec/rules.md §6): at the top, without a manifest,
     // they make the repository root a project.
     if tracked
         .iter()

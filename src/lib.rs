@@ -202,7 +202,7 @@ pub fn load_over(
             xcsh_paths.push(folder);
         }
     }
-    // A project of xcsh tools needs no manifest (RULES.md §6).
+    // A project of xcsh tools needs no manifest (docs/spec/rules.md §6).
     let manifest = match discover::manifest(&checkout) {
         Ok(found) => Some(found),
         Err(_) if xcsh::has_tool_folders(&checkout, &xcsh_paths) => None,

@@ -16,7 +16,7 @@ pub struct Listed {
     pub source: String,
 }
 
-/// An xcsh custom tool the loader registers (RULES.md §6).
+/// An xcsh custom tool the loader registers (docs/spec/rules.md §6).
 #[derive(Serialize, Debug, PartialEq, Eq)]
 pub struct XcshListed {
     pub name: String,
@@ -34,7 +34,7 @@ pub struct Listing {
     pub xcsh: Vec<XcshListed>,
 }
 
-/// The findings that keep `ls` and `agents` from answering (RULES.md §10, revision 2): a file of the graph that
+/// The findings that keep `ls` and `agents` from answering (docs/spec/rules.md §10, revision 2): a file of the graph that
 /// is not YAML, or a top-level value of the wrong type. A view never answers from a manifest it could not read.
 pub fn unreadable(project: &Project) -> Vec<Diagnostic> {
     let mut out = Vec::new();

@@ -137,7 +137,13 @@ fn explain(id: &str) -> Result<u8, String> {
             None => format!("no rule `{id}`: `beeuni-lint rules` lists them"),
         }
     })?;
-    print(&format!("{} ({})\n\n{}", rule.id, rule.severity.as_str(), rule.docs()))?;
+    print(&format!(
+        "{} ({})\n\n{}\nOnline: {}\n",
+        rule.id,
+        rule.severity.as_str(),
+        rule.docs(),
+        rules::page_url(rule)
+    ))?;
     Ok(0)
 }
 

@@ -48,7 +48,7 @@ pub struct Project {
     unmodified: HashSet<String>,
     /// Beeuni tools the project leaves out on purpose (`removed-beeuni-tools` of the config).
     pub removed_on_purpose: Vec<String>,
-    /// The xcsh custom tools (RULES.md §6).
+    /// The xcsh custom tools (docs/spec/rules.md §6).
     pub xcsh: Xcsh,
 }
 

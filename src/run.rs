@@ -209,7 +209,7 @@ fn lint(args: &CheckArgs, path: PathBuf, alone: bool) -> Result<Linted, String> 
 fn emit(args: &CheckArgs, reports: Vec<Report>) -> Result<u8, String> {
     let version = env!("CARGO_PKG_VERSION");
     let sarif = (args.sarif_file.is_some() || args.format == Format::Sarif)
-        .then(|| render::sarif::render_runs(&reports, version));
+        .then(|| render::sarif::render_runs(&reports, version, args.sarif_category.as_deref()));
     if let (Some(path), Some(sarif)) = (&args.sarif_file, &sarif) {
         beeuni_lint::repo::given::write_report(path, "--sarif-file", sarif).map_err(|error| error.to_string())?;
     }

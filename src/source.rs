@@ -54,7 +54,7 @@ pub type PathText = compact_str::CompactString;
 pub struct SourceFile {
     /// Relative to the project root: how the manifest names the file and how the checkout reads it.
     pub path: PathText,
-    /// Relative to the git work tree root (INTERFACE.md, Positions): what every report and help prints.
+    /// Relative to the git work tree root (docs/spec/interface.md, Positions): what every report and help prints.
     pub shown: PathText,
     pub text: Text,
 }

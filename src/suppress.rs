@@ -2,7 +2,7 @@
 //! inline `beeuni-lint: ignore[...]` comments, with `unused-ignore` for a
 //! comment that suppresses nothing.
 //!
-//! Ignores work in every file a finding points at (RULES.md §10, revision 2): the manifest graph and the
+//! Ignores work in every file a finding points at (docs/spec/rules.md §10, revision 2): the manifest graph and the
 //! modules through their parsed comments, any other file (the legacy folder's copies, a misnamed manifest)
 //! through its `#` or `//` comments line by line. A finding about a whole file (on line 1) is also suppressed by
 //! an ignore alone on any line before the file's first statement. An ignore that names no rule, and a

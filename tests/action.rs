@@ -181,6 +181,14 @@ fn a_push_lints_without_a_base_and_only_changed_says_why_it_is_off() {
     assert_eq!((outcome.output("status"), outcome.output("warnings")), ("0", "1"));
     assert_eq!(rules(&sarif_results(&outcome)), ["unknown-tool"]);
     assert_eq!(outcome.upload().expect("uploaded").with["category"], "agents");
+    // upload-sarif gives its category only to a run without automationDetails: the report must carry it.
+    assert_eq!(sarif_ids(&outcome), [json!("agents/")]);
+}
+
+/// The `automationDetails.id` of each run of the SARIF report: what code scanning takes the category from.
+fn sarif_ids(outcome: &Outcome) -> Vec<Value> {
+    let sarif: Value = serde_json::from_str(&std::fs::read_to_string(outcome.output("sarif-file")).unwrap()).unwrap();
+    sarif["runs"].as_array().unwrap().iter().map(|run| run["automationDetails"]["id"].clone()).collect()
 }
 
 #[test]
@@ -342,4 +350,22 @@ fn at_a_monorepo_root_every_project_is_annotated_with_a_run_of_its_own() {
     assert_eq!(ids, [&json!("beeuni-lint/apps/a/"), &json!("beeuni-lint/apps/b/")]);
     // upload-sarif fills only a run's missing automationDetails: each project keeps its own category.
     assert_eq!(outcome.upload().expect("uploaded").with["category"], "beeuni-lint");
+}
+
+#[test]
+fn a_category_input_names_each_run_of_the_report() {
+    let setup = setup();
+    let repo = &setup.repo;
+    repo.git(&["rm", "-q", "beeuni.yaml", "tools/lookup.ts"]);
+    for app in ["apps/a", "apps/b"] {
+        repo.write(&format!("{app}/beeuni.yaml"), HEAD).write(&format!("{app}/tools/lookup.ts"), MODULE);
+    }
+    repo.commit("two projects");
+    let event = json!({ "ref": "refs/heads/feature", "repository": { "full_name": "beeuni/shop" } });
+    let outcome = run(&setup.invocation("push", event.clone(), &[("category", "agents")]));
+    assert_eq!(outcome.output("status"), "1", "{}", outcome.log);
+    assert_eq!(sarif_ids(&outcome), [json!("agents/apps/a/"), json!("agents/apps/b/")]);
+    let outcome = run(&setup.invocation("push", event, &[("category", "agents"), ("path", "apps/b")]));
+    assert_eq!(sarif_ids(&outcome), [json!("agents/")]);
+    assert_eq!(outcome.upload().expect("uploaded").with["category"], "agents");
 }

@@ -1,5 +1,5 @@
 //! `--base REV`: the merge base, the ways to name a revision, the exit-2
-//! errors (INTERFACE.md), and repositories of unusual shape: detached HEAD,
+//! errors (docs/spec/interface.md), and repositories of unusual shape: detached HEAD,
 //! a linked worktree, nested repositories, a project in a subfolder, paths
 //! with spaces and non-ASCII letters.
 

@@ -1,4 +1,4 @@
-//! The fixture pairs of the change-aware rules (RULES.md §7). Such a fixture
+//! The fixture pairs of the change-aware rules (docs/spec/rules.md §7). Such a fixture
 //! has `base/` and `head/`: the test commits `base/`, then puts `head/` in
 //! the work tree and the index, and lints with `--staged` and, once committed,
 //! with `--base HEAD~1`. The many other cases of `--base`, `--staged` and

@@ -1,4 +1,4 @@
-//! The change-aware rules of RULES.md §7 (`removed-beeuni-tool`,
+//! The change-aware rules of docs/spec/rules.md §7 (`removed-beeuni-tool`,
 //! `removed-tool-in-use`) on real git repositories: each change is seen with
 //! `--staged`, with `--base main` on the work tree and with `--base main` once
 //! committed (see `change_support::three_ways`).
@@ -10,7 +10,7 @@ use change_support::*;
 use common::{assert_clean, assert_finding, assert_findings, diagnostics, of_rule};
 use serde_json::Value;
 
-/// The tools the one `removed-beeuni-tool` finding names (one change, one finding: RULES.md §7, revision 2),
+/// The tools the one `removed-beeuni-tool` finding names (one change, one finding: docs/spec/rules.md §7, revision 2),
 /// checked against the exact message and help, in canonical order.
 fn removed(report: &Value) -> Vec<String> {
     let found = of_rule(report, "removed-beeuni-tool");
@@ -103,7 +103,7 @@ fn moving_a_tool_to_an_imported_file_or_ejecting_it_removes_nothing() {
         ],
     );
     let (code, report) = three_ways(&repo);
-    // A module path that replaces a Beeuni tool keeps it loaded (RULES.md §0, the selection rule).
+    // A module path that replaces a Beeuni tool keeps it loaded (docs/spec/rules.md §0, the selection rule).
     assert_clean("moved and ejected", code, &report);
 }
 
@@ -212,7 +212,7 @@ fn a_project_tool_removed_while_an_agent_still_lists_it() {
     let repo = change(&[("beeuni.yaml", base), ("tools/lookup_order.ts", MODULE)], &[("beeuni.yaml", head)]);
     let (code, report) = three_ways(&repo);
     assert_eq!(code, 1);
-    // RULES.md §10: agent-list rules point at the list item (in block lists the `- item` line, at its `-`). One
+    // docs/spec/rules.md §10: agent-list rules point at the list item (in block lists the `- item` line, at its `-`). One
     // finding per cause: the name is no longer declared because the change removed it, which
     // `removed-tool-in-use` says; `unknown-tool` (whose help would suggest a spelling) says nothing more.
     let message = in_use("lookup_order", "researcher");

@@ -1,5 +1,5 @@
 //! `--staged` (lint the index, compare with HEAD) and `--only-changed`
-//! (INTERFACE.md; RULES.md §10 readings) on real git repositories.
+//! (docs/spec/interface.md; docs/spec/rules.md §10 readings) on real git repositories.
 
 mod change_support;
 mod common;
@@ -115,7 +115,7 @@ fn unstaged_module() -> Repo {
 
 #[test]
 fn staged_with_an_unstaged_module_is_file_untracked() {
-    // RULES.md §1 `file-untracked`: "Error ... when linting the index (--staged: it is not in the commit)".
+    // docs/spec/rules.md §1 `file-untracked`: "Error ... when linting the index (--staged: it is not in the commit)".
     let repo = unstaged_module();
     let (code, report) = repo.lint(&["--staged"]);
     assert_eq!(code, 1);
@@ -163,7 +163,7 @@ fn staged_with_an_unstaged_import_or_helper_is_file_untracked() {
 
 #[test]
 fn staged_with_an_ignored_import_or_helper_says_it_is_ignored() {
-    // RULES.md §10: an ignored file's help says it is ignored, never a plain `git add` (git refuses it).
+    // docs/spec/rules.md §10: an ignored file's help says it is ignored, never a plain `git add` (git refuses it).
     let repo = committed(&[
         ("beeuni.yaml", "tools:\n  web_search: beeuni:web_search\n  lookup_order: tools/lookup_order.ts\n"),
         ("tools/lookup_order.ts", MODULE),

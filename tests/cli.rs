@@ -1,5 +1,5 @@
 //! The command line: exit codes, `--fail-on`, the output formats, `ls`,
-//! `rules`, `explain`, the docs' clean projects, and the README's rule table.
+//! `rules`, `explain`, the docs' clean projects, and the rules' index page.
 
 mod common;
 
@@ -65,25 +65,23 @@ fn rules_lists_the_catalogue_in_aligned_columns() {
     }
 }
 
-/// README.md's table between `<!-- rules:start -->` and `<!-- rules:end -->`
-/// says what `beeuni-lint rules` says.
+/// The rules' index page (docs/rules/index.md, generated) says what `beeuni-lint rules` says.
 #[test]
-fn readme_rule_table_matches_rules() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let (_, rest) = readme.split_once("<!-- rules:start -->").expect("README.md has no `<!-- rules:start -->` line");
-    let (table, _) = rest.split_once("<!-- rules:end -->").expect("README.md has no `<!-- rules:end -->` line");
+fn the_rule_index_matches_rules() {
+    let index = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/rules/index.md")).unwrap();
     let mut rows = Vec::new();
-    for line in table.lines().map(str::trim).filter(|l| l.starts_with('|')) {
+    for line in index.lines().map(str::trim).filter(|l| l.starts_with('|')) {
         let inner = line.trim_start_matches('|').trim_end_matches('|');
         let cells: Vec<String> =
             inner.replace("\\|", "\u{0}").split('|').map(|c| c.trim().replace('\u{0}', "|")).collect();
-        assert_eq!(cells.len(), 3, "README row {line:?}");
-        let Some(id) = cells[0].strip_prefix('`').and_then(|c| c.strip_suffix('`')) else {
+        assert_eq!(cells.len(), 3, "index row {line:?}");
+        let Some((id, page)) = cells[0].strip_prefix("[`").and_then(|c| c.split_once("`](")) else {
             continue; // the header and the `---` line
         };
+        assert_eq!(page, format!("{id}.md)"));
         rows.push((id.to_string(), cells[1].clone(), cells[2].clone()));
     }
-    assert_eq!(rows, rules_rows(), "README.md's rule table differs from `beeuni-lint rules`");
+    assert_eq!(rows, rules_rows(), "docs/rules/index.md differs from `beeuni-lint rules`");
 }
 
 #[test]
@@ -96,6 +94,8 @@ fn explain_prints_the_rule_documentation() {
         assert!(run.stdout.lines().any(|l| l == heading), "no {heading} in\n{}", run.stdout);
     }
     assert!(run.stdout.contains("exclude: [bsh, write]"), "{}", run.stdout);
+    let page = "https://github.com/beeuni/beeuni-lint/blob/main/docs/rules/unknown-excluded-tool.md";
+    assert!(run.stdout.ends_with(&format!("\nOnline: {page}\n")), "{}", run.stdout);
     let typo = run_in(dir.path(), &["explain", "unknown-excluded-tol"]);
     assert_eq!(typo.code, 2);
     assert!(typo.stderr.contains("did you mean `unknown-excluded-tool`?"), "{}", typo.stderr);

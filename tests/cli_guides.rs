@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{fixture, git, json_in, project, run_in, write};
+use common::{documentation, fixture, git, json_in, project, run_in, write};
 
 #[test]
 fn a_mistyped_command_gets_did_you_mean() {
@@ -90,7 +90,7 @@ fn min_severity_drops_findings_from_output_and_fail_on() {
     assert!(run.stderr.contains("[possible values: info, warning, error]"), "{}", run.stderr);
 }
 
-/// `--min-severity` drops findings "before anything else" (INTERFACE.md): a hidden finding's fix is neither
+/// `--min-severity` drops findings "before anything else" (docs/spec/interface.md): a hidden finding's fix is neither
 /// applied by `--fix` nor shown by `--diff`, and the count of what remains leaves it out.
 #[test]
 fn min_severity_drops_findings_before_fixes_too() {
@@ -129,8 +129,8 @@ fn help_lists_the_exit_codes() {
     }
 }
 
-/// Every `` `beeuni-lint WORD`` (as code) in the rules' docs and the README names a command or an option of this
-/// build.
+/// Every `` `beeuni-lint WORD`` (as code) in the rules' docs, the README and the pages of docs/ names a command or
+/// an option of this build.
 #[test]
 fn no_text_points_at_a_command_that_does_not_exist() {
     let dir = project(&[]);
@@ -143,7 +143,7 @@ fn no_text_points_at_a_command_that_does_not_exist() {
         .take_while(|line| line.starts_with("  "))
         .filter_map(|line| line.split_whitespace().next())
         .collect();
-    let mut texts = vec![std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()];
+    let mut texts: Vec<String> = documentation().into_iter().map(|(_, text)| text).collect();
     for line in run_in(dir.path(), &["rules"]).stdout.lines() {
         let id = line.split_whitespace().next().unwrap();
         texts.push(run_in(dir.path(), &["explain", id]).stdout);

@@ -1,5 +1,5 @@
 //! `beeuni-lint.toml` (levels, excludes, extra harness tools, bad configs) and
-//! inline `# beeuni-lint: ignore[...]` comments (INTERFACE.md "Ignoring").
+//! inline `# beeuni-lint: ignore[...]` comments (docs/spec/interface.md "Ignoring").
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! `beeuni-lint eject` and `restore` (RULES.md §8) on real git repositories: the docs' starter, a manifest
+//! `beeuni-lint eject` and `restore` (docs/spec/rules.md §8) on real git repositories: the docs' starter, a manifest
 //! without `tools:`, an entry in an imported file, every refusal, `--force`, restore keeping a module with
 //! uncommitted edits, and eject-then-restore giving back the original bytes.
 

@@ -1,4 +1,4 @@
-//! Before/after snapshots (a unified diff) of every manifest fix of RULES.md §8, each on block, flow, quoted
+//! Before/after snapshots (a unified diff) of every manifest fix of docs/spec/rules.md §8, each on block, flow, quoted
 //! and commented variants, and the commented one again with CRLF line endings and with a BOM. Each run also
 //! checks what every fix promises (see `fix_and_check`): `--diff` shows what `--fix` does, the file still
 //! parses, the fixed finding is gone, untouched lines stay, and a second run changes nothing.

@@ -1,4 +1,4 @@
-//! `file-untracked` (RULES.md §1): a file of the graph or a declared module
+//! `file-untracked` (docs/spec/rules.md §1): a file of the graph or a declared module
 //! that git does not track. Info when it is merely not added yet, error when
 //! git ignores it. Each test builds its own repository in a temporary folder.
 
@@ -38,7 +38,7 @@ fn untracked_is_info_and_ignored_is_error() {
     let dir = repository();
     let (code, report) = json_in(dir.path(), &[]);
     assert_eq!(code, 1);
-    // The import item's column is disputed (RULES.md §10: the `- path` item; see rules_manifest.rs).
+    // The import item's column is disputed (docs/spec/rules.md §10: the `- path` item; see rules_manifest.rs).
     assert_findings(
         &report,
         &[

@@ -1,4 +1,4 @@
-//! Hook mode (`--staged` without PATH, INTERFACE.md "Hooks and CI"): every
+//! Hook mode (`--staged` without PATH, docs/spec/interface.md "Hooks and CI"): every
 //! project of the repository that holds a staged change is linted, deletions
 //! included, and the exit status is the worst of them. Real git repositories.
 

@@ -1,4 +1,4 @@
-//! Ignores and deliberate removals (RULES.md §10, revision 2): `removed-beeuni-tools` in the config, ignores of
+//! Ignores and deliberate removals (docs/spec/rules.md §10, revision 2): `removed-beeuni-tools` in the config, ignores of
 //! change-aware rules in runs with a base, bare ignores, ignores in every file a finding points at (the legacy
 //! folder's copies too), and whole-file findings suppressed from above the first statement.
 

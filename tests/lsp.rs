@@ -61,7 +61,10 @@ fn lints_unsaved_buffers_and_fixes_and_navigates() {
     );
     assert_eq!(excluded["severity"], 1);
     assert_eq!(excluded["source"], "beeuni-lint");
-    assert_eq!(excluded["codeDescription"]["href"], "https://github.com/beeuni/beeuni-lint#unknown-excluded-tool");
+    assert_eq!(
+        excluded["codeDescription"]["href"],
+        "https://github.com/beeuni/beeuni-lint/blob/main/docs/rules/unknown-excluded-tool.md"
+    );
     assert_eq!(
         excluded["message"],
         "agent `😀bot` excludes `bsh`, which is not a known tool: it hides nothing, and `bash` stays enabled\nhelp: did you mean `bash`?"

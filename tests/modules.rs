@@ -1,4 +1,4 @@
-//! RULES.md §4 (tool modules: the default export and its fields): one
+//! docs/spec/rules.md §4 (tool modules: the default export and its fields): one
 //! triggering fixture `mod-<rule>` and one clean twin `mod-<rule>-clean` a
 //! rule, with the place (§10), the exact message and the `tools:` entry that
 //! declares the module as the related location.
@@ -67,7 +67,7 @@ fn module_no_default_export() {
         "module-no-default-export",
         1,
         &[
-            // Line 1 of the module (RULES.md §10), even when it is a comment or the file is empty.
+            // Line 1 of the module (docs/spec/rules.md §10), even when it is a comment or the file is empty.
             (("module-no-default-export", "error", "tools/crm_note.cjs", 1, 1, &a), 4),
             (("module-no-default-export", "error", "tools/empty_tool.ts", 1, 1, &b), 5),
             (("module-no-default-export", "error", "tools/lookup_order.ts", 1, 1, &c), 3),
@@ -364,9 +364,9 @@ fn undeclared_modules_are_not_linted() {
 }
 
 // ---------------------------------------------------------------------------
-// Where the implementation and RULES.md disagree: each test states what the spec wants.
+// Where the implementation and docs/spec/rules.md disagree: each test states what the spec wants.
 
-/// RULES.md §4 `module-no-default-export`: the CommonJS forms count "in `.cjs`, `.js` or
+/// docs/spec/rules.md §4 `module-no-default-export`: the CommonJS forms count "in `.cjs`, `.js` or
 /// `.ts`, which Bun runs". `.mjs` and `.mts` are ES modules, where `module.exports` is no
 /// default export (Node: `module` is not defined there).
 #[test]
@@ -380,7 +380,7 @@ fn spec_module_exports_in_an_es_module_file_is_no_default_export() {
     }
 }
 
-/// RULES.md §4 `module-syntax`: "does not parse as TS/JS (for its extension)". A `.cjs` file
+/// docs/spec/rules.md §4 `module-syntax`: "does not parse as TS/JS (for its extension)". A `.cjs` file
 /// is CommonJS: `export default` is a SyntaxError there (Node: "Unexpected token 'export'").
 #[test]
 #[ignore = "spec: ESM syntax in a .cjs module is accepted"]

@@ -1,6 +1,6 @@
 //! Bad tool modules never crash beeuni-lint (exit code 0, 1 or 2, no panic:
 //! `common::run_in` checks both), and each comes back as a located finding;
-//! and the docs' own examples (RULES.md §4, the "Tools" page) lint with no
+//! and the docs' own examples (docs/spec/rules.md §4, the "Tools" page) lint with no
 //! warning or error.
 
 mod common;
@@ -184,7 +184,7 @@ fn docs_weather_now_example_with_the_secret_granted_is_clean() {
 
 /// The same project with a third agent that may call `weather_now` but lists no secret:
 /// `secret-not-granted` at its `secrets:` key. Without `forecaster`'s grant no agent lists
-/// `WEATHER_API_KEY`, so it is no secret of the project (RULES.md §3) and nothing is reported.
+/// `WEATHER_API_KEY`, so it is no secret of the project (docs/spec/rules.md §3) and nothing is reported.
 #[test]
 fn docs_weather_now_example_without_the_grant() {
     let dir = fixture("mod-docs-weather-now");
@@ -222,7 +222,7 @@ fn docs_zod_example_earns_only_the_unanalyzable_info() {
 
 /// A module's bytes reach the terminal raw: an escape sequence in a module (here one that sets
 /// the terminal's title) is printed as is in the human report's source excerpt, and a NUL or ESC
-/// that the parser names is printed raw in its message (human and short formats). RULES.md is
+/// that the parser names is printed raw in its message (human and short formats). docs/spec/rules.md is
 /// silent; a reviewer linting a pull request should not have its terminal driven by the PR.
 #[test]
 fn spec_module_control_characters_never_reach_the_terminal_raw() {

@@ -1,4 +1,4 @@
-//! RULES.md §4 revision 2, `module-syntax`: the early errors a runtime raises
+//! docs/spec/rules.md §4 revision 2, `module-syntax`: the early errors a runtime raises
 //! when it loads a file (oxc's semantic checker and regular-expression parser)
 //! and JSX only where Bun's loader takes it (`.js`, not `.mjs`).
 

@@ -1,4 +1,4 @@
-//! RULES.md §4 revision 2, "Module forms": literal default exports, opencode's
+//! docs/spec/rules.md §4 revision 2, "Module forms": literal default exports, opencode's
 //! named `tool({...})` exports, pi/xcsh extensions, `tool` from the project's
 //! own helper against `oc.tool` of `@opencode-ai/plugin`, zod `parameters`,
 //! keys in every spelling, and destructured parameters printed as written.

@@ -1,4 +1,4 @@
-//! The tool-module rules that need git: `module-package-untracked` (RULES.md
+//! The tool-module rules that need git: `module-package-untracked` (docs/spec/rules.md
 //! §4) and `file-untracked` for a module's relative import (§1, §10), and the
 //! docs' zod example with a tracked `node_modules`. Each test copies a fixture
 //! to a temporary folder and makes it a repository of its own (`git init`,
@@ -121,7 +121,7 @@ const LOCAL_IGNORED: &str =
 fn file_untracked_for_a_modules_relative_import() {
     let dir = import_repository();
     let (code, report) = json_in(dir.path(), &[]);
-    // At the module's `import` statement (RULES.md §10); `../lib/money.js` is `lib/money.ts`.
+    // At the module's `import` statement (docs/spec/rules.md §10); `../lib/money.js` is `lib/money.ts`.
     // Info when merely not added, error when ignored. The tracked `./carrier` and the
     // tracked `import('../lib/items')` are fine.
     assert_findings(
@@ -167,10 +167,10 @@ fn file_untracked_clean_when_every_import_is_tracked() {
     }
 }
 
-/// RULES.md §8: `legacy-beeuni-copy` offers an unsafe fix that deletes the file, only when git
+/// docs/spec/rules.md §8: `legacy-beeuni-copy` offers an unsafe fix that deletes the file, only when git
 /// reports it unmodified. The implementation offers no fix (and has no `--fix`).
 #[test]
-#[ignore = "spec: RULES.md §5/§8 unsafe delete fix for legacy-beeuni-copy is not implemented"]
+#[ignore = "spec: docs/spec/rules.md §5/§8 unsafe delete fix for legacy-beeuni-copy is not implemented"]
 fn spec_legacy_beeuni_copy_offers_an_unsafe_delete_fix() {
     let dir = fixture("mod-legacy-beeuni-copy");
     commit(dir.path(), &["."]);
@@ -183,7 +183,7 @@ fn spec_legacy_beeuni_copy_offers_an_unsafe_delete_fix() {
     assert_eq!(findings[1]["fix"]["safety"], "unsafe", "{report:#}");
 }
 
-/// RULES.md §4 `module-package-untracked`: "the package resolves only from a `node_modules`
+/// docs/spec/rules.md §4 `module-package-untracked`: "the package resolves only from a `node_modules`
 /// that git does not track". With only `package.json` tracked, the entry file `index.js` is
 /// not in a release: the work tree lints clean, while `--staged` says the package is missing.
 #[test]

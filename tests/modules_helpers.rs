@@ -1,4 +1,4 @@
-//! RULES.md §4 revision 2, "Helpers are part of the module": the loading rules
+//! docs/spec/rules.md §4 revision 2, "Helpers are part of the module": the loading rules
 //! and `module-process-env` apply to every file a declared module imports
 //! relatively, transitively; each finding points at the helper's own statement,
 //! once, with the declared modules that load it as related locations.

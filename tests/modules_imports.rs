@@ -1,4 +1,4 @@
-//! RULES.md §4, the import rules of tool modules: relative imports, Node and
+//! docs/spec/rules.md §4, the import rules of tool modules: relative imports, Node and
 //! Bun built-ins, packages from `node_modules`, harness packages. Imports that
 //! count: static `import`, `export … from`, `import('literal')`,
 //! `require('literal')`; `import type` is erased. The finding points at the
@@ -216,7 +216,7 @@ fn module_harness_import() {
     let message = |name: &str| format!("`tools/lookup_order.ts` imports the harness package `{name}`: {HARNESS}");
     let (a, b, c) =
         (message("@opencode-ai/sdk"), message("@mariozechner/pi-coding-agent"), message("@opencode-ai/plugin"));
-    // A subpath (`@opencode-ai/sdk/client`), `require(`, `import(`. None is installed: RULES.md
+    // A subpath (`@opencode-ai/sdk/client`), `require(`, `import(`. None is installed: docs/spec/rules.md
     // §10 allows `module-package-missing` beside each (this implementation adds none); any
     // other finding fails.
     let (code, mut report) = run("mod-module-harness-import", &[]);

@@ -1,4 +1,4 @@
-//! RULES.md §10 revision 2: tracking through a symlink inside the repository
+//! docs/spec/rules.md §10 revision 2: tracking through a symlink inside the repository
 //! works as git sees it (a tracked link to tracked files is tracked: a
 //! pnpm-style `node_modules`, a linked tool folder), and help never proposes a
 //! `git add` that git refuses ("beyond a symbolic link").

@@ -1,4 +1,4 @@
-//! RULES.md §4 (what a tool module reads: the environment, `fetch`, the UI's
+//! docs/spec/rules.md §4 (what a tool module reads: the environment, `fetch`, the UI's
 //! arguments, what it could not analyse), `secret-not-granted` (§3) and §5
 //! (the legacy `harnesses/opencode/tools/` folder): one triggering fixture
 //! `mod-<rule>` and one clean twin `mod-<rule>-clean` a rule, with the place

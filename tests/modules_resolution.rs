@@ -1,4 +1,4 @@
-//! RULES.md §4 revision 2, "Resolution mirrors Bun": `tsconfig.json` `paths`
+//! docs/spec/rules.md §4 revision 2, "Resolution mirrors Bun": `tsconfig.json` `paths`
 //! (with `baseUrl`, comments and trailing commas), `#name` through
 //! `package.json` `imports`, `exports` maps with Bun's conditions, specifiers
 //! that cannot be package names, and `import()` inside `try`/`catch`.

@@ -1,6 +1,6 @@
 //! A monorepo: two projects (`apps/agent`, `apps/other`) in one git repository, linted from the repository
 //! root and from inside a project, in every format. Every path a report prints is relative to the git work
-//! tree root (INTERFACE.md, Positions), so annotations, SARIF alerts and `git add` hints name real files.
+//! tree root (docs/spec/interface.md, Positions), so annotations, SARIF alerts and `git add` hints name real files.
 
 mod common;
 mod monorepo_support;

@@ -1,4 +1,4 @@
-//! One finding per cause (RULES.md §7 and §10, revision 2): one `removed-beeuni-tool` for a change however many
+//! One finding per cause (docs/spec/rules.md §7 and §10, revision 2): one `removed-beeuni-tool` for a change however many
 //! tools it drops, with the lines to paste back as help and as an unsafe fix; an unknown name gets its typo
 //! finding and nothing else; `task-escalation` once per agent and tool.
 

@@ -30,12 +30,49 @@ fn one_repository_url_everywhere() {
     }
 }
 
+/// What a user copies pins a `rev:` (pre-commit) and an action ref that exist: this version's tag once it is
+/// tagged, else a full commit id of this repository's history. Every example names the same one.
 #[test]
-fn examples_name_this_version() {
+fn examples_pin_a_revision_that_exists() {
+    let mut pins = Vec::new();
+    let mut pages = vec!["README.md".to_string(), "examples/pre-commit-config.yaml".into()];
+    pages.push("examples/github-workflow.yml".into());
+    for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".md") {
+            pages.push(format!("docs/{name}"));
+        }
+    }
+    for page in &pages {
+        for line in read(page).lines() {
+            let pin =
+                line.trim().strip_prefix("rev: ").or_else(|| line.split_once("uses: beeuni/beeuni-lint@").map(|p| p.1));
+            if let Some(pin) = pin.and_then(|pin| pin.split_whitespace().next()) {
+                pins.push((page.clone(), pin.to_string()));
+            }
+        }
+    }
+    for page in ["README.md", "examples/pre-commit-config.yaml", "examples/github-workflow.yml", "docs/pre-commit.md"] {
+        assert!(pins.iter().any(|(p, _)| p == page), "{page} pins no revision");
+    }
     let tag = format!("v{}", env!("CARGO_PKG_VERSION"));
-    assert!(read("examples/pre-commit-config.yaml").contains(&format!("rev: {tag}\n")));
-    assert!(read("examples/github-workflow.yml").contains(&format!("uses: beeuni/beeuni-lint@{tag} ")));
-    assert!(read("README.md").contains(&format!("rev: {tag}\n")));
+    let first = &pins[0].1;
+    for (page, pin) in &pins {
+        assert_eq!(pin, first, "{page} pins another revision than README.md");
+        let commit = pin.len() == 40 && pin.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase());
+        assert!(commit || *pin == tag, "{page}: `{pin}` is neither a full commit id nor {tag}");
+    }
+    // In a full clone (not a packaged source tree, nor CI's shallow checkout), the revision is in the history.
+    let git = |args: &[&str]| {
+        std::process::Command::new("git").args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().ok()
+    };
+    let answer = |args: &[&str]| git(args).filter(|out| out.status.success()).map(|out| out.stdout);
+    let full_clone = answer(&["rev-parse", "--is-shallow-repository"]).is_some_and(|out| out == b"false\n");
+    if full_clone {
+        let object = format!("{first}^{{commit}}");
+        let found = git(&["cat-file", "-e", &object]).is_some_and(|out| out.status.success());
+        assert!(found, "{first} is not a commit of this repository");
+    }
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! The readings settled in revision 2 of RULES.md §10, through the binary.
+//! The readings settled in revision 2 of docs/spec/rules.md §10, through the binary.
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! RULES.md §3 (agent tool lists): one triggering fixture and one clean twin
+//! docs/spec/rules.md §3 (agent tool lists): one triggering fixture and one clean twin
 //! a rule, the docs' agents example, and the readings of §0 and §10.
 
 mod common;

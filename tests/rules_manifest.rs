@@ -1,4 +1,4 @@
-//! RULES.md §1 (files and YAML) and §2 (tool declarations): one triggering
+//! docs/spec/rules.md §1 (files and YAML) and §2 (tool declarations): one triggering
 //! fixture and one clean twin a rule, with the exact place and message.
 
 mod common;
@@ -86,7 +86,7 @@ fn unknown_key() {
 #[test]
 fn import_missing() {
     let message = "imported file `config/agent.yaml` does not exist";
-    // Column: RULES.md §10 says the `- path` item; see `spec_import_findings_point_at_the_dash`.
+    // Column: docs/spec/rules.md §10 says the `- path` item; see `spec_import_findings_point_at_the_dash`.
     trigger("import-missing", 1, &[("import-missing", "error", "beeuni.yaml", 2, 3, message)]);
     clean_twin("import-missing");
 }
@@ -235,7 +235,7 @@ fn no_beeuni_tools() {
 #[test]
 fn eject_comment() {
     let message = "this line declares `memory` but says it was ejected from `beeuni:web_search`";
-    // RULES.md §10 puts tools-entry rules (eject-comment among them) on the `name: value` entry.
+    // docs/spec/rules.md §10 puts tools-entry rules (eject-comment among them) on the `name: value` entry.
     let report = trigger("eject-comment", 1, &[("eject-comment", "warning", "beeuni.yaml", 3, 3, message)]);
     assert_related(&diagnostics(&report)[0], 0, "beeuni.yaml", 3, 28, "the eject comment");
     // A leftover comment on a restored `<x>: beeuni:<x>` line is fine (the twin has one).
@@ -258,7 +258,7 @@ fn ejected_template() {
     clean_twin("ejected-template");
 }
 
-// ---- The places RULES.md §10 gives where the implementation points elsewhere.
+// ---- The places docs/spec/rules.md §10 gives where the implementation points elsewhere.
 // Run with `cargo test -- --ignored`; each is reported as a discrepancy.
 
 #[test]

@@ -1,7 +1,7 @@
-//! RULES.md §4 (tool modules), §5 (the legacy harness folder) and
+//! docs/spec/rules.md §4 (tool modules), §5 (the legacy harness folder) and
 //! `secret-not-granted`: one triggering fixture and one clean twin a rule.
 //! Module findings point into the module and label the `tools:` entry that
-//! declares it (RULES.md §10).
+//! declares it (docs/spec/rules.md §10).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! The cases RULES.md names in its rows and "Readings" (§0–2, §10) beyond
+//! The cases docs/spec/rules.md names in its rows and "Readings" (§0–2, §10) beyond
 //! the one fixture a rule: every reason of `module-path`, the forms of
 //! `beeuni-ref` and `tool-name`, near-miss keys, the selection rule over
 //! several files, and the help of `import-missing`.

@@ -1,7 +1,7 @@
 //! The repository stands alone: a user's clone has nothing beside it, so no
 //! tracked file may read or link a path outside it.
 //!
-//! Three checks over every tracked file (`git ls-files`; without git, every
+//! Four checks over every tracked file (`git ls-files`; without git, every
 //! file but `target/` and `.git`):
 //! - no file names the team's shared folder (beside the worktrees) or an absolute path
 //!   of the machine it was written on, except the few that carry such a path
@@ -9,7 +9,9 @@
 //! - every `include_str!`/`include_bytes!` in Rust resolves to a tracked file
 //!   and no path is built by climbing out of `CARGO_MANIFEST_DIR`;
 //! - every relative link in a Markdown file resolves to a tracked file or
-//!   folder.
+//!   folder (and its anchor to a heading of that page);
+//! - no file cites the platform's specification documents by name: the code
+//!   cites the project's own, under docs/spec/.
 
 use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
@@ -146,6 +148,26 @@ fn no_file_names_a_path_outside_the_repository() {
     assert!(found.is_empty(), "a clone has nothing outside the repository:\n{}", found.join("\n"));
 }
 
+/// The platform's specification documents, which live outside the repository: the code cites the project's own
+/// specification (docs/spec/rules.md, docs/spec/interface.md) instead. Put together here, so that this file does
+/// not name them either.
+const OUTSIDE_DOCUMENTS: &[&str] =
+    &[concat!("RULES", ".md"), concat!("INTERFACE", ".md"), concat!("HARNESS_TOOLS", ".md")];
+
+#[test]
+fn no_file_cites_a_specification_outside_the_repository() {
+    let mut found = Vec::new();
+    for path in tracked() {
+        let Some(source) = text(&path) else { continue };
+        for (number, line) in source.lines().enumerate() {
+            for document in OUTSIDE_DOCUMENTS.iter().filter(|document| line.contains(*document)) {
+                found.push(format!("{path}:{}: cites `{document}`: {}", number + 1, line.trim()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "cite docs/spec/ instead:\n{}", found.join("\n"));
+}
+
 #[test]
 fn the_data_exemptions_are_still_needed() {
     let files = tracked();
@@ -204,15 +226,67 @@ fn markdown_links_stay_inside_the_repository() {
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
 
+/// GitHub's anchor of a Markdown heading: lower case, spaces as `-`, other punctuation than `-` and `_` dropped.
+fn anchor(heading: &str) -> String {
+    let heading = heading.trim().to_lowercase();
+    heading
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The anchors of a Markdown file's headings (outside fenced code).
+fn anchors(source: &str) -> BTreeSet<String> {
+    let mut fenced = false;
+    let mut found = BTreeSet::new();
+    for line in source.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        }
+        if !fenced && line.starts_with('#') {
+            found.insert(anchor(line.trim_start_matches('#')));
+        }
+    }
+    found
+}
+
+#[test]
+fn markdown_anchors_are_headings_of_their_page() {
+    let files = tracked();
+    let mut found = Vec::new();
+    for path in files.iter().filter(|path| path.ends_with(".md") && !path.starts_with("tests/fixtures/")) {
+        let Some(source) = text(path) else { continue };
+        for (line, target) in markdown_links(&source) {
+            let Some((local, fragment)) = target.split_once('#') else { continue };
+            if target.contains("://") {
+                continue;
+            }
+            let page = if local.is_empty() { Some(path.clone()) } else { resolve(&folder(path), local) };
+            let Some(page) = page.filter(|page| page.ends_with(".md")) else { continue };
+            let headings = text(&page).map(|page| anchors(&page)).unwrap_or_default();
+            if !headings.contains(fragment) {
+                found.push(format!("{path}:{line}: link `{target}`: {page} has no heading #{fragment}"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
 #[test]
 fn the_checks_catch_what_they_are_for() {
+    assert_eq!(anchor(" §4. Tool `modules`"), "4-tool-modules");
+    assert!(anchors("# A\n```\n# not\n```\n## B c").into_iter().eq(["a", "b-c"]));
     assert_eq!(resolve("src/render", "../../tests/schemas/x.json").as_deref(), Some("tests/schemas/x.json"));
-    assert_eq!(resolve("", "../outside/spec/RULES.md"), None);
+    assert_eq!(resolve("", "../outside/spec/SPEC.md"), None);
     assert_eq!(resolve("docs", "/etc/passwd"), None);
     let rust = "let s = include_str!(\"../../a.json\"); let t = include_bytes!(\"b\");";
     assert_eq!(macro_paths(rust, "include_str"), [(1, "../../a.json")]);
     assert_eq!(macro_paths(rust, "include_bytes"), [(1, "b")]);
     let markdown =
-        "See [rules](../outside/spec/RULES.md) and [x](https://e.x).\n```\n[no](skip)\n```\n![i](img.png \"t\")";
-    assert_eq!(markdown_links(markdown), [(1, "../outside/spec/RULES.md"), (1, "https://e.x"), (5, "img.png")]);
+        "See [rules](../outside/spec/SPEC.md) and [x](https://e.x).\n```\n[no](skip)\n```\n![i](img.png \"t\")";
+    assert_eq!(markdown_links(markdown), [(1, "../outside/spec/SPEC.md"), (1, "https://e.x"), (5, "img.png")]);
 }

@@ -1,5 +1,5 @@
 //! `ls` and `agents` never guess: on a manifest they cannot read they print why and exit 2, and `agents`
-//! agrees with `check` (RULES.md §10, readings settled in revision 2).
+//! agrees with `check` (docs/spec/rules.md §10, readings settled in revision 2).
 
 mod common;
 

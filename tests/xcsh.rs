@@ -1,4 +1,4 @@
-//! RULES.md §6, xcsh custom tools, through the real binary: one triggering fixture and one clean twin a rule
+//! docs/spec/rules.md §6, xcsh custom tools, through the real binary: one triggering fixture and one clean twin a rule
 //! (`tests/fixtures/xcsh-<rule>[-clean]`, the tools in `.xcsh/tools/` and no `beeuni.yaml`), the docs'
 //! `repo_stats` example with and without a manifest beside it, discovery (`--xcsh`, `xcsh-paths`, symlinks),
 //! the loading rules of §4 on xcsh tools, `ls`, and the report formats.
@@ -344,7 +344,7 @@ fn ignore_comments_work_in_xcsh_tools() {
     assert_eq!(code, 0);
 }
 
-/// Ignores work in every file the linter reports on (RULES.md §10, revision 2), an xcsh folder's Markdown
+/// Ignores work in every file the linter reports on (docs/spec/rules.md §10, revision 2), an xcsh folder's Markdown
 /// metadata too: an HTML comment on line 1, or alone above the first line of text.
 #[test]
 fn ignore_comments_work_in_xcsh_metadata_files() {

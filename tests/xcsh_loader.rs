@@ -1,4 +1,4 @@
-//! xcsh custom tools as xcsh's published loader sees them (RULES.md §6, revision 3: the real-loaders issue), one
+//! xcsh custom tools as xcsh's published loader sees them (docs/spec/rules.md §6, revision 3: the real-loaders issue), one
 //! fixture and its clean twin a reading (`tests/fixtures/xcsh-<reading>[-clean]`), through the real binary. The
 //! clean twins are tools the loader loads: self-contained, the host API (`pi.typebox`, `pi.exec`) their only
 //! dependency, or a package installed beside them.
@@ -135,7 +135,7 @@ fn commonjs_exports_default_without_es_module_fails_to_load() {
 
 #[test]
 fn the_package_rules_apply_to_xcsh_tools() {
-    // RULES.md §6 (as the real-loaders issue settles it): §4's package rules apply to xcsh tools, with xcsh's
+    // docs/spec/rules.md §6 (as the real-loaders issue settles it): §4's package rules apply to xcsh tools, with xcsh's
     // reason: it imports the tool with Bun from the checkout, which installs nothing by itself.
     let source = format!("import {{ Type }} from '@sinclair/typebox'\nconsole.log(Type)\n{}", TOOL_A);
     let package = "{ \"dependencies\": { \"@sinclair/typebox\": \"^0.34.0\" } }\n";

@@ -1,4 +1,4 @@
-//! xcsh custom tools written the way real ones are (RULES.md §6): each test is a minimal reproduction of an idiom
+//! xcsh custom tools written the way real ones are (docs/spec/rules.md §6): each test is a minimal reproduction of an idiom
 //! that loads and works in xcsh, linted through the real binary.
 
 mod common;

@@ -38,6 +38,9 @@ fi
 # Warnings and above unless the input asks for infos: a blocking check shows what blocks it.
 args=(check "$path" --format github --sarif-file "$sarif" --fail-on "$FAIL_ON" --min-severity "${MIN_SEVERITY:-warning}")
 [ -n "$CONFIG" ] && args+=(--config "$CONFIG")
+# The report names its runs' categories itself (automationDetails.id), and upload-sarif gives its `category` only
+# to a run without one: the input reaches code scanning only through the report.
+[ -n "$CATEGORY" ] && args+=(--sarif-category "$CATEGORY")
 base="$LINT_BASE"
 if [ -z "$base" ] && [ -n "$PR_BASE_REF" ]; then
   # The pull request's base branch, as actions/checkout fetched it (fetch-depth: 0).

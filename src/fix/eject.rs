@@ -1,4 +1,4 @@
-//! `beeuni-lint eject NAME (--from FILE | --template) [--force]` (RULES.md §8): gives the project its own copy
+//! `beeuni-lint eject NAME (--from FILE | --template) [--force]` (docs/spec/rules.md §8): gives the project its own copy
 //! of a Beeuni tool and points the tool's line at it, in the file that declares it, keeping every other byte.
 
 use super::edit::{add_entries, line_break, requote, settable_value};

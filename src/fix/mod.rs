@@ -1,4 +1,4 @@
-//! The fix stage, beside `render`: applies the edits findings carry (RULES.md §8).
+//! The fix stage, beside `render`: applies the edits findings carry (docs/spec/rules.md §8).
 //!
 //! Fixes are planned in memory, over an overlay of the work tree, in rounds ([`rounds`]): safe fixes first, then
 //! unsafe ones, each checked alone ([`offer`]) and then by the lint that follows it. A run that applies both
@@ -119,7 +119,7 @@ fn shown(report: &Report, file: crate::source::FileId) -> String {
 }
 
 /// Plans every fix `unsafe_fixes` allows on the work tree of `options`; writes nothing. `min` is
-/// `--min-severity`: a finding below it is dropped before anything else (INTERFACE.md), so its fix is neither
+/// `--min-severity`: a finding below it is dropped before anything else (docs/spec/interface.md), so its fix is neither
 /// applied nor counted, and it does not remain in the report.
 pub fn plan(options: &CheckOptions, unsafe_fixes: bool, min: Severity) -> Result<Outcome, crate::Error> {
     if options.staged {

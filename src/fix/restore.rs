@@ -1,4 +1,4 @@
-//! `beeuni-lint restore NAME` (RULES.md §8): sets the tool's line back to `NAME: beeuni:NAME` (dropping the
+//! `beeuni-lint restore NAME` (docs/spec/rules.md §8): sets the tool's line back to `NAME: beeuni:NAME` (dropping the
 //! eject comment) and deletes the ejected module only when that is certainly safe; otherwise keeps it and
 //! says why.
 

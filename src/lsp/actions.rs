@@ -1,5 +1,5 @@
 //! Code actions: each finding's fix (safe ones preferred, unsafe ones offered but not preferred), "ignore this
-//! rule on this line" (the inline comment of INTERFACE.md, Ignoring), and "fix all safe fixes in this file".
+//! rule on this line" (the inline comment of docs/spec/interface.md, Ignoring), and "fix all safe fixes in this file".
 //! A client that resolves code actions gets them without their edit, computed on `codeAction/resolve`. The
 //! findings' fixes are those the fix stage let through (`fix::offer::verify_in`, when the project was linted).
 

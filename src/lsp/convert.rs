@@ -1,7 +1,6 @@
 //! Between the linter's byte spans and repo paths and the protocol's UTF-16 positions and `file:` URIs.
 
 use crate::diagnostic::{self, Severity};
-use crate::render::sarif::INFORMATION_URI;
 use crate::rules;
 use crate::source::escape::escape;
 use crate::source::{Lines, SourceFile, Span, line_starts};
@@ -83,7 +82,7 @@ fn severity(severity: Severity) -> DiagnosticSeverity {
 
 /// The rule's page (the same link SARIF gives as `helpUri`), for rules the registry knows.
 pub fn rule_page(rule: &str) -> Option<Uri> {
-    rules::find(rule).and_then(|rule| Uri::from_str(&format!("{INFORMATION_URI}#{}", rule.id)).ok())
+    rules::find(rule).and_then(|rule| Uri::from_str(&rules::page_url(rule)).ok())
 }
 
 /// A finding as the protocol shows it. `file` is its primary file; `locate` gives a related label's file and URI.

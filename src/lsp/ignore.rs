@@ -1,4 +1,4 @@
-//! Where "ignore this rule on this line" writes its comment (INTERFACE.md, Ignoring): into an ignore comment
+//! Where "ignore this rule on this line" writes its comment (docs/spec/interface.md, Ignoring): into an ignore comment
 //! that already speaks for the line; else at the end of a YAML line; else (a line that already ends in a
 //! comment, such as `# ejected from beeuni:<name>`, and every module line) alone on a new line above it; for a
 //! module's `#!` line, below it.

@@ -52,7 +52,7 @@ pub struct Module {
     // "`Vec` is on the heap already" holds for the items, not for the list.
     #[allow(clippy::box_collection)]
     loaders: Option<Box<Vec<(u32, facts::TextSpan)>>>,
-    /// An xcsh custom tool (RULES.md §6): a root of the closure that the xcsh loader finds in a tool folder.
+    /// An xcsh custom tool (docs/spec/rules.md §6): a root of the closure that the xcsh loader finds in a tool folder.
     pub xcsh: bool,
     /// Boxed: moved from the analysis threads to the module list without copying, and a module stays small.
     pub facts: Box<ModuleFacts>,

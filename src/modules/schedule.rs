@@ -163,7 +163,7 @@ impl<'s, 'a> Feed<'s, 'a> {
         self.schedule(checkout, PathText::from(path), DeclaredBy::one(index), false, read);
     }
 
-    /// An xcsh custom tool found in a tool folder (RULES.md §6).
+    /// An xcsh custom tool found in a tool folder (docs/spec/rules.md §6).
     pub fn xcsh(&mut self, checkout: &Checkout, path: String, resolved: Result<Resolved, Refusal>) {
         if let Some(at) = self.find(&path) {
             self.named_mut(at).xcsh = true;

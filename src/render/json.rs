@@ -1,4 +1,4 @@
-//! `--format json`: the shape INTERFACE.md documents, pretty-printed with a
+//! `--format json`: the shape docs/spec/interface.md documents, pretty-printed with a
 //! 2-space indent and a trailing newline. Fields keep the documented order;
 //! `help`, `related` and `fix` are left out when empty. The fixes are those the
 //! fix stage let through (`fix::offer::verify`, or the planner's outcome).

@@ -1,4 +1,4 @@
-//! `--format sarif`: SARIF 2.1.0 for GitHub code scanning, as INTERFACE.md documents.
+//! `--format sarif`: SARIF 2.1.0 for GitHub code scanning, as docs/spec/interface.md documents.
 //!
 //! One run a project; the driver lists every rule of the registry (and, after them, any
 //! rule id a finding has that the registry lacks, so that `ruleIndex` always
@@ -45,9 +45,23 @@ pub fn render(report: &Report, version: &str) -> String {
 }
 
 /// The reports of several projects as one SARIF log: a run each, each with its own `automationDetails.id`
-/// (so its own code-scanning category), each within GitHub's limits.
-pub fn render_runs(reports: &[Report], version: &str) -> String {
-    log(reports.iter().map(|report| run(report, version, MAX_RESULTS, MAX_LOCATIONS)).collect())
+/// (so its own code-scanning category), each within GitHub's limits. `category` (`--sarif-category`) replaces the
+/// default category: a lone run's is `category`, each of several runs' `category/<project>`.
+pub fn render_runs(reports: &[Report], version: &str, category: Option<&str>) -> String {
+    let category = category.map(|category| category.trim_end_matches('/')).filter(|category| !category.is_empty());
+    let several = reports.len() > 1;
+    let runs = reports.iter().map(|report| {
+        let mut one = run(report, version, MAX_RESULTS, MAX_LOCATIONS);
+        if let Some(category) = category {
+            let id = match report.sources.prefix() {
+                project if several && !project.is_empty() => format!("{category}/{project}/"),
+                _ => format!("{category}/"),
+            };
+            one.automation_details = Some(sarif::RunAutomationDetails { id: Some(id), ..Default::default() });
+        }
+        one
+    });
+    log(runs.collect())
 }
 
 /// [`render`] with the limits given: the tests cut at small ones.
@@ -223,10 +237,27 @@ mod tests {
         assert_ne!(id("apps/a"), id("apps/b"));
         let project =
             |prefix| Report { sources: crate::source::Sources::with_prefix(prefix), diagnostics: vec![], files: 0 };
-        let log = parse(&render_runs(&[project("apps/a"), project("apps/b")], "1.2.3"));
+        let log = parse(&render_runs(&[project("apps/a"), project("apps/b")], "1.2.3", None));
         let ids: Vec<&Value> =
             log["runs"].as_array().unwrap().iter().map(|run| &run["automationDetails"]["id"]).collect();
         assert_eq!(ids, [&json!("beeuni-lint/apps/a/"), &json!("beeuni-lint/apps/b/")]);
+    }
+
+    #[test]
+    fn a_category_given_replaces_the_default_one() {
+        let project =
+            |prefix| Report { sources: crate::source::Sources::with_prefix(prefix), diagnostics: vec![], files: 0 };
+        let ids = |reports: &[Report], category| {
+            let log = parse(&render_runs(reports, "1.2.3", category));
+            log["runs"].as_array().unwrap().iter().map(|run| run["automationDetails"]["id"].clone()).collect::<Vec<_>>()
+        };
+        assert_eq!(ids(&[project("apps/shop")], Some("agents")), [json!("agents/")]);
+        assert_eq!(ids(&[project("")], Some("agents/")), [json!("agents/")]);
+        assert_eq!(
+            ids(&[project("apps/a"), project("apps/b")], Some("agents")),
+            [json!("agents/apps/a/"), json!("agents/apps/b/")]
+        );
+        assert_eq!(ids(&[project("apps/shop")], Some("")), [json!("beeuni-lint/apps/shop/")]);
     }
 
     #[test]
@@ -255,7 +286,7 @@ mod tests {
             let full = r["fullDescription"]["text"].as_str().unwrap();
             assert!(!full.is_empty() && full.chars().count() <= MAX_DESCRIPTION && !full.contains("##"), "{full}");
             assert_eq!(r["help"], json!({"text": rule.docs(), "markdown": rule.docs()}));
-            assert_eq!(r["helpUri"], format!("{INFORMATION_URI}#{}", rule.id));
+            assert_eq!(r["helpUri"], crate::rules::page_url(rule));
             assert_eq!(r["defaultConfiguration"], json!({"level": level(rule.severity).0}));
             assert_eq!(r["properties"]["tags"], json!(["beeuni", rule.category().as_str()]));
         }

@@ -45,11 +45,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             } else {
                 format!("duplicate key `{}`: YAML keeps only one of them", doc.scalar(dup.repeat).unwrap_or_default())
             };
-            out.push(
-                RULE.diagnostic(at, message)
-                    .related(first)
-                    .help("remove one of the two entries"),
-            );
+            out.push(RULE.diagnostic(at, message).related(first).help("remove one of the two entries"));
         }
     }
 }

@@ -65,7 +65,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
 type Report<'a> = dyn Fn(&mut Vec<Diagnostic>, NodeId, String, &str) + 'a;
 
 fn check_imports(doc: &Document, key: NodeId, value: NodeId, out: &mut Vec<Diagnostic>, report: &Report) {
-    // Only `tools` may be null (RULES.md §10, revision 2): `imports:` with nothing is a mistake too.
+    // Only `tools` may be null (docs/spec/rules.md §10, revision 2): `imports:` with nothing is a mistake too.
     let Some(items) = doc.items(value) else {
         let message = format!("`imports` must be a list of repo-relative paths, not {}", doc.describe(value));
         let help = if doc.is_null(value) {

@@ -87,9 +87,12 @@ mod xcsh_tool_shape;
 mod xcsh_ui_guard;
 mod xcsh_unanalyzable;
 
+mod docs_page;
 pub mod names;
 
-/// Every rule, in catalogue order (RULES.md).
+pub use docs_page::{PAGES_URL, docs_page, index_page, page_file, page_url};
+
+/// Every rule, in catalogue order (docs/spec/rules.md).
 pub static RULES: &[&Rule] = &[
     &yaml_syntax::RULE,
     &duplicate_key::RULE,

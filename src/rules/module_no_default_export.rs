@@ -74,7 +74,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 let message = format!(
                     "`{path}` sets `exports.default` in CommonJS without `__esModule`: Bun's default export is then the exports object `{{ default: … }}`, which has no `description`, `parameters` or `execute`: the module is skipped at load"
                 );
-                // At the assignment, the one place to change (RULES.md §10 puts a missing export at line 1).
+                // At the assignment, the one place to change (docs/spec/rules.md §10 puts a missing export at line 1).
                 let site = export_site(project, module);
                 out.push(in_module(project, RULE.id, RULE.severity, module, site, message).help(EXPORTS_DEFAULT_HELP));
                 continue;

@@ -26,7 +26,7 @@ crate::rules::declare_rule! {
     /// installed package without the imported file (a subpath it lacks, a
     /// missing `main`) is `Cannot find module 'name/sub'`, as the runtime says.
     ///
-    /// xcsh custom tools and their helpers are checked too (RULES.md §6).
+    /// xcsh custom tools and their helpers are checked too (docs/spec/rules.md §6).
     ///
     /// ## Why
     /// The sandbox installs no packages for a tool: the module fails with

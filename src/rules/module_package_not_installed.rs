@@ -11,7 +11,7 @@ crate::rules::declare_rule! {
     /// but a `package.json` beside or above declares it (`dependencies`,
     /// `devDependencies`, `peerDependencies` or `optionalDependencies`).
     ///
-    /// xcsh custom tools and their helpers are checked too (RULES.md §6: the
+    /// xcsh custom tools and their helpers are checked too (docs/spec/rules.md §6: the
     /// loading rules of §4 apply to them).
     ///
     /// ## Why

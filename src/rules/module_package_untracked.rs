@@ -10,7 +10,7 @@ crate::rules::declare_rule! {
     /// The package a bare import resolves to lives in a `node_modules` folder
     /// with no tracked file under the package. Skipped outside git.
     ///
-    /// xcsh custom tools and their helpers are checked too (RULES.md §6: the
+    /// xcsh custom tools and their helpers are checked too (docs/spec/rules.md §6: the
     /// loading rules of §4 apply to them).
     ///
     /// ## Why

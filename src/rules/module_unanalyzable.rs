@@ -18,7 +18,7 @@ crate::rules::declare_rule! {
     /// is read as the StructuredTool it makes. Any other wrapper
     /// (`createTool({...})` of a package, a helper that logs first) is reported
     /// here. A module (or helper) nested deeper, or larger,
-    /// than the limits in the README ("Limits") is not analysed at all: the
+    /// than the limits in docs/limits.md is not analysed at all: the
     /// finding points at where it went too deep, and none of its checks were made.
     /// An import whose package map (`exports` or `imports` of a `package.json`,
     /// `compilerOptions.paths` of a `tsconfig.json`) is larger than beeuni-lint

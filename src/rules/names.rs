@@ -37,7 +37,7 @@ fn unshared_characters(a: &str, b: &str) -> usize {
 }
 
 /// The known names nearest to `name`, within distance 2: every name tied at the smallest distance, in the
-/// candidates' order (RULES.md §10, revision 2). Case does not count as an edit: `BASH` is nearest to `bash`.
+/// candidates' order (docs/spec/rules.md §10, revision 2). Case does not count as an edit: `BASH` is nearest to `bash`.
 pub fn near_matches<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
     let lower = name.to_lowercase();
     let mut best = usize::MAX;
@@ -171,7 +171,7 @@ pub fn did_you_mean_typed(name: &str, candidates: &[&str]) -> Option<String> {
     (!holding.is_empty() && holding.len() <= 3).then(|| format!("did you mean {}?", one_of(&holding)))
 }
 
-/// Is `key` a near miss of the known key `known` (RULES.md `unknown-key`)?
+/// Is `key` a near miss of the known key `known` (docs/spec/rules.md `unknown-key`)?
 pub fn is_near_miss(key: &str, known: &str) -> bool {
     if key == known {
         return false;

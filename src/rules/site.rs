@@ -80,7 +80,7 @@ pub fn tool_modules(project: &Project) -> impl Iterator<Item = &Module> {
 }
 
 /// The modules Beeuni loads: the declared ones and the helpers one of them loads. Not the xcsh tools, nor the
-/// helpers only they load (RULES.md §6): `module-harness-*` and `module-process-env` are not for those.
+/// helpers only they load (docs/spec/rules.md §6): `module-harness-*` and `module-process-env` are not for those.
 pub fn beeuni_loaded(project: &Project) -> impl Iterator<Item = &Module> {
     project.modules.iter().filter(|module| is_beeuni_loaded(project, module))
 }

@@ -1,4 +1,4 @@
-//! Where xcsh findings point, and the shared help of the xcsh rules (RULES.md §6).
+//! Where xcsh findings point, and the shared help of the xcsh rules (docs/spec/rules.md §6).
 
 use crate::diagnostic::{Diagnostic, Label};
 use crate::project::Project;

@@ -1,4 +1,4 @@
-//! Which files of an xcsh tool folder the loader takes as tools, as its providers glob them (RULES.md §6, as
+//! Which files of an xcsh tool folder the loader takes as tools, as its providers glob them (docs/spec/rules.md §6, as
 //! settled by the real-loaders issue): the native provider (`.xcsh/tools/`) takes `*.ts` and `*.js`, reads
 //! `json`, `md`, `sh`, `bash` and `py` files as metadata, and takes `<dir>/index.ts` as the tool `<dir>`; the
 //! Codex provider (`.codex/tools/`) takes `*.ts` and `*.js`; the Claude provider (`.claude/tools/`) hands every

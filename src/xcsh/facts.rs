@@ -1,4 +1,4 @@
-//! What static analysis learns about one xcsh custom tool module (RULES.md §6): the factory it exports, what
+//! What static analysis learns about one xcsh custom tool module (docs/spec/rules.md §6): the factory it exports, what
 //! the factory returns, and the uses of the host API the rules look at. Spans are byte ranges into the module.
 
 use crate::source::Span;

@@ -1,4 +1,4 @@
-//! The xcsh stage (RULES.md §6): finds the custom tool modules in the xcsh tool folders of the project (and the
+//! The xcsh stage (docs/spec/rules.md §6): finds the custom tool modules in the xcsh tool folders of the project (and the
 //! folders given by `--xcsh` and `xcsh-paths`) with the globs of xcsh's providers (see [`discover`]), analyses
 //! each once for the loading rules of §4 (through the modules stage) and for the xcsh contract as the loader
 //! reads it (`module.default ?? module` must be a function; its own reading of the AST). Modules are never run.

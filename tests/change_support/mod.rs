@@ -17,7 +17,7 @@ use tempfile::TempDir;
 /// The five Beeuni tools, in the canonical order.
 pub const BEEUNI: [&str; 5] = ["web_search", "image_search", "scrape_webpage", "memory", "show"];
 
-/// The exact message of `removed-beeuni-tool` (RULES.md §7).
+/// The exact message of `removed-beeuni-tool` (docs/spec/rules.md §7).
 pub fn removal(name: &str) -> String {
     format!(
         "this change removes the Beeuni tool `{name}`: every agent of the project loses it, on both harnesses, in every session that starts after the change merges. Add `{name}: beeuni:{name}` under `tools:` to keep it."
@@ -38,7 +38,7 @@ pub fn in_use(tool: &str, agent: &str) -> String {
     format!("this change removes the tool `{tool}`, but agent `{agent}` still names it")
 }
 
-/// The exact message of `no-beeuni-tools` (RULES.md §2).
+/// The exact message of `no-beeuni-tools` (docs/spec/rules.md §2).
 pub const NO_BEEUNI_TOOLS: &str = "Sessions of this project get no Beeuni tool (web_search, image_search, scrape_webpage, memory, show). Add `<name>: beeuni:<name>` to keep one.";
 
 /// The exact message of `unknown-tool` without a suggestion.

@@ -236,3 +236,24 @@ pub fn assert_applies(dir: &Path, diff: &str) {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+/// The documentation a user reads: `(path, text)` of README.md and of every Markdown page under `docs/`, in path
+/// order.
+pub fn documentation() -> Vec<(String, String)> {
+    fn pages(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                pages(root, &path, out);
+            } else if path.extension().is_some_and(|ext| ext == "md") {
+                let name = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+                out.push((name, std::fs::read_to_string(&path).unwrap()));
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = vec![("README.md".to_string(), std::fs::read_to_string(root.join("README.md")).unwrap())];
+    pages(root, &root.join("docs"), &mut out);
+    out
+}

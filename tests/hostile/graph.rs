@@ -5,7 +5,7 @@
 
 use crate::support::*;
 
-/// Bytes of YAML the manifest graph holds at most (the README's "Limits").
+/// Bytes of YAML the manifest graph holds at most (docs/limits.md).
 const GRAPH_BYTES: usize = 2 * 1024 * 1024;
 
 /// A root manifest importing `files` (`m/f0.yaml` …, given by their contents), with the five hosted tools, one

@@ -5,7 +5,7 @@
 use crate::support::*;
 use serde_json::{Value, json};
 
-/// The message size limit (README, "Limits"): twice the 32 MiB file limit.
+/// The message size limit (docs/limits.md): twice the 32 MiB file limit.
 const MESSAGE_LIMIT: usize = 64 * 1024 * 1024;
 const PARSE_ERROR: i64 = -32700;
 const INVALID_REQUEST: i64 = -32600;

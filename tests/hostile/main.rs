@@ -1,6 +1,6 @@
 //! The hostile pull request: each test builds one attack in a temporary repository (from a generator, never from
 //! megabytes of fixtures), runs the real binary on it and asserts what a stranger's pull request can and cannot
-//! make beeuni-lint do (README, "Security model"): the run ends with exit 0, 1 or 2 within the time and memory
+//! make beeuni-lint do (docs/security.md): the run ends with exit 0, 1 or 2 within the time and memory
 //! bound, the attack gets its located finding, nothing outside the repository is read or written, and no raw
 //! control byte reaches any output.
 

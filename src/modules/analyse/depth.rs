@@ -5,7 +5,7 @@
 //! (it skips strings, comments, template text and regular expressions) that tracks the bracket nesting and,
 //! at each bracket level, counts the tokens that make the parser recurse without a bracket. Both estimates
 //! are meant to err high. The limits are what the 64 MiB stack of an analysis thread takes (parse, visit and
-//! early errors), measured in a release build, with a margin of at least 4.5 (README, "Limits").
+//! early errors), measured in a release build, with a margin of at least 4.5 (docs/limits.md).
 //! A text too short to reach them is not scanned at all ([`may_be_too_deep`]). Where a `/` may divide or start
 //! a regular expression, both readings are followed ([`readings`]). The patterns of regular expressions are not
 //! the parser's to recurse into: they are measured exactly, and parsed, after it (`regex`).

@@ -1,11 +1,11 @@
-//! Whether a `fetch` call passes an abort `signal` (RULES.md §10): through its options, or through a
+//! Whether a `fetch` call passes an abort `signal` (docs/spec/rules.md §10): through its options, or through a
 //! `new Request(url, options)` that may carry one.
 
 use oxc_ast::ast::*;
 
 /// Whether a `fetch` call's arguments pass no `signal`: no options at all, or an options literal without a
 /// `signal` key, a spread or a computed key. Options built elsewhere (an identifier, a call) may carry one, and
-/// so may a `new Request(url, options)` passed as the first argument (RULES.md §10, revision 2).
+/// so may a `new Request(url, options)` passed as the first argument (docs/spec/rules.md §10, revision 2).
 pub(super) fn passes_no_signal(arguments: &[Argument]) -> bool {
     if arguments.iter().any(Argument::is_spread) {
         return false;

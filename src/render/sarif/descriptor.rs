@@ -3,8 +3,8 @@
 use serde_json::Value;
 use serde_sarif::sarif;
 
-use super::{INFORMATION_URI, level};
-use crate::rules::Rule;
+use super::level;
+use crate::rules::{Rule, page_url};
 
 /// GitHub code scanning's limit on a description.
 pub(super) const MAX_DESCRIPTION: usize = 1_024;
@@ -20,7 +20,7 @@ pub(super) fn descriptor(rule: &Rule) -> sarif::ReportingDescriptor {
         .short_description(plain(&truncate(&summary)))
         .full_description(plain(&truncate(&what)))
         .help(sarif::MultiformatMessageString::builder().text(docs.clone()).markdown(docs).build())
-        .help_uri(format!("{INFORMATION_URI}#{}", rule.id))
+        .help_uri(page_url(rule))
         .default_configuration(sarif::ReportingConfiguration {
             level: Some(Value::from(level(rule.severity).0)),
             ..Default::default()
