@@ -2,10 +2,10 @@
 //! the normal build compiles them (a change of the API they call breaks that build, not only the fuzz smoke)
 //! and `tests/fuzz_seeds.rs` replays every checked-in seed through them. Not an API: hidden from the docs.
 
-use crate::CheckOptions;
 use crate::diagnostic::Severity;
-use crate::modules::ANALYSIS_STACK;
+use crate::lint::CheckOptions;
 use crate::modules::analyse::analyse;
+use crate::pool::ANALYSIS_STACK;
 use oxc_allocator::Allocator;
 use std::path::Path;
 
@@ -83,7 +83,7 @@ pub fn manifest(root: &Path, data: &[u8]) {
     if fill(root, data).is_none() {
         return;
     }
-    if let Err(message) = crate::check(&CheckOptions::new(root.to_path_buf())) {
+    if let Err(message) = crate::fix::offer::check(&CheckOptions::new(root.to_path_buf())) {
         panic!("a project's files made the run fail: {message}");
     }
 }

@@ -14,6 +14,51 @@ pub struct Span {
     pub end: usize,
 }
 
+/// A byte range of a module's text as the facts keep it: in 32 bits (a module is at most 32 MiB: see
+/// `repo::fs`), 8 bytes where a [`Span`] takes 16, at each of the dozen spans of every module's facts,
+/// kept to the end of the run. It converts to a [`Span`] where a finding is placed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TextSpan {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl TextSpan {
+    pub fn new(start: u32, end: u32) -> Self {
+        TextSpan { start, end: end.max(start) }
+    }
+
+    pub fn span(self) -> Span {
+        Span::new(self.start as usize, self.end as usize)
+    }
+}
+
+impl From<TextSpan> for Span {
+    fn from(span: TextSpan) -> Span {
+        span.span()
+    }
+}
+
+/// Spans past 4 GiB (none of a module's) are cut to it.
+impl From<Span> for TextSpan {
+    fn from(span: Span) -> TextSpan {
+        let cut = |at: usize| u32::try_from(at).unwrap_or(u32::MAX);
+        TextSpan::new(cut(span.start), cut(span.end))
+    }
+}
+
+impl PartialEq<Span> for TextSpan {
+    fn eq(&self, other: &Span) -> bool {
+        self.span() == *other
+    }
+}
+
+impl PartialEq<TextSpan> for Span {
+    fn eq(&self, other: &TextSpan) -> bool {
+        *self == other.span()
+    }
+}
+
 impl Span {
     pub fn new(start: usize, end: usize) -> Self {
         Span { start, end: end.max(start) }
@@ -44,7 +89,7 @@ pub fn is_yaml(path: &str) -> bool {
 }
 mod text;
 
-pub use text::{Reread, TEXTS_READ_AGAIN, Text};
+pub use text::{ReadAgain, TEXTS_READ_AGAIN, Text};
 
 /// A file's path: inline up to 24 bytes (most are), and a run keeps every file's (20,000 modules' at the 20k bench).
 pub type PathText = compact_str::CompactString;
@@ -72,7 +117,7 @@ impl SourceFile {
     }
 
     /// A file whose text is read when first used.
-    pub fn later(path: impl Into<PathText>, again: Reread) -> Self {
+    pub fn later(path: impl Into<PathText>, again: impl ReadAgain + 'static) -> Self {
         SourceFile::of(path.into(), Text::later(again))
     }
 
@@ -241,6 +286,7 @@ impl Sources {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::repo::reread::Reread;
 
     #[test]
     fn columns_count_utf16_units() {

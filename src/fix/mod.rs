@@ -8,7 +8,6 @@
 //! that pass the same checks ([`offer::verify`]).
 
 mod diff;
-pub mod edit;
 pub mod eject;
 mod manifest;
 pub mod offer;
@@ -24,9 +23,10 @@ pub use write::write;
 pub use rounds::MAX_ROUNDS;
 
 use crate::diagnostic::{Diagnostic, Fix, Safety, Severity};
+use crate::lint::{CacheChoice, CheckOptions};
+use crate::report::Report;
 use crate::source::Span;
 use crate::source::escape::escape;
-use crate::{CacheChoice, CheckOptions, Report};
 use rounds::{Planned, SafeFix, rounds};
 use std::collections::HashSet;
 use std::path::PathBuf;

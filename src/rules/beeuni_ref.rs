@@ -19,10 +19,10 @@
 //! Safe: set the value to `beeuni:<key>`.
 
 use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Safety, Severity};
-use crate::fix::edit::{requote, settable_value};
 use crate::manifest::tools::ToolValue;
 use crate::project::Project;
 use crate::rules::Rule;
+use crate::yaml::edit::{requote, settable_value};
 
 pub static RULE: Rule = Rule::new("beeuni-ref", Severity::Error, include_str!("beeuni_ref.rs"), Some(check));
 

@@ -24,7 +24,7 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::manifest::tools::ToolValue;
 use crate::project::Project;
 use crate::rules::Rule;
-use crate::rules::names::near_matches;
+use crate::suggest::near_matches;
 
 pub static RULE: Rule =
     Rule::new("beeuni-ref-project", Severity::Error, include_str!("beeuni_ref_project.rs"), Some(check));

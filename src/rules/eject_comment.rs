@@ -20,16 +20,11 @@
 //! Move the comment to the `<x>` line, or remove it.
 
 use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::manifest::tools::ejected_from;
 use crate::project::Project;
 use crate::rules::Rule;
 
 pub static RULE: Rule = Rule::new("eject-comment", Severity::Warning, include_str!("eject_comment.rs"), Some(check));
-
-/// The tool an eject comment names, if `comment` (the text after `#`) is one.
-pub fn ejected_from(comment: &str) -> Option<&str> {
-    let name = comment.trim().strip_prefix("ejected from beeuni:")?;
-    Some(name.split_whitespace().next().unwrap_or(name))
-}
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for manifest in &project.graph.files {

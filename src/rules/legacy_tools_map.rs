@@ -20,10 +20,10 @@
 //! style (flow or block), keeping the keys as written and every comment.
 
 use crate::diagnostic::{Diagnostic, Fix, Label, Safety, Severity};
-use crate::fix::edit::map_to_exclude;
 use crate::manifest::agents::ToolList;
 use crate::project::Project;
 use crate::rules::Rule;
+use crate::yaml::edit::map_to_exclude;
 
 pub static RULE: Rule = Rule::new("legacy-tools-map", Severity::Info, include_str!("legacy_tools_map.rs"), Some(check));
 

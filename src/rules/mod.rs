@@ -12,10 +12,10 @@ mod connector_in_tools;
 mod duplicate_agent;
 mod duplicate_key;
 mod duplicate_tool;
-pub mod eject_comment;
+mod eject_comment;
 mod ejected_template;
 mod empty_tool_list;
-pub mod file_untracked;
+mod file_untracked;
 mod fixes;
 mod harness_tool_name;
 pub mod hints;
@@ -81,8 +81,6 @@ mod xcsh_site;
 mod xcsh_tool_shape;
 mod xcsh_ui_guard;
 mod xcsh_unanalyzable;
-
-pub mod names;
 
 pub type Check = fn(&Project, &mut Vec<Diagnostic>);
 
@@ -211,7 +209,7 @@ pub fn check(project: &Project) -> Vec<Diagnostic> {
         }
         out
     };
-    let found: Vec<Vec<Diagnostic>> = match crate::modules::pool() {
+    let found: Vec<Vec<Diagnostic>> = match crate::pool::threads() {
         // One task per rule: their costs differ a hundredfold (`file-untracked` is a fifth of the whole at 20,000
         // modules), and in the pieces rayon cuts a list into by default the two threads' shares were 25.5 : 19.1.
         Some(pool) => pool.install(|| RULES.par_iter().with_max_len(1).map(run).collect()),
@@ -275,7 +273,7 @@ mod tests {
         let mut found = 0;
         for entry in std::fs::read_dir(&fixtures).unwrap() {
             let path = entry.unwrap().path();
-            let Ok(loaded) = crate::load(&crate::CheckOptions::new(path.clone())) else { continue };
+            let Ok(loaded) = crate::lint::load(&crate::lint::CheckOptions::new(path.clone())) else { continue };
             let mut serial = Vec::new();
             for check in RULES.iter().filter_map(|rule| rule.check) {
                 check(&loaded.project, &mut serial);

@@ -27,7 +27,7 @@ pub static RULE: Rule =
     Rule::new("module-package-untracked", Severity::Warning, include_str!("module_package_untracked.rs"), Some(check));
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    if !project.checkout.in_git() {
+    if !project.tracking.in_git {
         return;
     }
     for module in beeuni_loaded(project) {
@@ -35,11 +35,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             let Some(Resolution::Package { name, folder, entry }) = resolution else {
                 continue;
             };
-            let tracked = match entry {
-                Some(file) => project.checkout.is_tracked(file),
-                None => project.checkout.tracks_under(folder),
-            };
-            if tracked {
+            if project.tracking.tracks_package(entry.as_ref().unwrap_or(folder)) {
                 continue;
             }
             let message = format!(

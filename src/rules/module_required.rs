@@ -21,7 +21,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::modules::facts::Field;
 use crate::project::Project;
 use crate::rules::Rule;
-use crate::rules::names::did_you_mean;
+use crate::suggest::did_you_mean;
 
 pub static RULE: Rule =
     Rule::new("module-required", Severity::Warning, include_str!("module_required.rs"), Some(check));

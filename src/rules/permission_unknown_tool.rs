@@ -24,7 +24,7 @@ use crate::catalog::PERMISSION_ONLY_KEYS;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::project::Project;
 use crate::rules::Rule;
-use crate::rules::names::one_of;
+use crate::suggest::one_of;
 
 pub static RULE: Rule =
     Rule::new("permission-unknown-tool", Severity::Warning, include_str!("permission_unknown_tool.rs"), Some(check));

@@ -27,7 +27,7 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::manifest::agents::{ToolList, ToolRef};
 use crate::project::Project;
 use crate::rules::Rule;
-use crate::rules::names;
+use crate::suggest;
 
 pub static RULE: Rule =
     Rule::new("shared-permission", Severity::Warning, include_str!("shared_permission.rs"), Some(check));
@@ -63,8 +63,8 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         if missing.is_empty() {
             continue;
         }
-        let others = names::listed(&missing, "and");
-        let listed = names::listed(&group.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), "and");
+        let others = suggest::listed(&missing, "and");
+        let listed = suggest::listed(&group.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), "and");
         let (severity, message, help) = if hiding {
             (
                 Severity::Info,

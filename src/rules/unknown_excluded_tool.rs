@@ -31,7 +31,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::agents::{AgentDecl, ToolRef};
 use crate::project::Project;
 use crate::rules::Rule;
-use crate::rules::names::one_of;
+use crate::suggest::one_of;
 
 pub static RULE: Rule =
     Rule::new("unknown-excluded-tool", Severity::Error, include_str!("unknown_excluded_tool.rs"), Some(check));

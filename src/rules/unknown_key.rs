@@ -26,8 +26,8 @@
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::project::Project;
 use crate::rules::Rule;
-use crate::rules::names::is_near_miss;
 use crate::source::FileId;
+use crate::suggest::is_near_miss;
 use crate::yaml::{Document, NodeId};
 
 pub static RULE: Rule = Rule::new("unknown-key", Severity::Warning, include_str!("unknown_key.rs"), Some(check));

@@ -26,7 +26,7 @@ use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Safety, Severity};
 use crate::manifest::agents::{AgentDecl, ToolRef};
 use crate::project::Project;
 use crate::rules::Rule;
-use crate::rules::names::one_of;
+use crate::suggest::one_of;
 
 pub static RULE: Rule = Rule::new("unknown-tool", Severity::Warning, include_str!("unknown_tool.rs"), Some(check));
 
@@ -65,7 +65,7 @@ pub fn with_suggestion(
     // A tie at the smallest distance is named, not guessed at: no fix.
     if near.len() == 1 {
         let written = project.file(agent.file).slice(tool.span);
-        let content = crate::fix::edit::requote(written, first);
+        let content = crate::yaml::edit::requote(written, first);
         let edit = Edit { file: agent.file, span: tool.span, content };
         return diagnostic.fix(Fix::new(Safety::Unsafe, vec![edit]));
     }

@@ -29,10 +29,10 @@
 
 use crate::catalog::is_beeuni;
 use crate::diagnostic::{Diagnostic, Fix, Label, Safety, Severity};
-use crate::fix::edit::{remove_entry, remove_item};
 use crate::manifest::agents::{AgentDecl, ToolList, ToolRef};
 use crate::project::Project;
 use crate::rules::Rule;
+use crate::yaml::edit::{remove_entry, remove_item};
 
 pub static RULE: Rule =
     Rule::new("unloaded-beeuni-tool", Severity::Warning, include_str!("unloaded_beeuni_tool.rs"), Some(check));

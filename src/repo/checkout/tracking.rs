@@ -1,7 +1,8 @@
 //! What git knows about a checkout's work-tree files: tracked (as git sees a path through symlinks), unmodified,
-//! ignored.
+//! ignored; and how a finding words a file git does not track ([`Untracked`]).
 
 use super::{Checkout, Side};
+use crate::diagnostic::Severity;
 use crate::repo::fs;
 use crate::repo::git::{self, EntryKind, GitSource};
 
@@ -25,6 +26,29 @@ impl Checkout {
         !links.is_empty()
             && links.iter().all(|link| git.is_tracked(&self.git_path(link)))
             && git.tracks_under(&self.git_path(&real))
+    }
+
+    /// How git sees `rel` when it does not track it (`None` when it does, and outside git).
+    pub fn untracked(&self, rel: &str) -> Option<Untracked> {
+        self.untracked_part(rel).map(|part| self.untracked_through(rel, part))
+    }
+
+    /// How git sees `rel`, a file the side linted lacks (only in the work tree while the index is linted): what of
+    /// it git does not track, or the file itself.
+    pub fn unstaged(&self, rel: &str) -> Untracked {
+        self.untracked_through(rel, self.untracked_part(rel).unwrap_or_else(|| rel.to_string()))
+    }
+
+    /// `rel`, of which git does not track `part` (the file, or a symlink on its way, or the file the links reach).
+    fn untracked_through(&self, rel: &str, part: String) -> Untracked {
+        let ignored = self.is_ignored(&part);
+        // Named as git names it (relative to the work tree root), so the help's `git add` works from the top.
+        Untracked {
+            path: self.git_path(rel).into_owned(),
+            part: self.git_path(&part).into_owned(),
+            ignored,
+            staged: self.is_index(),
+        }
     }
 
     /// What of `rel` git does not track, as the path `git add` takes: the first untracked symlink on the way,
@@ -102,5 +126,58 @@ impl Checkout {
 
     pub fn is_ignored(&self, rel: &str) -> bool {
         self.git.as_ref().is_some_and(|git| git.is_ignored(&self.git_path(rel), false))
+    }
+}
+
+/// A file git does not track, as a finding describes it: found once, when the model is built (each symlink on
+/// its way read then), so that the rules read it from the model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Untracked {
+    /// The file, as git names it (relative to the work tree root).
+    pub path: String,
+    /// What to `git add`, as git names it: the file, or the first untracked symlink on its way, or the file the links
+    /// reach (`git add` refuses a path beyond a symbolic link).
+    pub part: String,
+    /// A `.gitignore` rule matches `part`: a plain `git add` refuses it.
+    pub ignored: bool,
+    /// The run lints the index (`--staged`): the commit being made lacks the file.
+    pub staged: bool,
+}
+
+impl Untracked {
+    /// The severity, message and help of a finding on this file, a `what` (`module`, `imported file`): said once
+    /// here for every `file-untracked` finding, the manifest loader's unstaged imports included.
+    pub fn wording(&self, what: &str) -> (Severity, String, String) {
+        let (path, part) = (&self.path, &self.part);
+        let subject = if part == path {
+            format!("{what} `{path}`")
+        } else if path.starts_with(&format!("{part}/")) {
+            format!("{what} `{path}` goes through the symlink `{part}`, which")
+        } else {
+            format!("{what} `{path}` leads through a symlink to `{part}`, which")
+        };
+        let path = part;
+        if self.ignored {
+            (
+                Severity::Error,
+                format!("{subject} is ignored by git: a config release contains only files Git tracks"),
+                // A plain `git add` refuses an ignored path: say so, and give the command that works.
+                format!(
+                    "`{path}` is ignored by git (a `.gitignore` rule matches it), so a plain `git add` refuses it: remove that rule, or add it anyway with `git add -f {path}`"
+                ),
+            )
+        } else if self.staged {
+            (
+                Severity::Error,
+                format!("{subject} is not staged: the commit being made does not contain it"),
+                format!("run `git add {path}`"),
+            )
+        } else {
+            (
+                Severity::Info,
+                format!("{subject} is not tracked by git yet: a config release contains only files Git tracks"),
+                format!("run `git add {path}`"),
+            )
+        }
     }
 }

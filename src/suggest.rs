@@ -1,4 +1,4 @@
-//! Name matching shared by rules: edit distance and "did you mean".
+//! Near matches for a name that is not known: edit distance and "did you mean".
 
 /// Optimal string alignment distance: a transposition of neighbours counts as one edit.
 pub fn edit_distance(a: &str, b: &str) -> usize {
