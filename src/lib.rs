@@ -11,10 +11,11 @@
 //!
 //! 1. `catalog`, `lookup`, `pool`, `suggest`: leaves: the platform's names, a hash index, the analysis threads,
 //!    near matches of a name
-//! 2. `source`: files, their texts (held or read again), spans, escaping for a terminal
-//! 3. `diagnostic`: the finding every rule produces
-//! 4. `yaml`: the YAML tree with its spans and comments, and edits of a YAML text that keep its layout
-//! 5. `report`, `repo`: what a run hands to a renderer; the repository: reads that never leave it, git, checkouts
+//! 2. `repo`: the repository: reads that never leave it (every size bounded), git, checkouts
+//! 3. `source`: files and their texts (held, or let go and read again from the repository), spans, escaping
+//! 4. `diagnostic`: the finding every rule produces
+//! 5. `report`, `yaml`: what a run hands to a renderer; the YAML tree with its spans and comments, and edits of a
+//!    YAML text that keep its layout
 //! 6. `cache`, `discover`: module facts and YAML trees by content; finding the project and its manifest
 //! 7. `manifest`: the manifest graph (imports, agents, tool declarations), loaded file by file
 //! 8. `modules`: tool modules read, analysed (on the pool, fed as the graph loads) and resolved

@@ -15,7 +15,7 @@ pub struct Span {
 }
 
 /// A byte range of a module's text as the facts keep it: in 32 bits (a module is at most 32 MiB: see
-/// `repo::fs`), 8 bytes where a [`Span`] takes 16, at each of the dozen spans of every module's facts,
+/// [`crate::repo::fs`]), 8 bytes where a [`Span`] takes 16, at each of the dozen spans of every module's facts,
 /// kept to the end of the run. It converts to a [`Span`] where a finding is placed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct TextSpan {
@@ -89,7 +89,7 @@ pub fn is_yaml(path: &str) -> bool {
 }
 mod text;
 
-pub use text::{ReadAgain, TEXTS_READ_AGAIN, Text};
+pub use text::{Reread, TEXTS_READ_AGAIN, Text};
 
 /// A file's path: inline up to 24 bytes (most are), and a run keeps every file's (20,000 modules' at the 20k bench).
 pub type PathText = compact_str::CompactString;
@@ -117,7 +117,7 @@ impl SourceFile {
     }
 
     /// A file whose text is read when first used.
-    pub fn later(path: impl Into<PathText>, again: impl ReadAgain + 'static) -> Self {
+    pub fn later(path: impl Into<PathText>, again: Reread) -> Self {
         SourceFile::of(path.into(), Text::later(again))
     }
 
@@ -286,7 +286,6 @@ impl Sources {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::repo::reread::Reread;
 
     #[test]
     fn columns_count_utf16_units() {

@@ -15,7 +15,7 @@ pub struct Tracking {
     /// Of the files the project names (its manifest files, declared modules, xcsh tools, the files modules import
     /// relatively, and, linting the index, the files only the work tree has), those git does not track, by
     /// project-relative path, with how git sees each.
-    untracked: FxHashMap<String, Untracked>,
+    untracked: FxHashMap<Box<str>, Untracked>,
     /// The packages modules import (each by its entry file, or its folder when it has none) of which git tracks
     /// nothing.
     untracked_packages: FxHashSet<String>,
@@ -84,18 +84,18 @@ fn existing_module(decl: &ToolDecl) -> Option<&str> {
 }
 
 /// Records `path` when git does not track it.
-fn look_up(untracked: &mut FxHashMap<String, Untracked>, checkout: &Checkout, path: &str) {
+fn look_up(untracked: &mut FxHashMap<Box<str>, Untracked>, checkout: &Checkout, path: &str) {
     if !untracked.contains_key(path)
         && let Some(found) = checkout.untracked(path)
     {
-        untracked.insert(path.to_string(), found);
+        untracked.insert(path.into(), found);
     }
 }
 
 /// Records `path`, a file only the work tree has while the index is linted.
-fn unstaged(untracked: &mut FxHashMap<String, Untracked>, checkout: &Checkout, path: &str) {
+fn unstaged(untracked: &mut FxHashMap<Box<str>, Untracked>, checkout: &Checkout, path: &str) {
     if !untracked.contains_key(path) {
-        untracked.insert(path.to_string(), checkout.unstaged(path));
+        untracked.insert(path.into(), checkout.unstaged(path));
     }
 }
 

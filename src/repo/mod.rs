@@ -5,4 +5,3 @@ pub mod folders;
 pub mod fs;
 pub mod git;
 pub mod given;
-pub mod reread;

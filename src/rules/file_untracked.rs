@@ -47,7 +47,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             .imported_by
             .clone()
             .unwrap_or_else(|| Label::new(manifest.file, project.file(manifest.file).line_span(0)));
-        out.push(finding(untracked, at, "file"));
+        out.push(finding(project, untracked, &project.file(manifest.file).path, at, "file"));
     }
     for decl in &project.tools {
         // A module too large to read exists all the same, and a release needs it tracked like any other.
@@ -55,13 +55,13 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             continue;
         };
         if let Some(untracked) = tracking.untracked(path) {
-            out.push(finding(untracked, Label::new(decl.file, decl.entry()), "module"));
+            out.push(finding(project, untracked, path, Label::new(decl.file, decl.entry()), "module"));
         }
     }
     for module in project.xcsh.modules.iter().filter(|m| !m.declared) {
         if let Some(untracked) = tracking.untracked(&module.path) {
             let at = Label::new(module.file, project.file(module.file).line_span(0));
-            out.push(finding(untracked, at, "xcsh tool"));
+            out.push(finding(project, untracked, &module.path, at, "xcsh tool"));
         }
     }
     for module in &project.modules {
@@ -69,7 +69,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             // A file only the work tree has (linting the index) is untracked as a rule; another when git says so.
             let Some(Resolution::File(path) | Resolution::Unstaged(path)) = resolution else { continue };
             let Some(untracked) = tracking.untracked(path) else { continue };
-            let diagnostic = finding(untracked, Label::new(module.file, import.span), "imported file");
+            let diagnostic = finding(project, untracked, path, Label::new(module.file, import.span), "imported file");
             // In a helper, say which tools load it (a declared module's import speaks for itself).
             let loaders = if module.is_declared() { Vec::new() } else { origins(project, module) };
             out.push(loaders.into_iter().fold(diagnostic, Diagnostic::related));
@@ -79,7 +79,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let decl = &project.tools[index];
         let Some(path) = decl.module_path() else { continue };
         if let (true, Some(untracked)) = (instead.unstaged, tracking.untracked(path)) {
-            out.push(finding(untracked, Label::new(decl.file, decl.entry()), "module"));
+            out.push(finding(project, untracked, path, Label::new(decl.file, decl.entry()), "module"));
         }
     }
     for problem in project.graph.problems.iter().filter(|p| p.kind == ProblemKind::Unstaged) {
@@ -88,8 +88,9 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The finding for one untracked file referenced at `at`, a `what` (`module`, `imported file`).
-fn finding(untracked: &Untracked, at: Label, what: &str) -> Diagnostic {
-    let (severity, message, help) = untracked.wording(what);
+/// The finding for the untracked file `path`, a `what` (`module`, `imported file`) referenced at `at`.
+fn finding(project: &Project, untracked: &Untracked, path: &str, at: Label, what: &str) -> Diagnostic {
+    let severity = if untracked.is_error() { Severity::Error } else { Severity::Info };
+    let (message, help) = untracked.wording(path, project.sources.prefix(), what);
     Diagnostic::new(RULE.id, severity, at, message).help(help)
 }

@@ -1,26 +1,34 @@
 //! A file's text, held or let go and read again the first time something asks for it (see [`super`]).
 
+use crate::repo::git::GitRepo;
+use gix::ObjectId;
 use std::ops::{Deref, DerefMut};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
-/// Where a text that was let go is read again: the same checkout source it was first read from (the repository
-/// layer knows how; see `repo::reread`).
-pub trait ReadAgain: std::fmt::Display + Send + Sync {
-    /// The bytes as the source holds them now; `None` when they cannot be read any more (deleted since).
-    fn read_again(&self) -> Option<Vec<u8>>;
+/// Where a text that was let go is read again: the same checkout source it was first read from.
+pub enum Reread {
+    /// A work-tree file, as [`crate::repo::fs::resolve`] found it inside the repository (never a symlink out).
+    Disk(crate::repo::fs::RealPath),
+    /// A git blob (a file of the index or of a commit's tree).
+    Blob(Arc<GitRepo>, ObjectId),
 }
 
 /// How many texts were read again (for `BEEUNI_LINT_STATS`, see [`crate::stats`]).
 pub static TEXTS_READ_AGAIN: AtomicUsize = AtomicUsize::new(0);
 
-/// The text `again` holds now; empty when it cannot be read any more (deleted since).
-fn read(again: &dyn ReadAgain) -> String {
-    TEXTS_READ_AGAIN.fetch_add(1, Ordering::Relaxed);
-    again
-        .read_again()
-        .map(|bytes| String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into()))
-        .unwrap_or_default()
+impl Reread {
+    /// The text as the source holds it now; empty when it cannot be read any more (deleted since).
+    fn read(&self) -> String {
+        TEXTS_READ_AGAIN.fetch_add(1, Ordering::Relaxed);
+        let bytes = match self {
+            Reread::Disk(real) => crate::repo::fs::read_resolved(&real.path()).ok(),
+            Reread::Blob(git, id) => git.read_blob(*id).ok(),
+        };
+        bytes
+            .map(|bytes| String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into()))
+            .unwrap_or_default()
+    }
 }
 
 /// A file's text: held, or read again on first use (it dereferences to the `String`, so that every reader of
@@ -29,7 +37,7 @@ pub struct Text {
     /// The text once in memory, with its line table. Boxed: a text let go (every module's of a large project, kept
     /// to the end of the run) costs its file 16 bytes here, where the text and the table beside it took 56.
     held: OnceLock<Box<Held>>,
-    again: Option<Box<dyn ReadAgain>>,
+    again: Option<Reread>,
     /// Made safe for a snippet ([`super::escape::same_length`]) when read again.
     terminal_safe: bool,
 }
@@ -54,8 +62,8 @@ impl Text {
     }
 
     /// A text read from `again` when first used.
-    pub fn later(again: impl ReadAgain + 'static) -> Self {
-        Text { held: OnceLock::new(), again: Some(Box::new(again)), terminal_safe: false }
+    pub fn later(again: Reread) -> Self {
+        Text { held: OnceLock::new(), again: Some(again), terminal_safe: false }
     }
 
     /// Is the text in memory (held, or read again already)?
@@ -79,7 +87,7 @@ impl Text {
     /// The text in memory (read again now if it was let go).
     fn in_memory(&self) -> &Held {
         self.held.get_or_init(|| {
-            let text = self.again.as_deref().map(read).unwrap_or_default();
+            let text = self.again.as_ref().map(Reread::read).unwrap_or_default();
             Held::new(match self.terminal_safe {
                 true => super::escape::same_length(&text).unwrap_or(text),
                 false => text,
@@ -123,7 +131,8 @@ impl std::fmt::Debug for Text {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match (self.held.get(), &self.again) {
             (Some(held), _) => held.text.fmt(f),
-            (None, Some(again)) => write!(f, "<not read: {again}>"),
+            (None, Some(Reread::Disk(real))) => write!(f, "<not read: {}>", real.path().display()),
+            (None, Some(Reread::Blob(_, id))) => write!(f, "<not read: blob {id}>"),
             (None, None) => f.write_str("\"\""),
         }
     }

@@ -50,8 +50,8 @@ fn tracking_findings(project: &Project) -> Vec<(&'static str, Severity, String, 
         .collect()
 }
 
-fn untracked(path: &str, ignored: bool) -> Untracked {
-    Untracked { path: path.into(), part: path.into(), ignored, staged: false }
+fn untracked(ignored: bool) -> Untracked {
+    Untracked { part: None, ignored, staged: false }
 }
 
 #[test]
@@ -64,8 +64,8 @@ fn the_tracking_rules_find_what_the_model_says_with_nothing_left_on_disk() {
     drop(dir);
 
     let mut tracking = Tracking { in_git: true, ..Tracking::default() };
-    tracking.untracked.insert("tools/lookup_order.ts".into(), untracked("tools/lookup_order.ts", false));
-    tracking.untracked.insert("tools/carrier.ts".into(), untracked("tools/carrier.ts", true));
+    tracking.untracked.insert("tools/lookup_order.ts".into(), untracked(false));
+    tracking.untracked.insert("tools/carrier.ts".into(), untracked(true));
     tracking.untracked_packages.insert("node_modules/zod/index.js".into());
     project.tracking = tracking;
     assert_eq!(
@@ -122,7 +122,7 @@ fn git_is_asked_once_while_the_model_is_built() {
     let project = build(dir.path());
     let before = tracking_findings(&project);
     assert_eq!(before.len(), 3, "{before:?}");
-    assert_eq!(project.tracking.untracked("tools/carrier.ts"), Some(&untracked("tools/carrier.ts", true)));
+    assert_eq!(project.tracking.untracked("tools/carrier.ts"), Some(&untracked(true)));
     // The repository and its files gone, the rules find the same: they read what the model learnt.
     drop(dir);
     assert_eq!(tracking_findings(&project), before);

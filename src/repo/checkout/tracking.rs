@@ -2,7 +2,6 @@
 //! ignored; and how a finding words a file git does not track ([`Untracked`]).
 
 use super::{Checkout, Side};
-use crate::diagnostic::Severity;
 use crate::repo::fs;
 use crate::repo::git::{self, EntryKind, GitSource};
 
@@ -42,13 +41,8 @@ impl Checkout {
     /// `rel`, of which git does not track `part` (the file, or a symlink on its way, or the file the links reach).
     fn untracked_through(&self, rel: &str, part: String) -> Untracked {
         let ignored = self.is_ignored(&part);
-        // Named as git names it (relative to the work tree root), so the help's `git add` works from the top.
-        Untracked {
-            path: self.git_path(rel).into_owned(),
-            part: self.git_path(&part).into_owned(),
-            ignored,
-            staged: self.is_index(),
-        }
+        let part = (part != rel).then(|| part.into_boxed_str());
+        Untracked { part, ignored, staged: self.is_index() }
     }
 
     /// What of `rel` git does not track, as the path `git add` takes: the first untracked symlink on the way,
@@ -130,25 +124,32 @@ impl Checkout {
 }
 
 /// A file git does not track, as a finding describes it: found once, when the model is built (each symlink on
-/// its way read then), so that the rules read it from the model.
+/// its way read then), so that the rules read it from the model. Kept for every untracked file a project names
+/// (all of them, in a repository nothing was committed to yet): a few bytes each.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Untracked {
-    /// The file, as git names it (relative to the work tree root).
-    pub path: String,
-    /// What to `git add`, as git names it: the file, or the first untracked symlink on its way, or the file the links
-    /// reach (`git add` refuses a path beyond a symbolic link).
-    pub part: String,
-    /// A `.gitignore` rule matches `part`: a plain `git add` refuses it.
+    /// What to `git add` when it is not the file itself (project-relative): the first untracked symlink on the
+    /// way, or the file the links reach (`git add` refuses a path beyond a symbolic link).
+    pub part: Option<Box<str>>,
+    /// A `.gitignore` rule matches what to add: a plain `git add` refuses it.
     pub ignored: bool,
     /// The run lints the index (`--staged`): the commit being made lacks the file.
     pub staged: bool,
 }
 
 impl Untracked {
-    /// The severity, message and help of a finding on this file, a `what` (`module`, `imported file`): said once
-    /// here for every `file-untracked` finding, the manifest loader's unstaged imports included.
-    pub fn wording(&self, what: &str) -> (Severity, String, String) {
-        let (path, part) = (&self.path, &self.part);
+    /// An error (the file cannot be in the release or the commit as things stand), not a reminder.
+    pub fn is_error(&self) -> bool {
+        self.ignored || self.staged
+    }
+
+    /// The message and help of a finding on the untracked `rel` (project-relative; `git_prefix` is where the
+    /// project lies in the repository), a `what` (`module`, `imported file`): said once here for every
+    /// `file-untracked` finding, the manifest loader's unstaged imports included.
+    pub fn wording(&self, rel: &str, git_prefix: &str, what: &str) -> (String, String) {
+        // Named as git names it (relative to the work tree root), so the help's `git add` works from the top.
+        let git_path = |rel: &str| if git_prefix.is_empty() { rel.to_string() } else { format!("{git_prefix}/{rel}") };
+        let (path, part) = (git_path(rel), git_path(self.part.as_deref().unwrap_or(rel)));
         let subject = if part == path {
             format!("{what} `{path}`")
         } else if path.starts_with(&format!("{part}/")) {
@@ -159,7 +160,6 @@ impl Untracked {
         let path = part;
         if self.ignored {
             (
-                Severity::Error,
                 format!("{subject} is ignored by git: a config release contains only files Git tracks"),
                 // A plain `git add` refuses an ignored path: say so, and give the command that works.
                 format!(
@@ -168,13 +168,11 @@ impl Untracked {
             )
         } else if self.staged {
             (
-                Severity::Error,
                 format!("{subject} is not staged: the commit being made does not contain it"),
                 format!("run `git add {path}`"),
             )
         } else {
             (
-                Severity::Info,
                 format!("{subject} is not tracked by git yet: a config release contains only files Git tracks"),
                 format!("run `git add {path}`"),
             )
