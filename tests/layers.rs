@@ -1,7 +1,8 @@
 //! The layers of `src/` run one way: a top-level module uses only modules of layers below its own, as the list
 //! under "Layers" at the top of `src/lib.rs` orders them. This test reads every library file, finds each path
 //! into another top-level module (`crate::x…`, a `use crate::{…}` group, `super::…` climbing out of its own
-//! module) outside test code, and names the file and line of every edge that points up or sideways.
+//! module) outside test code, and names the file and line of every edge that points up or sideways. A second test
+//! holds the rules to the model: no rule reaches the disk, the environment or git.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -34,6 +35,48 @@ fn every_edge_between_top_level_modules_points_down() {
         }
     }
     assert!(upward.is_empty(), "{} edges point up or sideways:\n{}", upward.len(), upward.join("\n"));
+}
+
+/// What would let a rule read something other than the model: the file system, processes, the environment, the
+/// network, a checkout or git, the project's folder.
+const OUTSIDE_THE_MODEL: &[&str] = &[
+    "std::fs",
+    "std::process",
+    "std::env",
+    "std::net",
+    "Checkout",
+    ".checkout",
+    "checkout.",
+    "GitRepo",
+    "repo::git",
+    "repo::fs::read",
+    "project.root",
+];
+
+#[test]
+fn rules_read_only_the_model() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut reaching = Vec::new();
+    for file in library_files(&src).iter().filter(|file| file.starts_with(src.join("rules"))) {
+        let code = without_test_items(&blank_comments_and_literals(&std::fs::read_to_string(file).unwrap()));
+        for (number, line) in code.lines().enumerate() {
+            for outside in OUTSIDE_THE_MODEL.iter().filter(|outside| names(line, outside)) {
+                let relative = file.strip_prefix(&src).unwrap().display();
+                reaching.push(format!("src/{relative}:{}: `{outside}`", number + 1));
+            }
+        }
+    }
+    assert!(reaching.is_empty(), "rules reach past the model:\n{}", reaching.join("\n"));
+}
+
+/// Does `line` name `path`, where it starts or ends a word (`project.root` is not `project.root_file`)?
+fn names(line: &str, path: &str) -> bool {
+    let (first, last) = (path.chars().next().unwrap(), path.chars().next_back().unwrap());
+    line.match_indices(path).any(|(at, _)| {
+        let before = !is_ident(first) || line[..at].chars().next_back().is_none_or(|c| !is_ident(c));
+        let after = !is_ident(last) || line[at + path.len()..].chars().next().is_none_or(|c| !is_ident(c));
+        before && after
+    })
 }
 
 /// The numbered list under `//! ## Layers` in `src/lib.rs`: each module's layer (1 is the lowest).
