@@ -1,6 +1,6 @@
 //! The warm cache: module facts by content, so that a second run parses only what changed.
 //!
-//! A module's facts ([`ModuleFacts`](crate::modules::facts::ModuleFacts)) follow from its bytes and its extension alone, so they are stored under
+//! A module's facts (`ModuleFacts`) follow from its bytes and its extension alone, so they are stored under
 //! the file's git blob id (what the index already holds for a file unchanged since staged; otherwise the bytes
 //! are hashed the way git does) with the exact length of the text analysed ([`Content`]), and the part of its name
 //! that picks the parser. Everything that depends on
@@ -40,7 +40,7 @@ use layout::{Raw, SLOT, checksum, header, layout, prefix, raw_at};
 pub const DIR: &str = ".beeuni-lint-cache";
 const FILE: &str = "modules.bin";
 const MAGIC: &[u8] = b"beeuni-lint cache\n";
-/// Bumped when the layout of the file or of [`ModuleFacts`](crate::modules::facts::ModuleFacts) changes within one version (during development), or what
+/// Bumped when the layout of the file or of `ModuleFacts` changes within one version (during development), or what
 /// a stored tree holds (18: keyed checksums, the text's length in the key; 19: block scalar spans end with their
 /// content; 20: an import's kind holds JSX and erased imports; 21: the named export holding the tool object;
 /// 22: regular expressions measured, then parsed, after the walk).

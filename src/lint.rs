@@ -1,6 +1,6 @@
-//! The lint pipeline: discover the repository, read its config, build the [`project::Project`] model once (streaming the
-//! manifest graph into the modules stage), run every rule over it, apply ignores and config, and hand back the
-//! [`Report`] a renderer formats. The fix engine ([`crate::fix`]) runs it again over pending fixes.
+//! The lint pipeline: discover the repository, read its config, build the [`project::Project`] model once
+//! (streaming the manifest graph into the modules stage), run every rule over it, apply ignores and config, and
+//! hand back the [`Report`] a renderer formats. The fix engine ([`crate::fix`]) runs it again over pending fixes.
 
 use crate::diagnostic::{self, Severity};
 use crate::project;
