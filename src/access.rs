@@ -11,9 +11,9 @@ use crate::catalog::AGENT_KEYS;
 use crate::catalog::{self, HarnessTier, PTY_TOOLS, SHARED_WRITE_GROUP};
 use crate::manifest::agents::{AgentDecl, ToolList};
 use crate::project::Project;
-use crate::rules::names;
 use crate::rules::tool_name::name_problem;
 use crate::source::escape::escape;
+use crate::suggest;
 use serde::Serialize;
 
 /// Where a tool comes from: the table's columns.
@@ -119,7 +119,7 @@ fn is_invalid(project: &Project, agent: &AgentDecl) -> bool {
     let doc = &project.graph.files[agent.graph_index].doc;
     agent.tools_key.is_none()
         && doc.entries(agent.node).unwrap_or_default().iter().filter_map(|e| doc.scalar(e.key)).any(|key| {
-            AGENT_KEYS.iter().find(|known| key != **known && names::is_near_miss(key, known)) == Some(&"tools")
+            AGENT_KEYS.iter().find(|known| key != **known && suggest::is_near_miss(key, known)) == Some(&"tools")
         })
 }
 

@@ -1,6 +1,6 @@
 //! The warm cache: module facts by content, so that a second run parses only what changed.
 //!
-//! A module's facts ([`ModuleFacts`]) follow from its bytes and its extension alone, so they are stored under
+//! A module's facts (`ModuleFacts`) follow from its bytes and its extension alone, so they are stored under
 //! the file's git blob id (what the index already holds for a file unchanged since staged; otherwise the bytes
 //! are hashed the way git does) with the exact length of the text analysed ([`Content`]), and the part of its name
 //! that picks the parser. Everything that depends on
@@ -20,7 +20,6 @@
 
 pub(crate) mod codec;
 
-use crate::modules::facts::ModuleFacts;
 use crate::yaml::tree::Document;
 use bytes::{Behind, Bytes};
 use codec::Codec;
@@ -41,7 +40,7 @@ use layout::{Raw, SLOT, checksum, header, layout, prefix, raw_at};
 pub const DIR: &str = ".beeuni-lint-cache";
 const FILE: &str = "modules.bin";
 const MAGIC: &[u8] = b"beeuni-lint cache\n";
-/// Bumped when the layout of the file or of [`ModuleFacts`] changes within one version (during development), or what
+/// Bumped when the layout of the file or of `ModuleFacts` changes within one version (during development), or what
 /// a stored tree holds (18: keyed checksums, the text's length in the key; 19: block scalar spans end with their
 /// content; 20: an import's kind holds JSX and erased imports; 21: the named export holding the tool object;
 /// 22: regular expressions measured, then parsed, after the walk; 23: `exports.default` without `__esModule`, the
@@ -200,7 +199,7 @@ impl ModuleCache {
     /// The facts stored for the module at `path` whose content is the blob `id` as a text exactly `text_len` bytes
     /// long, with their entry (`None` when absent, damaged, or when they do not decode). Looked up in place:
     /// nothing is allocated for the key.
-    pub fn module(&self, id: &ObjectId, path: &str, text_len: usize) -> Option<(ModuleFacts, Entry)> {
+    pub fn module<Facts: Codec>(&self, id: &ObjectId, path: &str, text_len: usize) -> Option<(Facts, Entry)> {
         let content = Content::new(id, text_len)?;
         let (facts, range) = self.find(content.as_bytes(), suffix(path).as_bytes(), text_len)?;
         Some((facts, Entry::Hit(range)))

@@ -2,6 +2,9 @@
 //! their tiers and permission groups), harness packages, xcsh built-ins and tool folders.
 //! Source: `docs/spec/rules.md §0` and the Beeuni "Tools" page.
 
+/// The manifest's file name, at the project root.
+pub const MANIFEST: &str = "beeuni.yaml";
+
 /// The documented keys: at the top of a manifest file, in an agent, in an agent's `tools` mapping.
 pub const TOP_KEYS: &[&str] = &["tools", "imports", "agents"];
 pub const AGENT_KEYS: &[&str] = &["tools", "secrets", "connectors", "permission"];

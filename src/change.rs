@@ -37,14 +37,14 @@ pub fn sides(work: &Checkout, base: Option<&str>, staged: bool) -> Result<Sides,
 
 /// Reads the base's manifest graph (files the head parsed are reused where the base holds the same bytes, and
 /// so are their declarations) and reduces it to the facts the §7 rules read.
-pub fn base_facts(head: &Project, sides: &Sides) -> BaseFacts {
-    let checkout = head.checkout.at(sides.base);
+pub fn base_facts(head: &Project, head_checkout: &Checkout, sides: &Sides) -> BaseFacts {
+    let checkout = head_checkout.at(sides.base);
     let description = sides.base_description.clone();
     let Ok(Ok(manifest)) = crate::discover::manifest(&checkout) else {
         return BaseFacts { description, ..BaseFacts::default() };
     };
     let mut sources = Sources::default();
-    let parsed = Parsed::of(&head.graph, &head.sources, head.checkout.side);
+    let parsed = Parsed::of(&head.graph, &head.sources, head_checkout.side);
     let graph = load::load(&checkout, &manifest, &mut sources, &parsed, None);
     if graph.problems.iter().any(|p| p.kind == ProblemKind::Syntax) {
         // What sessions got from a base that does not parse is unknown: claim no removal.
@@ -85,8 +85,13 @@ pub fn base_facts(head: &Project, sides: &Sides) -> BaseFacts {
 
 /// Keeps the findings on lines the change adds or modifies, and every change-aware finding (they are about the
 /// change itself, wherever they point).
-pub fn only_changed(project: &Project, sides: &Sides, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    let base = project.checkout.at(sides.base);
+pub fn only_changed(
+    project: &Project,
+    checkout: &Checkout,
+    sides: &Sides,
+    diagnostics: Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
+    let base = checkout.at(sides.base);
     let mut changed: HashMap<FileId, HashSet<usize>> = HashMap::new();
     diagnostics
         .into_iter()

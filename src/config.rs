@@ -7,9 +7,9 @@
 
 use crate::diagnostic::Severity;
 use crate::repo::fs::{self, Refusal};
-use crate::rules::names;
 use crate::source::escape::escape;
 use crate::source::{SourceFile, Span};
+use crate::suggest;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -229,7 +229,7 @@ impl Errors {
     }
 
     fn with_hint(what: &str, name: &str, known: &[&str]) -> String {
-        let hint = match names::did_you_mean(name, known.iter().copied()) {
+        let hint = match suggest::did_you_mean(name, known.iter().copied()) {
             Some(hint) => hint,
             None => {
                 format!("expected one of {}", known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "))

@@ -5,6 +5,12 @@ use serde::Serialize;
 
 pub mod cap;
 
+/// Rule ids of ignore comments read in one file (a comment that names none counts one). Beyond them the file's
+/// ignores are not read (by `suppress`, nor collected from a module's comments): they suppress nothing, and one
+/// `unused-ignore` finding at the first says so. A project needs a handful; a file of millions would cost a
+/// finding, and memory, each.
+pub const IGNORES_PER_FILE: usize = 1_000;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {

@@ -6,13 +6,12 @@
 //! repository (a monorepo, or this tool's own `examples/`) is linted as its
 //! own project, while git answers for the whole work tree.
 
-use crate::Error;
+pub use crate::catalog::MANIFEST;
+use crate::error::Error;
 use crate::repo::checkout::Checkout;
 use crate::repo::fs::Refusal;
 use crate::repo::git::{GitRepo, GitSource};
 use std::path::{Path, PathBuf};
-
-pub const MANIFEST: &str = "beeuni.yaml";
 
 pub struct Discovered {
     pub root: PathBuf,

@@ -1,10 +1,10 @@
-//! Why a run cannot happen (exit 2), at the library's boundary: [`load`](crate::load), [`check`](crate::check),
-//! [`lint`](crate::lint), project discovery and the fix stage. One enum for the crate, a variant per area; each
+//! Why a run cannot happen (exit 2), at the library's boundary: [`load`](crate::lint::load), [`check`](crate::fix::offer::check),
+//! [`lint`](crate::lint::lint), project discovery and the fix stage. One enum for the crate, a variant per area; each
 //! one's text is the message the binary prints after `beeuni-lint: ` (the tests assert them byte for byte). Inside
 //! an area, messages are still formed as text where they arise and the area's variant carries them; a variant of
 //! its own is for what a caller decides on (the missing manifest gets the help of where the search looked).
 
-use crate::discover::MANIFEST;
+use crate::catalog::MANIFEST;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {

@@ -4,10 +4,10 @@
 //! A fuzz target reports what it finds by panicking: these bodies may `expect`, as tests do.
 #![allow(clippy::expect_used)]
 
-use crate::CheckOptions;
 use crate::diagnostic::Severity;
-use crate::modules::ANALYSIS_STACK;
+use crate::lint::CheckOptions;
 use crate::modules::analyse::analyse;
+use crate::pool::ANALYSIS_STACK;
 use oxc_allocator::Allocator;
 use std::path::Path;
 
@@ -85,7 +85,7 @@ pub fn manifest(root: &Path, data: &[u8]) {
     if fill(root, data).is_none() {
         return;
     }
-    if let Err(message) = crate::check(&CheckOptions::new(root.to_path_buf())) {
+    if let Err(message) = crate::fix::offer::check(&CheckOptions::new(root.to_path_buf())) {
         panic!("a project's files made the run fail: {message}");
     }
 }

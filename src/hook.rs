@@ -19,9 +19,9 @@ use std::path::{Path, PathBuf};
 ///
 /// With no project in the index at all, the answer is `start` alone: the ordinary run then says what is
 /// missing (`no beeuni.yaml in the index: stage it …`, or `manifest-name` for a misnamed manifest).
-pub fn staged_projects(start: &Path) -> Result<Vec<PathBuf>, crate::Error> {
-    let Some(git) = GitRepo::discover(start).map_err(crate::Error::Git)? else {
-        return Err(crate::Error::Usage(
+pub fn staged_projects(start: &Path) -> Result<Vec<PathBuf>, crate::error::Error> {
+    let Some(git) = GitRepo::discover(start).map_err(crate::error::Error::Git)? else {
+        return Err(crate::error::Error::Usage(
             "`--staged` needs a git repository: run it inside one, or drop `--staged`".into(),
         ));
     };
@@ -29,9 +29,9 @@ pub fn staged_projects(start: &Path) -> Result<Vec<PathBuf>, crate::Error> {
     if roots.is_empty() {
         return Ok(vec![start.to_path_buf()]);
     }
-    let changed = git.staged_paths().map_err(crate::Error::Git)?;
+    let changed = git.staged_paths().map_err(crate::error::Error::Git)?;
     let here = std::fs::canonicalize(start)
-        .map_err(|e| crate::Error::Path(format!("cannot open `{}`: {e}", start.display())))?;
+        .map_err(|e| crate::error::Error::Path(format!("cannot open `{}`: {e}", start.display())))?;
     let here = here.strip_prefix(git.root()).map(slashed).unwrap_or_default();
     let around = roots.iter().filter(|root| holds(root, &here)).max_by_key(|root| root.len());
     let selected = roots.iter().filter(|root| changed.iter().any(|path| holds(root, path)) || Some(*root) == around);

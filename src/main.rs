@@ -7,8 +7,9 @@
 mod cli;
 mod run;
 
+use beeuni_lint::lint::CheckOptions;
 use beeuni_lint::source::escape::{escape_lines, prefixed_lines};
-use beeuni_lint::{CheckOptions, cache, listing, render, rules};
+use beeuni_lint::{cache, listing, render, rules};
 use clap::Parser;
 use cli::{CheckArgs, Cli, Command, ViewArgs};
 use std::io::Write;
@@ -62,13 +63,15 @@ fn mistyped_command(args: &CheckArgs) -> Option<String> {
     }
     let command = <Cli as clap::CommandFactory>::command();
     let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).filter(|n| *n != "help").collect();
-    let near: Vec<String> =
-        rules::names::near_matches(word, names.iter().copied()).iter().map(|n| format!("beeuni-lint {n}")).collect();
+    let near: Vec<String> = beeuni_lint::suggest::near_matches(word, names.iter().copied())
+        .iter()
+        .map(|n| format!("beeuni-lint {n}"))
+        .collect();
     let near: Vec<&str> = near.iter().map(String::as_str).collect();
     (!near.is_empty()).then(|| {
         format!(
             "`{word}` is neither a command nor a file or folder here: did you mean {}? (`beeuni-lint --help` lists the commands)",
-            rules::names::one_of(&near)
+            beeuni_lint::suggest::one_of(&near)
         )
     })
 }
@@ -78,7 +81,7 @@ fn mistyped_command(args: &CheckArgs) -> Option<String> {
 fn view_project(view: ViewArgs) -> Result<Result<beeuni_lint::project::Project, u8>, String> {
     let mut options = CheckOptions::new(view.path);
     (options.config, options.xcsh) = (view.config, view.xcsh);
-    let project = beeuni_lint::load(&options).map_err(|error| error.to_string())?.project;
+    let project = beeuni_lint::lint::load(&options).map_err(|error| error.to_string())?.project;
     if project.misnamed_manifest.is_some() {
         return Err("no beeuni.yaml at the project root (run `beeuni-lint check` for details)".into());
     }
@@ -86,7 +89,8 @@ fn view_project(view: ViewArgs) -> Result<Result<beeuni_lint::project::Project, 
     if blockers.is_empty() {
         return Ok(Ok(project));
     }
-    let report = beeuni_lint::Report { files: project.sources.len(), sources: project.sources, diagnostics: blockers };
+    let report =
+        beeuni_lint::report::Report { files: project.sources.len(), sources: project.sources, diagnostics: blockers };
     eprint!("{}", render::short::render(&report));
     eprintln!(
         "beeuni-lint: the manifest cannot be read: fix the errors above (`beeuni-lint check` shows them in full)"
@@ -132,7 +136,7 @@ fn schema_text() -> String {
 fn explain(id: &str) -> Result<u8, String> {
     let rule = rules::find(id).ok_or_else(|| {
         let ids: Vec<&str> = rules::RULES.iter().map(|r| r.id).collect();
-        match rules::names::did_you_mean_typed(id, &ids) {
+        match beeuni_lint::suggest::did_you_mean_typed(id, &ids) {
             Some(hint) => format!("no rule `{id}`: {hint}"),
             None => format!("no rule `{id}`: `beeuni-lint rules` lists them"),
         }

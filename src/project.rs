@@ -3,13 +3,17 @@
 
 use crate::catalog::{self, HarnessTable, PTY_TOOLS, SHARED_WRITE_GROUP};
 use crate::manifest::agents::{self, AgentDecl, Secrets, ToolList};
-use crate::manifest::load::{self, Graph, Parsed};
+use crate::manifest::load::{self, Graph};
 use crate::manifest::tools::{self, ToolDecl, ToolsKey};
 use crate::modules::{self, Module};
 use crate::repo::checkout::Checkout;
 use crate::source::{FileId, SourceFile, Sources};
 use crate::xcsh::{self, Xcsh};
 use std::collections::HashSet;
+use std::path::PathBuf;
+use tracking::Tracking;
+
+pub mod tracking;
 
 /// The comment `eject --template` puts in a starter module; `ejected-template` reports it until it is removed.
 pub const TEMPLATE_MARKER: &str = "beeuni-lint: ejected-template";
@@ -18,8 +22,11 @@ pub const TEMPLATE_MARKER: &str = "beeuni-lint: ejected-template";
 pub const LEGACY_TOOLS: &str = "harnesses/opencode/tools";
 
 pub struct Project {
-    /// Where the files come from, and what git knows of them.
-    pub checkout: Checkout,
+    /// The folder the project's paths are relative to (the checkout's root): where views point and fixes write.
+    /// Rules read files only through the model.
+    pub root: PathBuf,
+    /// What git tracks of the files the project names.
+    pub tracking: Tracking,
     pub sources: Sources,
     pub graph: Graph,
     /// A misnamed manifest (`beeuni.yml`, `Beeuni.yaml`) when there is no `beeuni.yaml`.
@@ -66,15 +73,17 @@ pub struct BaseFacts {
 }
 
 pub struct ProjectInput<'a> {
-    pub checkout: Checkout,
+    /// Where the files come from, and what git knows of them (read while the model is built, not kept).
+    pub checkout: &'a Checkout,
     /// `beeuni.yaml`, or `Err` with the misnamed manifest's repo-relative path; `None` when there is neither (a
     /// project of xcsh tools only).
     pub manifest: Option<Result<String, String>>,
     /// More xcsh tool folders (`--xcsh`, `xcsh-paths`), project-relative.
     pub xcsh_paths: Vec<String>,
     pub harness_tools: Vec<String>,
-    /// Files parsed for another version of the project, reused where git holds the same bytes.
-    pub parsed: &'a Parsed<'a>,
+    /// Files parsed for another version of the project, reused where git holds the same bytes (the language
+    /// server's earlier run: also modules whose text is the same).
+    pub parsed: &'a modules::Reused<'a>,
     /// The warm cache of module facts (`None`: `--no-cache`).
     pub cache: Option<&'a crate::cache::ModuleCache>,
     /// Keep every module's text in memory (the language server), rather than read it again when needed.
@@ -97,19 +106,19 @@ impl Project {
         let spawn = |job: load::Job<'a>| spawner(job);
         let collect = |graph: &Graph, index: usize| {
             let first = tools.len();
-            tools::collect_file(graph, index, Some(&input.checkout), &mut tools_keys, &mut tools, &mut indexed);
+            tools::collect_file(graph, index, Some(input.checkout), &mut tools_keys, &mut tools, &mut indexed);
             let found = indexed.drain(..);
             tools.iter().enumerate().skip(first).zip(found).for_each(|((at, decl), found)| {
-                feed.declare(&input.checkout, at, decl, found);
+                feed.declare(input.checkout, at, decl, found);
             });
         };
         let (graph, misnamed_manifest) = match &input.manifest {
             Some(Ok(manifest)) => {
                 let graph = load::load_each(
-                    &input.checkout,
+                    input.checkout,
                     manifest,
                     &mut sources,
-                    input.parsed,
+                    &input.parsed.files,
                     input.cache,
                     collect,
                     &spawn,
@@ -126,14 +135,14 @@ impl Project {
         let (tools_keys, tools) = tools::collected(tools_keys, tools);
         let agents = agents::collect(&graph, &sources);
         let loaded_beeuni = tools::loaded_beeuni(&tools_keys, &tools);
-        let missing_modules = modules::missing_modules(&input.checkout, &tools);
-        let found = xcsh::discover(&input.checkout, &input.xcsh_paths, &mut sources);
+        let missing_modules = modules::missing_modules(input.checkout, &tools);
+        let found = xcsh::discover(input.checkout, &input.xcsh_paths, &mut sources);
         for (path, resolved, _) in &found.files {
-            feed.xcsh(&input.checkout, path.clone(), resolved.clone());
+            feed.xcsh(input.checkout, path.clone(), resolved.clone());
         }
-        let modules = feed.finish(&input.checkout, &mut sources);
-        let legacy_tools = legacy_tools(&input.checkout, &mut sources);
-        let ejected_copies = ejected_copies(&input.checkout, &tools);
+        let modules = feed.finish(input.checkout, &mut sources);
+        let legacy_tools = legacy_tools(input.checkout, &mut sources);
+        let ejected_copies = ejected_copies(input.checkout, &tools);
         let copies = ejected_copies.iter().map(|(_, path)| path.as_str()).chain(
             legacy_tools
                 .iter()
@@ -142,8 +151,9 @@ impl Project {
         );
         let unmodified = copies.filter(|path| input.checkout.is_unmodified(path)).map(String::from).collect();
         let xcsh = xcsh::collect(found, &modules, &sources);
-        Project {
-            checkout: input.checkout,
+        let mut project = Project {
+            root: input.checkout.root.clone(),
+            tracking: Tracking::default(),
             sources,
             graph,
             misnamed_manifest,
@@ -161,7 +171,9 @@ impl Project {
             ejected_copies,
             unmodified,
             xcsh,
-        }
+        };
+        project.tracking = Tracking::of(input.checkout, &project);
+        project
     }
 
     pub fn root_file(&self) -> Option<FileId> {

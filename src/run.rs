@@ -4,8 +4,10 @@
 use crate::cli::{CheckArgs, Color, FailOn, Format, MinSeverity};
 use beeuni_lint::diagnostic::Severity;
 use beeuni_lint::hook::MAX_REPOSITORY_PROJECTS;
+use beeuni_lint::lint::{CacheChoice, CheckOptions};
+use beeuni_lint::render;
+use beeuni_lint::report::Report;
 use beeuni_lint::source::escape::{escape, prefixed_lines};
-use beeuni_lint::{CacheChoice, CheckOptions, Report, render};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -189,7 +191,7 @@ fn lint(args: &CheckArgs, path: PathBuf, alone: bool) -> Result<Linted, String> 
         leave_model: alone,
     };
     if !(args.fix || args.unsafe_fixes || args.diff) {
-        return beeuni_lint::check(&options).map(Linted::Report).map_err(|error| error.to_string());
+        return beeuni_lint::fix::offer::check(&options).map(Linted::Report).map_err(|error| error.to_string());
     }
     let outcome = beeuni_lint::fix::plan(&options, args.unsafe_fixes, min).map_err(|error| error.to_string())?;
     if args.diff {

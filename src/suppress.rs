@@ -9,7 +9,7 @@
 //! `removed-beeuni-tools` entry of the config that the project loads again, are `unused-ignore`.
 
 use crate::config::{Config, Level};
-use crate::diagnostic::{Diagnostic, Label};
+use crate::diagnostic::{Diagnostic, IGNORES_PER_FILE, Label};
 use crate::project::Project;
 use crate::rules::{self, unused_ignore};
 use crate::source::{FileId, SourceFile, Span};
@@ -17,11 +17,6 @@ use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 
 const MARKER: &str = "beeuni-lint: ignore";
-
-/// Rule ids of ignore comments read in one file (a comment that names none counts one). Beyond them the file's
-/// ignores are not read: they suppress nothing, and one `unused-ignore` finding at the first says so. A project
-/// needs a handful; a file of millions would cost a finding, and memory, each.
-pub const IGNORES_PER_FILE: usize = 1_000;
 
 /// One rule id of one ignore comment (an empty id: the comment names no rule).
 struct Ignore {
@@ -239,7 +234,7 @@ pub fn apply(
             )
         } else {
             let ids = rules::RULES.iter().map(|r| r.id);
-            let help = match rules::names::did_you_mean(&ignore.rule, ids) {
+            let help = match crate::suggest::did_you_mean(&ignore.rule, ids) {
                 Some(hint) => hint,
                 None => "remove it, or the rule id from it (`beeuni-lint rules` lists them)".to_string(),
             };

@@ -5,6 +5,7 @@
 mod common;
 
 use beeuni_lint::cache::ModuleCache;
+use beeuni_lint::modules::facts::ModuleFacts;
 use common::*;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -30,7 +31,8 @@ fn forge(dir: &Path) {
     let good = project(&[("beeuni.yaml", MANIFEST), ("tools/a.ts", MODULE)]);
     assert_eq!(run_in(good.path(), &["."]).code, 0);
     let cache = ModuleCache::open(good.path().join(DIR));
-    let (facts, _) = cache.module(&blob_id(MODULE.as_bytes()), "tools/a.ts", MODULE.len()).expect("cached facts");
+    let (facts, _) =
+        cache.module::<ModuleFacts>(&blob_id(MODULE.as_bytes()), "tools/a.ts", MODULE.len()).expect("cached facts");
     let forged = ModuleCache::open(dir.to_path_buf());
     let entry = ModuleCache::new_entry(blob_id(broken().as_bytes()), broken().len()).expect("a key");
     forged.keep(entry, "tools/a.ts", &facts);

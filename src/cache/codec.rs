@@ -1,4 +1,5 @@
-//! The bytes of a cache entry: a compact binary form of [`ModuleFacts`] and of a manifest's [`Document`], written
+//! The bytes of a cache entry: a compact binary form of a module's facts (their [`Codec`] is beside them, in
+//! `modules::facts`) and of a manifest's [`Document`], written
 //! and read by hand (a warm run decodes every module's facts, and a general serialisation framework spent most of
 //! that run's worker time in its visitors, its per-string UTF-8 checks and in lists grown then shrunk).
 //!
@@ -12,10 +13,8 @@
 //! decode to `None`: the entry is a miss and the module is analysed again.
 
 mod document;
-mod facts;
 
-use crate::modules::facts::TextSpan;
-use crate::source::Span;
+use crate::source::{Span, TextSpan};
 
 // The fewest bytes of the structure each kind of item takes (see [`Reader::list`]): a number (a length, a count,
 // an index) or a byte takes one, a span two (its start and length).

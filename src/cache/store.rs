@@ -18,7 +18,6 @@
 
 use super::codec::{Codec, Writer};
 use super::{Entry, FILE, ModuleCache, NewTree, SLOT, checksum, header, prefix, raw_at, suffix};
-use crate::modules::facts::ModuleFacts;
 use std::fs::File;
 use std::io::{Seek, Write};
 use std::path::PathBuf;
@@ -61,7 +60,7 @@ const BUFFER: usize = 128 * 1024;
 impl ModuleCache {
     /// An entry this run used, in the order of use (`path` and `facts` are the module's): a new one is encoded and
     /// written out now, a hit when the file is.
-    pub fn keep(&self, entry: Entry, path: &str, facts: &ModuleFacts) {
+    pub fn keep(&self, entry: Entry, path: &str, facts: &impl Codec) {
         if self.read_only {
             return;
         }

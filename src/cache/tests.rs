@@ -1,5 +1,5 @@
 use super::*;
-use crate::modules::facts::{Collected, EnvRead, SyntaxError};
+use crate::modules::facts::{Collected, EnvRead, ModuleFacts, SyntaxError};
 use crate::source::Span;
 
 fn facts() -> ModuleFacts {
@@ -50,15 +50,18 @@ fn a_run_keeps_the_entries_it_used_and_rewrites_nothing_when_all_were_hits() {
     let dir = tempfile::tempdir().unwrap();
     store(&ModuleCache::open(dir.path().to_path_buf()), vec![new(1, "a.ts"), new(2, "b.d.ts")]);
     let cache = ModuleCache::open(dir.path().to_path_buf());
-    let (facts_1, hit) = cache.module(&id(1), "x/a.ts", TEXT).unwrap();
+    let (facts_1, hit) = cache.module::<ModuleFacts>(&id(1), "x/a.ts", TEXT).unwrap();
     assert_eq!(facts_1, facts());
-    assert!(cache.module(&id(2), "b.ts", TEXT).is_none(), "the suffix is part of the key");
+    assert!(cache.module::<ModuleFacts>(&id(2), "b.ts", TEXT).is_none(), "the suffix is part of the key");
     store(&cache, vec![(hit, "x/a.ts"), new(3, "c.ts")]);
     let path = dir.path().join(FILE);
     let cache = ModuleCache::open(dir.path().to_path_buf());
-    assert!(cache.module(&id(1), "a.ts", TEXT).is_some() && cache.module(&id(3), "c.ts", TEXT).is_some());
-    assert!(cache.module(&id(2), "b.d.ts", TEXT).is_none(), "an entry the run did not use is dropped");
-    let hits = vec![(cache.module(&id(3), "c.ts", TEXT).unwrap().1, "c.ts")];
+    assert!(
+        cache.module::<ModuleFacts>(&id(1), "a.ts", TEXT).is_some()
+            && cache.module::<ModuleFacts>(&id(3), "c.ts", TEXT).is_some()
+    );
+    assert!(cache.module::<ModuleFacts>(&id(2), "b.d.ts", TEXT).is_none(), "an entry the run did not use is dropped");
+    let hits = vec![(cache.module::<ModuleFacts>(&id(3), "c.ts", TEXT).unwrap().1, "c.ts")];
     std::fs::write(&path, b"").unwrap();
     store(&cache, hits);
     assert!(std::fs::read(&path).unwrap().is_empty(), "nothing new: the file is not written");
@@ -78,10 +81,10 @@ fn keys_that_share_the_table_prefix_are_told_apart_by_the_whole_key() {
     store(&ModuleCache::open(dir.path().to_path_buf()), stored);
     let cache = ModuleCache::open(dir.path().to_path_buf());
     for (last, path) in entries {
-        assert!(cache.module(&near(last), path, TEXT).is_some(), "{last} {path}");
+        assert!(cache.module::<ModuleFacts>(&near(last), path, TEXT).is_some(), "{last} {path}");
     }
     for (last, path) in [(1, "a.ts"), (3, "a.ts"), (2, "a.mts"), (4, "a.d.ts"), (10, "b.mts")] {
-        assert!(cache.module(&near(last), path, TEXT).is_none(), "{last} {path}");
+        assert!(cache.module::<ModuleFacts>(&near(last), path, TEXT).is_none(), "{last} {path}");
     }
 }
 
@@ -92,9 +95,9 @@ fn a_module_whose_suffix_is_too_long_for_an_entry_is_not_stored_and_the_others_a
     let (long, longest) = (format!("a.{}", "x".repeat(256)), format!("a.{}", "x".repeat(255)));
     store(&ModuleCache::open(dir.path().to_path_buf()), vec![new(1, &long), new(2, "a.ts"), new(3, &longest)]);
     let cache = ModuleCache::open(dir.path().to_path_buf());
-    assert!(cache.module(&id(1), &long, TEXT).is_none());
-    assert_eq!(cache.module(&id(2), "a.ts", TEXT).map(|(f, _)| f), Some(facts()));
-    assert_eq!(cache.module(&id(3), &longest, TEXT).map(|(f, _)| f), Some(facts()), "255 bytes fit");
+    assert!(cache.module::<ModuleFacts>(&id(1), &long, TEXT).is_none());
+    assert_eq!(cache.module::<ModuleFacts>(&id(2), "a.ts", TEXT).map(|(f, _)| f), Some(facts()));
+    assert_eq!(cache.module::<ModuleFacts>(&id(3), &longest, TEXT).map(|(f, _)| f), Some(facts()), "255 bytes fit");
     assert_eq!(cache.count, 2);
 }
 
@@ -105,7 +108,7 @@ fn facts_with_a_span_past_the_text_they_are_of_are_a_miss() {
     store(&ModuleCache::open(dir.path().to_path_buf()), vec![(short, "a.ts")]);
     let cache = ModuleCache::open(dir.path().to_path_buf());
     assert_eq!(cache.entries(), 1);
-    assert!(cache.module(&id(1), "a.ts", TEXT - 1).is_none(), "a span ends at {TEXT}");
+    assert!(cache.module::<ModuleFacts>(&id(1), "a.ts", TEXT - 1).is_none(), "a span ends at {TEXT}");
 }
 
 /// A work-tree file git converts (`core.autocrlf`) has the index's blob id but not its bytes: the entry of the blob's
@@ -118,10 +121,10 @@ fn the_same_blob_id_as_a_text_of_another_length_is_another_key() {
     let cache = ModuleCache::open(dir.path().to_path_buf());
     assert_eq!(cache.entries(), 2, "both kept");
     for text_len in [TEXT, TEXT + 2] {
-        assert_eq!(cache.module(&id(1), "a.ts", text_len).map(|(f, _)| f), Some(facts()), "{text_len}");
+        assert_eq!(cache.module::<ModuleFacts>(&id(1), "a.ts", text_len).map(|(f, _)| f), Some(facts()), "{text_len}");
     }
     for text_len in [TEXT - 1, TEXT + 1, TEXT + 3] {
-        assert!(cache.module(&id(1), "a.ts", text_len).is_none(), "{text_len}");
+        assert!(cache.module::<ModuleFacts>(&id(1), "a.ts", text_len).is_none(), "{text_len}");
     }
     let manifest = Key::manifest(Some(id(1)), b"tools: {}\n", "beeuni.yaml").unwrap();
     assert_eq!(manifest.content, Content::new(&id(1), 10).unwrap(), "the length of the bytes given");
@@ -183,7 +186,8 @@ fn resealed(path: &std::path::Path, damage: impl Fn(&mut [u8]), seal: impl Fn(&[
 fn an_entry_is_refused_unless_sealed_with_this_build_s_key_over_its_very_bytes() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(FILE);
-    let hit = || ModuleCache::open(dir.path().to_path_buf()).module(&id(1), "a.ts", TEXT).map(|(f, _)| f);
+    let hit =
+        || ModuleCache::open(dir.path().to_path_buf()).module::<ModuleFacts>(&id(1), "a.ts", TEXT).map(|(f, _)| f);
     let unchanged = |_: &mut [u8]| {};
     let flipped = |facts: &mut [u8]| *facts.last_mut().unwrap() ^= 1;
     store(&ModuleCache::open(dir.path().to_path_buf()), vec![new(1, "a.ts")]);
@@ -224,7 +228,10 @@ fn an_entry_is_refused_unless_sealed_with_this_build_s_key_over_its_very_bytes()
     let mut flipped_id = [1; 20];
     flipped_id[19] ^= 1;
     let cache = ModuleCache::open(dir.path().to_path_buf());
-    assert!(cache.module(&ObjectId::from_bytes_or_panic(&flipped_id), "a.ts", TEXT).is_none(), "of the key");
+    assert!(
+        cache.module::<ModuleFacts>(&ObjectId::from_bytes_or_panic(&flipped_id), "a.ts", TEXT).is_none(),
+        "of the key"
+    );
     assert!(hit().is_none());
     bytes[last] ^= 1;
     std::fs::write(&path, &bytes).unwrap();

@@ -5,8 +5,9 @@ use super::limits::MAX_LIST;
 use super::{Errors, LEVELS, Level, PATHS_KEYS};
 use crate::catalog::BEEUNI_TOOLS;
 use crate::diagnostic::Severity;
-use crate::rules::{self, names};
+use crate::rules;
 use crate::source::Span;
+use crate::suggest;
 use std::collections::BTreeMap;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
@@ -88,7 +89,7 @@ pub(super) fn levels(value: &Spanned<DeValue>, errors: &mut Errors) -> BTreeMap<
         let id_text = id.get_ref().as_ref();
         if rules::find(id_text).is_none() {
             errors.add_with(id.span().start, || {
-                let hint = names::did_you_mean(id_text, rules::RULES.iter().map(|r| r.id))
+                let hint = suggest::did_you_mean(id_text, rules::RULES.iter().map(|r| r.id))
                     .unwrap_or_else(|| "`beeuni-lint rules` lists the rule ids".to_string());
                 format!("unknown rule `{id_text}` in [rules]: {hint}")
             });
@@ -113,7 +114,7 @@ pub(super) fn levels(value: &Spanned<DeValue>, errors: &mut Errors) -> BTreeMap<
                 let prefix = LEVELS.iter().find(|l| lower.len() >= 2 && l.starts_with(&lower));
                 let near = prefix
                     .map(|l| format!("did you mean `{l}`?"))
-                    .or_else(|| names::did_you_mean(&lower, LEVELS))
+                    .or_else(|| suggest::did_you_mean(&lower, LEVELS))
                     .map(|h| format!(" ({h})"))
                     .unwrap_or_default();
                 errors.add(

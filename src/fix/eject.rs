@@ -1,16 +1,16 @@
 //! `beeuni-lint eject NAME (--from FILE | --template) [--force]` (docs/spec/rules.md §8): gives the project its own copy
 //! of a Beeuni tool and points the tool's line at it, in the file that declares it, keeping every other byte.
 
-use super::edit::{add_entries, line_break, requote, settable_value};
 use super::manifest::{Target, edited, load_for_edit, module_state, not_a_beeuni_tool, trailing_comment, write_all};
 use super::transaction::Step;
-use crate::Error;
 use crate::catalog::{BEEUNI_TOOLS, is_beeuni, ui_arguments};
 use crate::diagnostic::Edit;
+use crate::error::Error;
 use crate::manifest::tools::ToolValue;
 use crate::project::TEMPLATE_MARKER;
 use crate::source::Span;
 use crate::source::escape::escape;
+use crate::yaml::edit::{add_entries, line_break, requote, settable_value};
 use std::path::{Path, PathBuf};
 
 /// Where the module's bytes come from.
@@ -41,7 +41,7 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
         }
         Source::Template => template(name).into_bytes(),
     };
-    let project = load_for_edit(path)?;
+    let (project, checkout) = load_for_edit(path)?;
     let decl = project.tools.iter().find(|d| d.name == name);
     if let Some(ToolValue::Module { path: Ok(other) }) = decl.map(|d| &d.value)
         && *other != module
@@ -51,7 +51,7 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
             "`{name}` already points to another module, `{other}`: pass `--force` to eject anyway"
         )));
     }
-    match module_state(&project, &module) {
+    match module_state(&checkout, &module) {
         Target::Absent => {}
         Target::Clean if force => {}
         Target::Clean => return Err(Error::Edit(format!("`{module}` exists: pass `--force` to overwrite it"))),

@@ -4,16 +4,18 @@
 use super::splice;
 use super::transaction::{self, Step};
 use crate::diagnostic::Edit;
+use crate::error::Error;
+use crate::lint::{CheckOptions, Loaded, load};
 use crate::manifest::load::ProblemKind;
 use crate::project::Project;
+use crate::repo::checkout::Checkout;
 use crate::source::{FileId, Span};
-use crate::{CheckOptions, Error, load};
 use std::path::Path;
 
-/// The project that holds `path`, when its manifest graph reads cleanly (an edit of a file that does not parse
-/// could not keep what the user wrote).
-pub fn load_for_edit(path: &Path) -> Result<Project, Error> {
-    let project = load(&CheckOptions::new(path.to_path_buf()))?.project;
+/// The project that holds `path` and its checkout, when its manifest graph reads cleanly (an edit of a file that
+/// does not parse could not keep what the user wrote).
+pub fn load_for_edit(path: &Path) -> Result<(Project, Checkout), Error> {
+    let Loaded { project, checkout, .. } = load(&CheckOptions::new(path.to_path_buf()))?;
     if project.misnamed_manifest.is_some() {
         return Err(Error::Edit("no beeuni.yaml at the project root (run `beeuni-lint check` for details)".into()));
     }
@@ -22,7 +24,7 @@ pub fn load_for_edit(path: &Path) -> Result<Project, Error> {
         let line = file.position(problem.at.span.start).line;
         return Err(Error::Edit(format!("{}:{line} is not valid YAML ({}): fix it first", file.path, problem.message)));
     }
-    Ok(project)
+    Ok((project, checkout))
 }
 
 /// The comment at the end of the line that holds `after` (from its `#`), in a file of the graph.
@@ -45,8 +47,7 @@ pub enum Target {
     Changed(String),
 }
 
-pub fn module_state(project: &Project, rel: &str) -> Target {
-    let checkout = &project.checkout;
+pub fn module_state(checkout: &Checkout, rel: &str) -> Target {
     if !checkout.is_file(rel) {
         return match std::fs::symlink_metadata(checkout.root.join(rel)) {
             Err(_) => Target::Absent,
@@ -93,13 +94,13 @@ pub struct Edited {
 
 /// Writes every step (atomically each, and all of them or none); an error names the file that could not be written.
 pub fn write_all(project: &Project, steps: &[Step]) -> Result<(), Error> {
-    transaction::apply(&project.checkout.root, steps)
+    transaction::apply(&project.root, steps)
         .map_err(|failed| Error::Edit(format!("cannot write {}: {}", steps[failed.at].path(), failed.why)))
 }
 
 /// Why `eject NAME` / `restore NAME` refuse a name that is no Beeuni tool, with the one meant when it is near.
 pub fn not_a_beeuni_tool(name: &str, command: &str) -> String {
-    let hint = crate::rules::names::did_you_mean_typed(name, &crate::catalog::BEEUNI_TOOLS)
+    let hint = crate::suggest::did_you_mean_typed(name, &crate::catalog::BEEUNI_TOOLS)
         .map_or_else(String::new, |hint| format!(" ({hint})"));
     format!("`{name}` is not a Beeuni tool{hint}: {command} takes one of {}", crate::catalog::BEEUNI_TOOLS.join(", "))
 }

@@ -8,7 +8,6 @@
 //! that pass the same checks ([`offer::verify`]).
 
 mod diff;
-pub mod edit;
 pub mod eject;
 mod manifest;
 pub mod offer;
@@ -24,9 +23,10 @@ pub use write::write;
 pub use rounds::MAX_ROUNDS;
 
 use crate::diagnostic::{Diagnostic, Fix, Safety, Severity};
+use crate::lint::{CacheChoice, CheckOptions};
+use crate::report::Report;
 use crate::source::Span;
 use crate::source::escape::escape;
-use crate::{CacheChoice, CheckOptions, Report};
 use rounds::{Planned, SafeFix, rounds};
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -121,9 +121,9 @@ fn shown(report: &Report, file: crate::source::FileId) -> String {
 /// Plans every fix `unsafe_fixes` allows on the work tree of `options`; writes nothing. `min` is
 /// `--min-severity`: a finding below it is dropped before anything else (docs/spec/interface.md), so its fix is neither
 /// applied nor counted, and it does not remain in the report.
-pub fn plan(options: &CheckOptions, unsafe_fixes: bool, min: Severity) -> Result<Outcome, crate::Error> {
+pub fn plan(options: &CheckOptions, unsafe_fixes: bool, min: Severity) -> Result<Outcome, crate::error::Error> {
     if options.staged {
-        return Err(crate::Error::Usage(
+        return Err(crate::error::Error::Usage(
             "`--fix` edits the work tree, not the index: run `beeuni-lint --fix`, then `git add` the fixed files"
                 .into(),
         ));
@@ -151,7 +151,7 @@ pub fn plan(options: &CheckOptions, unsafe_fixes: bool, min: Severity) -> Result
         let last_chance = judgement + 1 == MAX_JUDGEMENTS;
         apart.extend(blame(&planned.safe, &found, last_chance));
     }
-    Err(crate::Error::Fix("the fixes could not be settled".into()))
+    Err(crate::error::Error::Fix("the fixes could not be settled".into()))
 }
 
 /// The safe fixes to keep apart from the unsafe ones, each with why: those in the declaration of an agent whose

@@ -4,8 +4,10 @@
 //! same value (an edit that swallows a line break glues the next entry into its value: refused). A fix that
 //! fails is not offered; its finding stays.
 
-use crate::Report;
 use crate::diagnostic::{Diagnostic, Fix};
+use crate::error::Error;
+use crate::lint::{CheckOptions, lint};
+use crate::report::Report;
 use crate::source::{FileId, Sources, Span, is_yaml};
 use crate::yaml::{Document, Value};
 use std::collections::HashMap;
@@ -14,6 +16,14 @@ use std::collections::HashMap;
 /// not offered: a large file with many findings would otherwise be parsed twice per fix. A manifest of over
 /// 8 MiB offers no fix in the reports (`--fix` still plans them).
 const PARSE_BUDGET: usize = 16 << 20;
+
+/// Lints the repository that holds `options.path`. Each finding's fix is offered only when it passes the fix
+/// stage's checks ([`verify`]), so every view offers what `--fix` would apply.
+pub fn check(options: &CheckOptions) -> Result<Report, Error> {
+    let mut report = lint(options, None)?.0;
+    verify(&mut report);
+    Ok(report)
+}
 
 /// Drops from the report every fix that fails the checks. Costs nothing for findings without a fix.
 pub fn verify(report: &mut Report) {

@@ -2,18 +2,19 @@
 //! eject comment) and deletes the ejected module only when that is certainly safe; otherwise keeps it and
 //! says why.
 
-use super::edit::{add_entries, requote, settable_value};
 use super::manifest::{Target, edited, load_for_edit, module_state, not_a_beeuni_tool, trailing_comment, write_all};
 use super::transaction::Step;
-use crate::Error;
 use crate::catalog::{MODULE_EXTENSIONS, is_beeuni};
 use crate::diagnostic::Edit;
+use crate::error::Error;
 use crate::manifest::tools::ToolValue;
+use crate::manifest::tools::ejected_from;
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
-use crate::rules::eject_comment::ejected_from;
+use crate::repo::checkout::Checkout;
 use crate::source::Span;
 use crate::source::escape::escape;
+use crate::yaml::edit::{add_entries, requote, settable_value};
 use std::path::Path;
 
 /// Restores `name` in the project that holds `path`; returns what to print. `Err`: refused (exit 2).
@@ -21,7 +22,7 @@ pub fn restore(path: &Path, name: &str) -> Result<String, Error> {
     if !is_beeuni(name) {
         return Err(Error::Edit(not_a_beeuni_tool(name, "restore")));
     }
-    let project = load_for_edit(path)?;
+    let (project, checkout) = load_for_edit(path)?;
     let line = format!("{name}: beeuni:{name}");
     let Some(decl) = project.tools.iter().find(|d| d.name == name) else {
         let Some(key) = project.tools_keys.first() else {
@@ -64,7 +65,7 @@ pub fn restore(path: &Path, name: &str) -> Result<String, Error> {
         });
     }
     let module = decl.module_path().map(str::to_string);
-    let verdict = module.as_deref().map(|m| deletion(&project, name, m, ejected));
+    let verdict = module.as_deref().map(|m| deletion(&project, &checkout, name, m, ejected));
     // The manifest's edit and the module's deletion are one change: both checked first, both done or neither.
     let manifest = edited(&project, decl.file, &edits)?;
     let mut steps = vec![Step::Replace(&manifest.path, manifest.text.as_bytes())];
@@ -84,7 +85,7 @@ pub fn restore(path: &Path, name: &str) -> Result<String, Error> {
 
 /// May restore delete the module? Only when the line carried `# ejected from beeuni:NAME`, the module is
 /// `tools/NAME.<ext>`, nothing else declares or imports it, and git reports it unmodified.
-fn deletion(project: &Project, name: &str, module: &str, ejected: bool) -> Result<(), String> {
+fn deletion(project: &Project, checkout: &Checkout, name: &str, module: &str, ejected: bool) -> Result<(), String> {
     if !ejected {
         return Err(format!("the line did not say `# ejected from beeuni:{name}`, so the module may be your own"));
     }
@@ -101,8 +102,8 @@ fn deletion(project: &Project, name: &str, module: &str, ejected: bool) -> Resul
     if let Some(importer) = imported {
         return Err(format!("`{}` imports it", project.module_path(importer)));
     }
-    match module_state(project, module) {
-        Target::Clean if project.checkout.in_git() => Ok(()),
+    match module_state(checkout, module) {
+        Target::Clean if checkout.in_git() => Ok(()),
         Target::Clean => Err("there is no git to tell whether it holds changes of yours".into()),
         Target::Absent => Err("it does not exist".into()),
         Target::Changed(why) => Err(format!("it {why}")),

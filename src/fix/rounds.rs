@@ -6,9 +6,10 @@
 use super::together::Access;
 use super::{Applied, Dropped, Key, Mark, applied, key, marks, splice};
 use crate::diagnostic::{Diagnostic, Fix, Safety, Severity};
+use crate::lint::CheckOptions;
 use crate::repo::checkout::Overlay;
+use crate::report::Report;
 use crate::source::Span;
-use crate::{CheckOptions, Report};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -55,10 +56,10 @@ pub fn rounds(
     unsafe_fixes: bool,
     min: Severity,
     apart: HashSet<Mark>,
-) -> Result<Planned, crate::Error> {
+) -> Result<Planned, crate::error::Error> {
     // Only a run that may apply unsafe fixes judges its fixes together: the others need no access model.
     let look = |project: &crate::project::Project| if unsafe_fixes { Access::of(project) } else { Access::default() };
-    let (report, root, original) = crate::lint_then(options, None, look)?;
+    let (report, root, original) = crate::lint::lint_then(options, None, look)?;
     let mut plan = Planned {
         report,
         root,
@@ -129,10 +130,10 @@ pub fn rounds(
             remember(&mut plan.originals, &plan.root, report, &path);
             let Some(file) = report.sources.find(&path) else { continue };
             let new = splice(&report.sources.get(file).text, &edits)
-                .ok_or_else(|| crate::Error::Fix(format!("overlapping fixes in {path}")))?;
+                .ok_or_else(|| crate::error::Error::Fix(format!("overlapping fixes in {path}")))?;
             next.insert(path, Some(new.into_bytes()));
         }
-        let (after, _, access) = crate::lint_then(options, Some(Arc::new(next.clone())), look)?;
+        let (after, _, access) = crate::lint::lint_then(options, Some(Arc::new(next.clone())), look)?;
         let mut wanted: HashMap<Key, usize> = HashMap::new();
         for d in &chosen {
             *wanted.entry(key(report, d)).or_default() += 1;

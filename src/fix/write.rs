@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::Path;
 
 /// Writes every change under `root` (the project root), all of them or none (see [`super::transaction`]).
-pub fn write(root: &Path, changes: &[Change]) -> Result<(), crate::Error> {
+pub fn write(root: &Path, changes: &[Change]) -> Result<(), crate::error::Error> {
     let steps: Vec<Step> = changes
         .iter()
         .map(|change| match &change.after {
@@ -17,7 +17,7 @@ pub fn write(root: &Path, changes: &[Change]) -> Result<(), crate::Error> {
         })
         .collect();
     transaction::apply(root, &steps)
-        .map_err(|failed| crate::Error::Fix(format!("cannot fix {}: {}", changes[failed.at].shown, failed.why)))
+        .map_err(|failed| crate::error::Error::Fix(format!("cannot fix {}: {}", changes[failed.at].shown, failed.why)))
 }
 
 /// Where a project-relative path really is: inside the root, through symlinks that stay inside.

@@ -141,7 +141,7 @@ pub fn definition(workspace: &Workspace, params: GotoDefinitionParams) -> Option
         }
         Target::Import { path, .. } => {
             let rel = fs::normalize(path)?;
-            project.checkout.is_file(&rel).then_some(())?;
+            linted.checkout.is_file(&rel).then_some(())?;
             file_start(workspace, project, &rel)?
         }
     };

@@ -4,12 +4,14 @@
 use super::convert;
 use crate::diagnostic::Diagnostic;
 use crate::discover::MANIFEST;
+use crate::lint::CheckOptions;
 use crate::manifest::load::Parsed;
+use crate::modules::Reused;
 use crate::project::Project;
-use crate::repo::checkout::{DiskMemo, Overlay, Side};
+use crate::repo::checkout::{Checkout, DiskMemo, Overlay, Side};
 use crate::source::escape::escape_lines;
 use crate::source::{FileId, SourceFile};
-use crate::{CheckOptions, rules, suppress};
+use crate::{rules, suppress};
 use lsp_types::{PublishDiagnosticsParams, Uri};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -33,6 +35,8 @@ pub struct Document {
 /// One project as last linted.
 pub struct Linted {
     pub project: Project,
+    /// What the project was read from (the model does not hold it).
+    pub checkout: Checkout,
     /// After ignores and config, in report order.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -104,10 +108,10 @@ impl Workspace {
         let mut options = CheckOptions::new(root.to_path_buf());
         options.keep_texts = true;
         let previous = self.projects.remove(root);
-        let parsed = previous.as_ref().map_or_else(Parsed::default, |linted| {
+        let parsed = previous.as_ref().map_or_else(Reused::default, |linted| {
             let project = &linted.project;
-            Parsed::of(&project.graph, &project.sources, Side::WorkTree)
-                .with_modules(&project.modules, &project.sources)
+            let files = Parsed::of(&project.graph, &project.sources, Side::WorkTree);
+            Reused::new(files, &project.modules, &project.sources)
         });
         let memo = match self.memos.get(root) {
             Some((memo, since)) if since.elapsed() < DISK_TRUSTED_FOR => memo.clone(),
@@ -118,7 +122,7 @@ impl Workspace {
                 memo
             }
         };
-        let loaded = crate::load_over(&options, Some(Arc::new(self.overlay(root))), &parsed, Some(memo));
+        let loaded = crate::lint::load_over(&options, Some(Arc::new(self.overlay(root))), &parsed, Some(memo));
         drop(parsed);
         let mut outcome = Outcome { retired: previous, ..Outcome::default() };
         match loaded {
@@ -129,7 +133,10 @@ impl Workspace {
                 rules::hints::complete(&loaded.project, &mut diagnostics);
                 // The code actions offer what `--fix` would apply: the fixes that pass the fix stage's checks.
                 crate::fix::offer::verify_in(&loaded.project.sources, &mut diagnostics);
-                self.projects.insert(root.to_path_buf(), Linted { project: loaded.project, diagnostics });
+                self.projects.insert(
+                    root.to_path_buf(),
+                    Linted { project: loaded.project, checkout: loaded.checkout, diagnostics },
+                );
             }
             Err(error) => {
                 let message = error.to_string();
@@ -183,7 +190,7 @@ impl Workspace {
 
     /// The file of the model that is this document (the model's text is the buffer's).
     fn file_of(&self, linted: &Linted, doc: &Document) -> Option<FileId> {
-        let id = linted.project.sources.find(&relative(&linted.project.checkout.root, &doc.path)?)?;
+        let id = linted.project.sources.find(&relative(&linted.project.root, &doc.path)?)?;
         (*linted.project.file(id).text == *doc.text).then_some(id)
     }
 
@@ -194,7 +201,7 @@ impl Workspace {
 
     /// The URI of a project-relative path.
     pub fn uri_of_path(&self, project: &Project, rel: &str) -> Option<Uri> {
-        let path = project.checkout.root.join(rel);
+        let path = project.root.join(rel);
         match self.docs.values().find(|d| d.path == path) {
             Some(doc) => Some(doc.uri.clone()),
             None => convert::path_to_uri(&path),

@@ -3,8 +3,6 @@
 
 use crate::cache::ModuleCache;
 use crate::diagnostic::Label;
-use crate::modules::Module;
-use crate::modules::facts::ModuleFacts;
 use crate::repo::checkout::{Checkout, Resolved, Side};
 use crate::repo::fs::Refusal;
 use crate::source::{FileId, SourceFile, Sources, Span};
@@ -70,14 +68,13 @@ struct Frame {
 
 /// The files of one version of the project as parsed, by path: loading another version from git reuses each
 /// whose blob is the same instead of parsing it again (a change touches a file or two of a large graph); the
-/// language server's next run reuses each YAML file and module whose text is the same.
+/// language server's next run reuses each YAML file whose text is the same (and each module: see
+/// `modules::Reused`).
 #[derive(Default)]
 pub struct Parsed<'a> {
     files: HashMap<&'a str, (&'a str, Arc<Document>)>,
     /// Which side the files were read from.
     side: Option<Side>,
-    /// Module texts and their facts, by path.
-    modules: HashMap<&'a str, (&'a str, &'a ModuleFacts)>,
 }
 
 impl<'a> Parsed<'a> {
@@ -94,21 +91,7 @@ impl<'a> Parsed<'a> {
                 (source.path.as_str(), (source.text.as_str(), f.doc.clone()))
             })
             .collect();
-        Parsed { files, side: Some(side), modules: HashMap::new() }
-    }
-
-    /// Also the facts of these analysed modules (their text is in `sources`).
-    pub fn with_modules(mut self, modules: &'a [Module], sources: &'a Sources) -> Self {
-        self.modules = modules
-            .iter()
-            .map(|m| (sources.get(m.file).path.as_str(), (sources.get(m.file).text.as_str(), &*m.facts)))
-            .collect();
-        self
-    }
-
-    /// The text a module had and the facts learnt from it.
-    pub fn module(&self, path: &str) -> Option<(&'a str, &'a ModuleFacts)> {
-        self.modules.get(path).copied()
+        Parsed { files, side: Some(side) }
     }
 
     /// The parsed file at `rel`, when `checkout` holds the same bytes there (two work-tree runs: when it reads the

@@ -2,10 +2,9 @@
 
 use super::load::{Graph, non_relative_reason};
 use crate::catalog::{BEEUNI_TOOLS, MODULE_EXTENSIONS};
-use crate::modules::facts::TextSpan;
 use crate::repo::checkout::{Checkout, Indexed, Resolved};
 use crate::repo::fs::{self, Refusal};
-use crate::source::{FileId, Span};
+use crate::source::{FileId, Span, TextSpan};
 use crate::yaml::{Document, NodeId};
 
 /// A `tools:` key of one file of the graph.
@@ -206,6 +205,13 @@ fn declaration(
     let (name_span, value_span) = (TextSpan::from(name_span), TextSpan::from(value_span));
     let decl = ToolDecl { name, file, name_span, value_span, value, module };
     Some((decl, indexed))
+}
+
+/// The tool an eject comment names, if `comment` (the text after `#`) is one: the
+/// `# ejected from beeuni:NAME` that `eject` writes, which the `eject-comment` rule checks and `restore` requires.
+pub fn ejected_from(comment: &str) -> Option<&str> {
+    let name = comment.trim().strip_prefix("ejected from beeuni:")?;
+    Some(name.split_whitespace().next().unwrap_or(name))
 }
 
 /// The selection rule: which Beeuni tools sessions get, in canonical order.

@@ -216,7 +216,7 @@ fn insert_in_order(syntax_errors: &mut Vec<SyntaxError>, error: SyntaxError) {
 }
 
 /// The `beeuni-lint:` comments among `comments` (byte ranges that include the delimiters), delimiters removed: one
-/// more than the ignores a file may hold (see [`crate::suppress::IGNORES_PER_FILE`]), whose place says where the
+/// more than the ignores a file may hold (see [`crate::diagnostic::IGNORES_PER_FILE`]), whose place says where the
 /// file goes past them; a module of a million such comments keeps no more.
 fn lint_comments(text: &str, comments: impl Iterator<Item = (usize, usize)>) -> Vec<(Span, String)> {
     comments
@@ -228,7 +228,7 @@ fn lint_comments(text: &str, comments: impl Iterator<Item = (usize, usize)>) -> 
             };
             inner.contains("beeuni-lint:").then(|| (Span::new(start, end), inner.to_string()))
         })
-        .take(crate::suppress::IGNORES_PER_FILE + 1)
+        .take(crate::diagnostic::IGNORES_PER_FILE + 1)
         .collect()
 }
 

@@ -3,19 +3,25 @@
 //! extension, so the warm cache ([`crate::cache`]) stores them as they are.
 
 use crate::source::Span;
+pub use crate::source::TextSpan;
 
+mod codec;
 mod params;
 mod properties;
 mod shape;
-mod span;
 pub use params::Params;
 pub use properties::Properties;
 pub use shape::{Foreign, Wrapper};
-pub use span::TextSpan;
 
 /// A name or specifier of the facts: up to 24 bytes held inline, without an allocation of its own (most are
 /// short: `id`, `context`, `node:fs`, `../lib/x.ts`), and every module keeps its facts to the end of the run.
 pub type InlineStr = compact_str::CompactString;
+
+impl From<oxc_span::Span> for TextSpan {
+    fn from(span: oxc_span::Span) -> TextSpan {
+        TextSpan::new(span.start, span.end)
+    }
+}
 
 /// A property of the default-exported object, as far as it could be read without running the module.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,16 +5,17 @@
 //! extension; then its imports are resolved. Modules are never run or imported.
 
 pub mod analyse;
-pub mod arena;
 mod declared;
 pub mod facts;
 mod mailbox;
 pub mod resolve;
+mod reused;
 pub mod schedule;
 mod shared;
 mod wrapped;
 
 pub use declared::DeclaredBy;
+pub use reused::Reused;
 pub use schedule::{Feed, with_feed};
 
 use crate::cache::{Entry, ModuleCache};
@@ -33,9 +34,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// How many modules a run read and how many it parsed (for `BEEUNI_LINT_STATS`, see [`crate::stats`]).
 pub static MODULES_READ: AtomicUsize = AtomicUsize::new(0);
 pub static MODULES_PARSED: AtomicUsize = AtomicUsize::new(0);
-
-/// Parsing is recursive in oxc: deep (but accepted) nesting needs a deep stack.
-pub(crate) const ANALYSIS_STACK: usize = 64 * 1024 * 1024;
 
 #[derive(Debug)]
 pub struct Module {
@@ -239,27 +237,6 @@ enum Body {
 
 /// A module's text, its facts, and the cache entry that holds them (when there is a cache).
 type Analysed = (Body, Box<ModuleFacts>, Option<Entry>);
-
-/// The analysis threads (with large stacks: parsing is recursive in oxc), made once per process: every level of
-/// the closure and the manifest's YAML files run on the same threads, which keep their parse allocators warm.
-pub(crate) fn pool() -> Option<&'static rayon::ThreadPool> {
-    static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
-    POOL.get_or_init(|| {
-        let builder = rayon::ThreadPoolBuilder::new().stack_size(ANALYSIS_STACK);
-        builder.start_handler(|_| arena::reserve()).build().ok()
-    })
-    .as_ref()
-}
-
-/// Runs `f` on one thread with the analysis stack: `None` when no such thread could be started, or when it panicked
-/// in a build where panics unwind (tests, debug builds): the release profile has `panic = "abort"`, which ends the
-/// process where the panic happens.
-pub(crate) fn on_one_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Option<T> {
-    std::thread::scope(|scope| {
-        let handle = std::thread::Builder::new().stack_size(ANALYSIS_STACK).spawn_scoped(scope, f).ok()?;
-        handle.join().ok()
-    })
-}
 
 /// The facts of a clean tracked work-tree file that the cache holds, from one `stat` (git's test of "unchanged
 /// since staged") and without reading the file.

@@ -3,18 +3,17 @@
 //! thread goes on loading, collecting and resolving. Results are taken in the order the modules were named, so
 //! the module list, its file ids and every finding come out as a level-by-level walk of the closure gives them.
 
+use super::Reused;
 use super::mailbox::Mailbox;
 use super::shared::Lists;
-use super::{
-    Analysed, Body, DeclaredBy, Edges, Module, Read, Work, analyse_batch, is_code, mark_loaders, on_one_big_stack,
-    pool, read,
-};
+use super::{Analysed, Body, DeclaredBy, Edges, Module, Read, Work, analyse_batch, is_code, mark_loaders, read};
 use crate::cache::ModuleCache;
 use crate::lookup::PositionTable;
-use crate::manifest::load::{Job, Parsed};
+use crate::manifest::load::Job;
 use crate::manifest::tools::ToolDecl;
 use crate::modules::facts::ImportKind;
 use crate::modules::resolve::{Resolution, Resolver};
+use crate::pool::{on_one_big_stack, threads};
 use crate::repo::checkout::{Checkout, Indexed, Resolved};
 use crate::repo::fs::Refusal;
 use crate::source::{PathText, Reread, SourceFile, Sources};
@@ -65,7 +64,7 @@ fn batch_size(named: usize) -> usize {
 
 /// The modules named so far, and their analyses under way (see the module documentation).
 pub struct Feed<'s, 'a> {
-    parsed: &'s Parsed<'a>,
+    parsed: &'s Reused<'a>,
     cache: Option<&'a ModuleCache>,
     keep_texts: bool,
     /// The pool's scope, or `None` without a pool: the work then waits in `waiting` and runs on one big-stack thread
@@ -93,15 +92,15 @@ pub struct Feed<'s, 'a> {
     arrived: Vec<Outcome>,
 }
 
-/// Runs `f` with a [`Feed`] whose analyses run on the analysis threads (see [`pool`]) while `f` goes on; every
+/// Runs `f` with a [`Feed`] whose analyses run on the analysis threads (see [`threads`]) while `f` goes on; every
 /// analysis has ended when this returns.
 pub fn with_feed<'a, R>(
-    parsed: &Parsed<'a>,
+    parsed: &Reused<'a>,
     cache: Option<&'a ModuleCache>,
     keep_texts: bool,
     f: impl FnOnce(&mut Feed<'_, 'a>) -> R,
 ) -> R {
-    match pool() {
+    match threads() {
         Some(pool) => pool.in_place_scope(|scope| f(&mut Feed::new(parsed, cache, keep_texts, Some(scope)))),
         None => f(&mut Feed::new(parsed, cache, keep_texts, None)),
     }
@@ -109,7 +108,7 @@ pub fn with_feed<'a, R>(
 
 impl<'s, 'a> Feed<'s, 'a> {
     fn new(
-        parsed: &'s Parsed<'a>,
+        parsed: &'s Reused<'a>,
         cache: Option<&'a ModuleCache>,
         keep_texts: bool,
         scope: Option<&'s rayon::Scope<'a>>,
@@ -314,7 +313,7 @@ impl<'s, 'a> Feed<'s, 'a> {
             if let (Some(cache), Some(entry)) = (self.cache, entry) {
                 cache.taken(&entry);
                 // A new entry is encoded and written out now, not held to the end of the run.
-                cache.keep(entry, &first.path, &facts);
+                cache.keep(entry, &first.path, &*facts);
             }
             // The module stays first of `named` while its imports are resolved: `index_of` finds its path there.
             let folder = resolver.folder(&first.path);

@@ -6,9 +6,9 @@
 //! several lines has no columns (the runner drops columns whose lines differ). The help and the related
 //! locations follow the message, each on a line of its own.
 
-use crate::Report;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::render::{Summary, locate, summary_line};
+use crate::report::Report;
 use crate::source::escape::{code_span, escape};
 
 /// GitHub shows at most this many annotations of each type for a step.

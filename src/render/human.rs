@@ -12,9 +12,9 @@ use miette::{
     SpanContents,
 };
 
-use crate::Report;
 use crate::diagnostic::{Diagnostic, Safety, Severity};
 use crate::render::{Summary, file, short, summary_line};
+use crate::report::Report;
 use crate::source::escape::escape;
 use crate::source::{Lines, SourceFile, Sources, Span};
 
@@ -176,7 +176,7 @@ impl miette::Diagnostic for Finding<'_> {
 }
 
 /// A borrowed [`SourceFile`] as miette source code, named by its repo-relative path (escaped). Its text is what
-/// miette prints of the snippet: made safe beforehand, offsets kept ([`crate::Report::make_terminal_safe`]).
+/// miette prints of the snippet: made safe beforehand, offsets kept ([`crate::report::Report::make_terminal_safe`]).
 #[derive(Debug)]
 struct FileSource<'a>(Cow<'a, str>, Lines<'a>);
 

@@ -5,9 +5,9 @@
 
 use serde::Serialize;
 
-use crate::Report;
 use crate::diagnostic::{Diagnostic, Fix, Safety, Severity};
 use crate::render::{Summary, locate};
+use crate::report::Report;
 
 /// The version of this JSON shape (not of the tool).
 const FORMAT_VERSION: u32 = 1;

@@ -12,8 +12,8 @@ pub mod sarif;
 pub mod several;
 pub mod short;
 
-use crate::Report;
 use crate::diagnostic::Severity;
+use crate::report::Report;
 use crate::source::{FileId, Position, SourceFile, Sources, Span};
 
 /// Counts for the summary line and JSON summary.
@@ -84,8 +84,8 @@ pub(crate) fn locate(sources: &Sources, id: FileId, span: Span) -> Location<'_> 
 pub(crate) mod fixture {
     //! A small hand-built report shared by the renderers' tests.
 
-    use crate::Report;
     use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Safety, Severity};
+    use crate::report::Report;
     use crate::source::{SourceFile, Sources, Span};
 
     pub const YAML: &str = "name: démo 😀 agent\ntools:\n  exclude: [bsh]\nmodel:\n";

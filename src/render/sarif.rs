@@ -23,8 +23,8 @@ use self::descriptor::{descriptor, pascal_case};
 use self::fingerprint::Fingerprints;
 use self::fixes::{fix, safety};
 use self::location::location;
-use crate::Report;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::report::Report;
 use crate::rules::RULES;
 
 /// The project's home; `helpUri` is this with `#rule-id` appended.

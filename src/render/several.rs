@@ -5,8 +5,8 @@
 //! print as they print a project's. SARIF keeps one run per project instead ([`super::sarif::render_runs`]),
 //! so that each project stays its own code-scanning category.
 
-use crate::Report;
 use crate::diagnostic::Label;
+use crate::report::Report;
 use crate::source::{FileId, Sources};
 
 /// The reports (of projects of one git work tree) as one: the findings in the order of the reports. A fix's

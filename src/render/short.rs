@@ -1,8 +1,8 @@
 //! `--format short`: one line a finding, `path:line:col: severity[rule-id] message`.
 
-use crate::Report;
 use crate::diagnostic::Diagnostic;
 use crate::render::locate;
+use crate::report::Report;
 use crate::source::Sources;
 use crate::source::escape::escape;
 

@@ -9,6 +9,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 mod tracking;
 
+pub use tracking::Untracked;
+
 /// Symlinks followed on one path in git objects, so that a loop of links ends.
 const MAX_GIT_LINK_HOPS: usize = 16;
 

@@ -86,8 +86,8 @@ fn walk(given: &Path, named: &Path, what: &str) -> Result<PathBuf, Refused> {
 /// [`follow`] does, and the file itself must be new or a regular file outside `.git`: an existing symlink there is
 /// refused, never written through (nor replaced: it is the repository's file). Outside every work tree the path is
 /// the user's, written as given (`/dev/stdout` included).
-pub fn write_report(given: &Path, what: &str, text: &str) -> Result<(), crate::Error> {
-    write_report_refused(given, what, text).map_err(crate::Error::Report)
+pub fn write_report(given: &Path, what: &str, text: &str) -> Result<(), crate::error::Error> {
+    write_report_refused(given, what, text).map_err(crate::error::Error::Report)
 }
 
 /// [`write_report`], refused with the reason's text.

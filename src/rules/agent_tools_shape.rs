@@ -81,7 +81,7 @@ fn diagnose(doc: &Document, source: &str, file: FileId, agent: &str, value: Node
                 let span = doc.node(value).span;
                 let written = source.get(span.range()).unwrap_or_default();
                 // `'*'` becomes a plain `all`: quoted, the star was only there to survive YAML.
-                let content = if text == "*" { lower.clone() } else { crate::fix::edit::requote(written, &lower) };
+                let content = if text == "*" { lower.clone() } else { crate::yaml::edit::requote(written, &lower) };
                 let edit = Edit { file, span, content };
                 let fix = Some(Fix::new(Safety::Safe, vec![edit]));
                 return Some(Problem { at: value, message, help: Some(format!("did you mean `{lower}`?")), fix });

@@ -1,7 +1,7 @@
 use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Safety};
-use crate::fix::edit::{requote, settable_value};
 use crate::manifest::tools::ToolValue;
 use crate::project::Project;
+use crate::yaml::edit::{requote, settable_value};
 
 crate::rules::declare_rule! {
     /// A Beeuni tool's value is neither `beeuni:<its name>` nor a module path.

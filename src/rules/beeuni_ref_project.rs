@@ -2,7 +2,7 @@ use crate::catalog::BEEUNI_TOOLS;
 use crate::diagnostic::{Diagnostic, Label};
 use crate::manifest::tools::ToolValue;
 use crate::project::Project;
-use crate::rules::names::near_matches;
+use crate::suggest::near_matches;
 
 crate::rules::declare_rule! {
     /// A project tool (not a Beeuni tool's name) has a `beeuni:` value.

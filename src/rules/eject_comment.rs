@@ -1,4 +1,5 @@
 use crate::diagnostic::{Diagnostic, Label};
+use crate::manifest::tools::ejected_from;
 use crate::project::Project;
 
 crate::rules::declare_rule! {
@@ -27,12 +28,6 @@ crate::rules::declare_rule! {
     category: Tool,
     fix: None,
     check: check,
-}
-
-/// The tool an eject comment names, if `comment` (the text after `#`) is one.
-pub fn ejected_from(comment: &str) -> Option<&str> {
-    let name = comment.trim().strip_prefix("ejected from beeuni:")?;
-    Some(name.split_whitespace().next().unwrap_or(name))
 }
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {

@@ -2,7 +2,7 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::manifest::load::ProblemKind;
 use crate::modules::resolve::Resolution;
 use crate::project::Project;
-use crate::repo::checkout::Checkout;
+use crate::repo::checkout::Untracked;
 use crate::repo::fs::Refusal;
 use crate::rules::site::origins;
 
@@ -39,51 +39,41 @@ crate::rules::declare_rule! {
 }
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    let checkout = &project.checkout;
-    if !checkout.in_git() {
+    let tracking = &project.tracking;
+    if !tracking.in_git {
         return;
     }
     for manifest in &project.graph.files {
-        let path = &project.file(manifest.file).path;
-        if checkout.is_tracked(path) {
+        let Some(untracked) = tracking.untracked(&project.file(manifest.file).path) else {
             continue;
-        }
+        };
         let at = manifest
             .imported_by
             .clone()
             .unwrap_or_else(|| Label::new(manifest.file, project.file(manifest.file).line_span(0)));
-        out.push(untracked(project, path, at, "file"));
+        out.push(finding(project, untracked, &project.file(manifest.file).path, at, "file"));
     }
     for decl in &project.tools {
         // A module too large to read exists all the same, and a release needs it tracked like any other.
         let (Some(path), Some(Ok(_) | Err(Refusal::TooLarge(_)))) = (decl.module_path(), &decl.module) else {
             continue;
         };
-        if !checkout.is_tracked(path) {
-            out.push(untracked(project, path, Label::new(decl.file, decl.entry()), "module"));
+        if let Some(untracked) = tracking.untracked(path) {
+            out.push(finding(project, untracked, path, Label::new(decl.file, decl.entry()), "module"));
         }
     }
     for module in project.xcsh.modules.iter().filter(|m| !m.declared) {
-        let path = &module.path;
-        if !checkout.is_tracked(path) {
+        if let Some(untracked) = tracking.untracked(&module.path) {
             let at = Label::new(module.file, project.file(module.file).line_span(0));
-            out.push(untracked(project, path, at, "xcsh tool"));
+            out.push(finding(project, untracked, &module.path, at, "xcsh tool"));
         }
     }
-    // Modules import the same few helpers: each is looked up in the index once. The resolver hands out one
-    // resolution per specifier and folder, so one is known again by its address (hashing its path cost more).
-    let mut tracked: rustc_hash::FxHashMap<usize, bool> = rustc_hash::FxHashMap::default();
-    let mut is_tracked = |resolution: &Resolution, path: &str| {
-        *tracked.entry(std::ptr::from_ref(resolution) as usize).or_insert_with(|| checkout.is_tracked(path))
-    };
     for module in &project.modules {
         for (import, resolution) in module.facts.imports.iter().zip(module.resolutions()) {
-            let path = match resolution {
-                Some(found @ Resolution::File(path)) if !is_tracked(found, path) => path,
-                Some(Resolution::Unstaged(path)) => path,
-                _ => continue,
-            };
-            let diagnostic = untracked(project, path, Label::new(module.file, import.span), "imported file");
+            // A file only the work tree has (linting the index) is untracked as a rule; another when git says so.
+            let Some(Resolution::File(path) | Resolution::Unstaged(path)) = resolution else { continue };
+            let Some(untracked) = tracking.untracked(path) else { continue };
+            let diagnostic = finding(project, untracked, path, Label::new(module.file, import.span), "imported file");
             // In a helper, say which tools load it (a declared module's import speaks for itself).
             let loaders = if module.is_declared() { Vec::new() } else { origins(project, module) };
             out.push(loaders.into_iter().fold(diagnostic, Diagnostic::related));
@@ -92,8 +82,8 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (index, instead) in project.missing_modules() {
         let decl = &project.tools[index];
         let Some(path) = decl.module_path() else { continue };
-        if instead.unstaged {
-            out.push(untracked(project, path, Label::new(decl.file, decl.entry()), "module"));
+        if let (true, Some(untracked)) = (instead.unstaged, tracking.untracked(path)) {
+            out.push(finding(project, untracked, path, Label::new(decl.file, decl.entry()), "module"));
         }
     }
     for problem in project.graph.problems.iter().filter(|p| p.kind == ProblemKind::Unstaged) {
@@ -102,49 +92,9 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The finding for one untracked file referenced at `at`.
-pub fn untracked(project: &Project, path: &str, at: Label, what: &str) -> Diagnostic {
-    let (severity, message, help) = wording(&project.checkout, path, what);
+/// The finding for the untracked file `path`, a `what` (`module`, `imported file`) referenced at `at`.
+fn finding(project: &Project, untracked: &Untracked, path: &str, at: Label, what: &str) -> Diagnostic {
+    let severity = if untracked.is_error() { Severity::Error } else { Severity::Info };
+    let (message, help) = untracked.wording(path, project.sources.prefix(), what);
     Diagnostic::new(RULE.id, severity, at, message).help(help)
-}
-
-/// The severity, message and help for the untracked file `path`, a `what` (`module`, `imported file`): said once
-/// here for every finding of the rule, the loader's unstaged imports included.
-pub fn wording(checkout: &Checkout, path: &str, what: &str) -> (Severity, String, String) {
-    // Through a symlink, what to add is the untracked link or the file it reaches: `git add` refuses a path
-    // beyond a symbolic link.
-    let part = checkout.untracked_part(path).unwrap_or_else(|| path.to_string());
-    let ignored = checkout.is_ignored(&part);
-    // Named as git names it (relative to the work tree root), so the help's `git add` works from the top.
-    let (path, part) = (&checkout.git_path(path), &checkout.git_path(&part));
-    let subject = if part == path {
-        format!("{what} `{path}`")
-    } else if path.starts_with(&format!("{part}/")) {
-        format!("{what} `{path}` goes through the symlink `{part}`, which")
-    } else {
-        format!("{what} `{path}` leads through a symlink to `{part}`, which")
-    };
-    let path = part;
-    if ignored {
-        (
-            Severity::Error,
-            format!("{subject} is ignored by git: a config release contains only files Git tracks"),
-            // A plain `git add` refuses an ignored path: say so, and give the command that works.
-            format!(
-                "`{path}` is ignored by git (a `.gitignore` rule matches it), so a plain `git add` refuses it: remove that rule, or add it anyway with `git add -f {path}`"
-            ),
-        )
-    } else if checkout.is_index() {
-        (
-            Severity::Error,
-            format!("{subject} is not staged: the commit being made does not contain it"),
-            format!("run `git add {path}`"),
-        )
-    } else {
-        (
-            Severity::Info,
-            format!("{subject} is not tracked by git yet: a config release contains only files Git tracks"),
-            format!("run `git add {path}`"),
-        )
-    }
 }

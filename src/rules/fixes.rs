@@ -1,9 +1,9 @@
 //! Fixes several rules share: adding `<name>: beeuni:<name>` lines under a `tools:` key.
 
 use crate::diagnostic::{Fix, Safety};
-use crate::fix::edit::add_entries;
 use crate::manifest::tools::ToolsKey;
 use crate::project::Project;
+use crate::yaml::edit::add_entries;
 
 /// Adds `<name>: beeuni:<name>` under `key` for each name no file of the graph declares (a declared one with
 /// a wrong value is `beeuni-ref`'s to fix, and a second line would repeat the key). Unsafe: every agent whose

@@ -9,8 +9,8 @@ use crate::catalog::PERMISSION_ONLY_KEYS;
 use crate::diagnostic::Diagnostic;
 use crate::manifest::agents::{AgentDecl, ToolRef};
 use crate::project::Project;
-use crate::rules::names::NearMatcher;
 use crate::source::FileId;
+use crate::suggest::NearMatcher;
 use std::collections::HashMap;
 
 /// Candidates compared in all, across the findings completed (each distinct name is searched once): past it, a

@@ -1,7 +1,7 @@
 use crate::diagnostic::{Diagnostic, Fix, Label, Safety};
-use crate::fix::edit::map_to_exclude;
 use crate::manifest::agents::ToolList;
 use crate::project::Project;
+use crate::yaml::edit::map_to_exclude;
 
 crate::rules::declare_rule! {
     /// An agent uses the earlier map form `{ bash: false, … }`.

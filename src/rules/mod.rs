@@ -16,10 +16,10 @@ mod connector_in_tools;
 mod duplicate_agent;
 mod duplicate_key;
 mod duplicate_tool;
-pub mod eject_comment;
+mod eject_comment;
 mod ejected_template;
 mod empty_tool_list;
-pub mod file_untracked;
+mod file_untracked;
 mod fixes;
 mod harness_tool_name;
 pub mod hints;
@@ -88,7 +88,6 @@ mod xcsh_ui_guard;
 mod xcsh_unanalyzable;
 
 mod docs_page;
-pub mod names;
 
 pub use docs_page::{PAGES_URL, docs_page, index_page, page_file, page_url};
 
@@ -188,7 +187,7 @@ pub fn check(project: &Project) -> Vec<Diagnostic> {
         out.iter().for_each(|finding| rule.debug_assert_declared_fix(finding));
         out
     };
-    let found: Vec<Vec<Diagnostic>> = match crate::modules::pool() {
+    let found: Vec<Vec<Diagnostic>> = match crate::pool::threads() {
         // One task per rule: their costs differ a hundredfold (`file-untracked` is a fifth of the whole at 20,000
         // modules), and in the pieces rayon cuts a list into by default the two threads' shares were 25.5 : 19.1.
         Some(pool) => pool.install(|| RULES.par_iter().with_max_len(1).map(run).collect()),
@@ -265,7 +264,9 @@ mod tests {
         let projects = std::fs::read_dir(&fixtures).unwrap().map(|entry| entry.unwrap().path());
         let mut offered = Vec::new();
         for path in projects.chain([excluded.path().to_path_buf()]) {
-            let Ok((report, _)) = crate::lint(&crate::CheckOptions::new(path.clone()), None) else { continue };
+            let Ok((report, _)) = crate::lint::lint(&crate::lint::CheckOptions::new(path.clone()), None) else {
+                continue;
+            };
             for finding in &report.diagnostics {
                 let Some(rule) = find(finding.rule) else { continue };
                 let safety = finding.fix.as_ref().map(|fix| fix.safety);
@@ -293,7 +294,7 @@ mod tests {
         let mut found = 0;
         for entry in std::fs::read_dir(&fixtures).unwrap() {
             let path = entry.unwrap().path();
-            let Ok(loaded) = crate::load(&crate::CheckOptions::new(path.clone())) else { continue };
+            let Ok(loaded) = crate::lint::load(&crate::lint::CheckOptions::new(path.clone())) else { continue };
             let mut serial = Vec::new();
             for check in RULES.iter().filter_map(|rule| rule.check) {
                 check(&loaded.project, &mut serial);

@@ -36,7 +36,7 @@ crate::rules::declare_rule! {
 }
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    if !project.checkout.in_git() {
+    if !project.tracking.in_git {
         return;
     }
     for module in &project.modules {
@@ -45,11 +45,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             let Some(Resolution::Package { name, folder, entry }) = resolution else {
                 continue;
             };
-            let tracked = match entry {
-                Some(file) => project.checkout.is_tracked(file),
-                None => project.checkout.tracks_under(folder),
-            };
-            if tracked {
+            if project.tracking.tracks_package(entry.as_ref().unwrap_or(folder)) {
                 continue;
             }
             let (consequence, help) = match beeuni {

@@ -2,7 +2,7 @@ use super::site::{in_module, object_modules};
 use crate::diagnostic::Diagnostic;
 use crate::modules::facts::Field;
 use crate::project::Project;
-use crate::rules::names::did_you_mean;
+use crate::suggest::did_you_mean;
 
 crate::rules::declare_rule! {
     /// `parameters.required` names a property that `parameters.properties` lacks.

@@ -1,7 +1,7 @@
 use crate::catalog::PERMISSION_ONLY_KEYS;
 use crate::diagnostic::{Diagnostic, Label};
 use crate::project::Project;
-use crate::rules::names::one_of;
+use crate::suggest::one_of;
 
 crate::rules::declare_rule! {
     /// An agent's `permission:` names a tool that does not exist.

@@ -2,7 +2,7 @@ use crate::catalog::SHARED_WRITE_GROUP;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::manifest::agents::{ToolList, ToolRef};
 use crate::project::Project;
-use crate::rules::names;
+use crate::suggest;
 
 crate::rules::declare_rule! {
     /// An agent's list names some but not all of `write`, `edit` and `apply_patch`.
@@ -66,8 +66,8 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         if missing.is_empty() {
             continue;
         }
-        let others = names::listed(&missing, "and");
-        let listed = names::listed(&group.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), "and");
+        let others = suggest::listed(&missing, "and");
+        let listed = suggest::listed(&group.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), "and");
         let (severity, message, help) = if hiding {
             (
                 Severity::Info,

@@ -3,7 +3,7 @@ use crate::catalog::SHARED_WRITE_GROUP;
 use crate::diagnostic::Diagnostic;
 use crate::manifest::agents::{AgentDecl, ToolRef};
 use crate::project::Project;
-use crate::rules::names::one_of;
+use crate::suggest::one_of;
 
 crate::rules::declare_rule! {
     /// An `exclude:` list names a tool that does not exist.

@@ -1,7 +1,7 @@
 use crate::diagnostic::{Diagnostic, Label};
 use crate::project::Project;
-use crate::rules::names::is_near_miss;
 use crate::source::FileId;
+use crate::suggest::is_near_miss;
 use crate::yaml::{Document, NodeId};
 
 crate::rules::declare_rule! {

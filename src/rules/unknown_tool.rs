@@ -1,7 +1,7 @@
 use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Safety};
 use crate::manifest::agents::{AgentDecl, ToolRef};
 use crate::project::Project;
-use crate::rules::names::one_of;
+use crate::suggest::one_of;
 
 crate::rules::declare_rule! {
     /// An agent's list or map names a tool that does not exist.
@@ -69,7 +69,7 @@ pub fn with_suggestion(
     // A tie at the smallest distance is named, not guessed at: no fix.
     if near.len() == 1 {
         let written = project.file(agent.file).slice(tool.span);
-        let content = crate::fix::edit::requote(written, first);
+        let content = crate::yaml::edit::requote(written, first);
         let edit = Edit { file: agent.file, span: tool.span, content };
         return diagnostic.fix(Fix::new(Safety::Unsafe, vec![edit]));
     }

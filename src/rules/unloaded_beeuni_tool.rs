@@ -1,8 +1,8 @@
 use crate::catalog::is_beeuni;
 use crate::diagnostic::{Diagnostic, Fix, Label, Safety};
-use crate::fix::edit::{remove_entry, remove_item};
 use crate::manifest::agents::{AgentDecl, ToolList, ToolRef};
 use crate::project::Project;
+use crate::yaml::edit::{remove_entry, remove_item};
 
 crate::rules::declare_rule! {
     /// An agent's list names a Beeuni tool the project does not load.

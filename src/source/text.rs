@@ -72,7 +72,7 @@ impl Text {
     }
 
     /// Replaces the characters a terminal acts on now, or when the text is read again (see
-    /// [`crate::Report::make_terminal_safe`]).
+    /// [`crate::report::Report::make_terminal_safe`]).
     pub fn make_terminal_safe(&mut self) {
         match self.held.get_mut() {
             Some(held) => {

@@ -122,8 +122,8 @@ fn read_contracts(texts: &[Option<(&str, &str)>]) -> Vec<Option<XcshFacts>> {
     }
     let one = |file: &Option<(&str, &str)>| file.and_then(|(path, text)| analyse::analyse(path, text));
     // Parsing is recursive in oxc: the contracts are read on the modules stage's deep-stack threads.
-    if let Some(pool) = crate::modules::pool() {
+    if let Some(pool) = crate::pool::threads() {
         return pool.install(|| texts.par_iter().map(one).collect());
     }
-    crate::modules::on_one_big_stack(|| texts.iter().map(one).collect()).unwrap_or_else(|| vec![None; texts.len()])
+    crate::pool::on_one_big_stack(|| texts.iter().map(one).collect()).unwrap_or_else(|| vec![None; texts.len()])
 }

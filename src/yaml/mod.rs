@@ -1,5 +1,6 @@
 //! Spanned YAML: a tree of nodes with exact byte spans, comments and duplicate keys.
 
+pub mod edit;
 pub mod scalar;
 pub mod split;
 pub mod tree;

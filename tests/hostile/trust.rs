@@ -6,6 +6,7 @@
 #[allow(unused_imports)]
 use crate::support::*;
 use beeuni_lint::cache::ModuleCache;
+use beeuni_lint::modules::facts::ModuleFacts;
 use std::path::{Path, PathBuf};
 
 const MANIFEST: &str = "tools:\n  web_search: beeuni:web_search\n  a: tools/a.ts\n";
@@ -33,7 +34,8 @@ fn forge(dir: &Path) {
     let outcome = run(good.path(), &["--cache-dir", made.to_str().expect("UTF-8"), "."]);
     assert_eq!(outcome.code, Some(0), "{}", outcome.stderr());
     let cache = ModuleCache::open(made);
-    let (facts, _) = cache.module(&blob_id(MODULE.as_bytes()), "tools/a.ts", MODULE.len()).expect("cached facts");
+    let (facts, _) =
+        cache.module::<ModuleFacts>(&blob_id(MODULE.as_bytes()), "tools/a.ts", MODULE.len()).expect("cached facts");
     let forged = ModuleCache::open(dir.to_path_buf());
     let entry = ModuleCache::new_entry(blob_id(broken().as_bytes()), broken().len()).expect("a key");
     forged.keep(entry, "tools/a.ts", &facts);

@@ -40,7 +40,7 @@ fn fixture_facts() -> Vec<(PathBuf, usize, ModuleFacts)> {
             })
             .collect()
     };
-    let spawned = std::thread::Builder::new().stack_size(crate::modules::ANALYSIS_STACK);
+    let spawned = std::thread::Builder::new().stack_size(crate::pool::ANALYSIS_STACK);
     spawned.spawn(analyse).unwrap().join().unwrap()
 }
 

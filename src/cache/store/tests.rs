@@ -64,7 +64,8 @@ fn entries_are_laid_out_in_the_order_of_use_and_read_alike_after_their_pages_are
     cache.store();
     let cache = open(dir.path());
     assert!(cache.data.len() > 8 * PAGE, "a file of several pages");
-    let hits: Vec<Entry> = order.iter().map(|&n| cache.module(&id(n), "x/a.ts", TEXT).unwrap().1).collect();
+    let hits: Vec<Entry> =
+        order.iter().map(|&n| cache.module::<ModuleFacts>(&id(n), "x/a.ts", TEXT).unwrap().1).collect();
     let starts: Vec<usize> = hits.iter().map(|hit| if let Entry::Hit(range) = hit { range.start } else { 0 }).collect();
     assert!(starts.windows(2).all(|pair| pair[0] < pair[1]), "in the order of use, not of the keys");
     for batch in hits.chunks(64) {
@@ -72,7 +73,7 @@ fn entries_are_laid_out_in_the_order_of_use_and_read_alike_after_their_pages_are
     }
     hits.iter().for_each(|hit| cache.taken(hit));
     for &n in &order {
-        assert_eq!(cache.module(&id(n), "a.ts", TEXT).map(|(facts, _)| facts), Some(facts(n)), "{n}");
+        assert_eq!(cache.module::<ModuleFacts>(&id(n), "a.ts", TEXT).map(|(facts, _)| facts), Some(facts(n)), "{n}");
     }
     // A new entry rewrites the file: the hits are copied from the pages let go, in the same order.
     let mut used: Vec<(usize, Entry)> = order.iter().copied().zip(hits).collect();
@@ -82,7 +83,7 @@ fn entries_are_laid_out_in_the_order_of_use_and_read_alike_after_their_pages_are
     let cache = open(dir.path());
     for n in order.iter().copied().chain([1000]) {
         let path = if n == 1000 { "b.ts" } else { "a.ts" };
-        assert_eq!(cache.module(&id(n), path, TEXT).map(|(facts, _)| facts), Some(facts(n)), "{n}");
+        assert_eq!(cache.module::<ModuleFacts>(&id(n), path, TEXT).map(|(facts, _)| facts), Some(facts(n)), "{n}");
     }
 }
 
@@ -103,11 +104,12 @@ fn a_first_run_writes_its_entries_as_kept_into_the_file_it_renames_and_a_warm_ru
     assert_eq!(files(dir.path()), [".gitignore", FILE], "the temporary file is put in place");
     let cache = open(dir.path());
     for &n in &order {
-        assert_eq!(cache.module(&id(n), "b.ts", TEXT).map(|(facts, _)| facts), Some(facts(n)), "{n}");
+        assert_eq!(cache.module::<ModuleFacts>(&id(n), "b.ts", TEXT).map(|(facts, _)| facts), Some(facts(n)), "{n}");
     }
     // Every entry hit: nothing is written, not even a temporary file.
     let before = std::fs::read(dir.path().join(FILE)).unwrap();
-    let hits: Vec<Entry> = order.iter().map(|&n| cache.module(&id(n), "a.ts", TEXT).unwrap().1).collect();
+    let hits: Vec<Entry> =
+        order.iter().map(|&n| cache.module::<ModuleFacts>(&id(n), "a.ts", TEXT).unwrap().1).collect();
     order.iter().zip(hits).for_each(|(&n, hit)| keep(&cache, n, hit));
     assert!(temporary(dir.path()).is_empty());
     cache.store();
@@ -117,7 +119,7 @@ fn a_first_run_writes_its_entries_as_kept_into_the_file_it_renames_and_a_warm_ru
     keep(&cache, 9, new(9));
     cache.store();
     assert_eq!(files(dir.path()), [".gitignore", FILE]);
-    assert!(open(dir.path()).module(&id(9), "a.ts", TEXT).is_none());
+    assert!(open(dir.path()).module::<ModuleFacts>(&id(9), "a.ts", TEXT).is_none());
 }
 
 #[test]
@@ -181,8 +183,8 @@ fn an_entry_that_does_not_decode_is_a_miss() {
     cache.store();
     let cache = open(dir.path());
     assert_eq!(cache.entries(), 2, "both written");
-    assert!(cache.module(&id(1), "a.ts", TEXT).is_none());
-    assert!(cache.module(&id(2), "a.ts", TEXT).is_some());
+    assert!(cache.module::<ModuleFacts>(&id(1), "a.ts", TEXT).is_none());
+    assert!(cache.module::<ModuleFacts>(&id(2), "a.ts", TEXT).is_some());
 }
 
 /// Puts the tree of `text` into `cache` as the manifest loading does: found there, or parsed and put.
@@ -201,7 +203,7 @@ fn trees_found_and_trees_parsed_are_written_in_key_order_before_and_after_the_fi
         let cache = open(dir);
         trees.iter().filter(|&&t| t < 3).for_each(|&t| tree(&cache, &texts[t]));
         for &n in modules {
-            match cache.module(&id(n), "a.ts", TEXT) {
+            match cache.module::<ModuleFacts>(&id(n), "a.ts", TEXT) {
                 Some((_, hit)) => keep(&cache, n, hit),
                 None => keep(&cache, n, new(n)),
             }
@@ -233,7 +235,7 @@ fn a_run_whose_only_new_module_has_a_key_too_long_for_an_entry_leaves_the_file_a
     let (bytes, metadata) = (std::fs::read(&path).unwrap(), std::fs::metadata(&path).unwrap());
     let cache = open(dir.path());
     for n in 0..3 {
-        let (_, hit) = cache.module(&id(n), "a.ts", TEXT).unwrap();
+        let (_, hit) = cache.module::<ModuleFacts>(&id(n), "a.ts", TEXT).unwrap();
         keep(&cache, n, hit);
     }
     // The file gives a suffix's length in a byte.
@@ -260,12 +262,18 @@ fn two_runs_of_one_pid_write_apart_and_neither_clobbers_the_other() {
     keep(&second, 4, new(4));
     first.store();
     let cache = open(dir.path());
-    assert!(cache.module(&id(1), "a.ts", TEXT).is_some() && cache.module(&id(3), "a.ts", TEXT).is_some());
-    assert!(cache.module(&id(2), "a.ts", TEXT).is_none());
+    assert!(
+        cache.module::<ModuleFacts>(&id(1), "a.ts", TEXT).is_some()
+            && cache.module::<ModuleFacts>(&id(3), "a.ts", TEXT).is_some()
+    );
+    assert!(cache.module::<ModuleFacts>(&id(2), "a.ts", TEXT).is_none());
     second.store();
     let cache = open(dir.path());
-    assert!(cache.module(&id(2), "a.ts", TEXT).is_some() && cache.module(&id(4), "a.ts", TEXT).is_some());
-    assert!(cache.module(&id(1), "a.ts", TEXT).is_none());
+    assert!(
+        cache.module::<ModuleFacts>(&id(2), "a.ts", TEXT).is_some()
+            && cache.module::<ModuleFacts>(&id(4), "a.ts", TEXT).is_some()
+    );
+    assert!(cache.module::<ModuleFacts>(&id(1), "a.ts", TEXT).is_none());
     assert!(temporary(dir.path()).is_empty());
 }
 
@@ -307,7 +315,7 @@ fn writing_the_file_removes_the_temporary_files_killed_runs_left_and_nothing_els
     #[cfg(unix)]
     assert!(left.contains(&format!("{FILE}.99.tmp")), "{left:?}");
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
-    assert!(open(dir.path()).module(&id(1), "a.ts", TEXT).is_some());
+    assert!(open(dir.path()).module::<ModuleFacts>(&id(1), "a.ts", TEXT).is_some());
 }
 
 #[test]

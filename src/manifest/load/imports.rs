@@ -115,7 +115,7 @@ pub(super) fn check_import(
         }
         Err(Refusal::NotFound) if checkout.only_in_work_tree(&rel) => {
             // Worded as `file-untracked` words it: an ignored file is said to be ignored, and how to add it.
-            let (_, message, help) = crate::rules::file_untracked::wording(checkout, &rel, "imported file");
+            let (message, help) = checkout.unstaged(&rel).wording(&rel, &checkout.git_prefix, "imported file");
             problems.push(problem(ProblemKind::Unstaged, message, Some(help)));
             None
         }

@@ -114,7 +114,7 @@ fn parse_text(
 ) -> Result<Arc<Document>, SyntaxError> {
     let parse = |text: &str| {
         MANIFESTS_PARSED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        yaml::split::parse_split(text, top_entry, crate::modules::pool).map(Arc::new)
+        yaml::split::parse_split(text, top_entry, crate::pool::threads).map(Arc::new)
     };
     match cache.and_then(|(cache, known)| Some((cache, Key::manifest(known, text.as_bytes(), rel)?))) {
         Some((cache, key)) => match cache.document(&key, text.len()) {

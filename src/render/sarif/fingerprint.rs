@@ -2,9 +2,9 @@
 
 use std::collections::HashMap;
 
-use crate::Report;
 use crate::diagnostic::Diagnostic;
 use crate::render::file;
+use crate::report::Report;
 use crate::source::FileId;
 
 /// `partialFingerprints` that survive unrelated edits: a hash of the rule, the path, the primary line's trimmed
@@ -91,8 +91,8 @@ fn fnv1a(parts: &[&str]) -> String {
 mod tests {
     use super::super::validator::parse;
     use super::super::{FINGERPRINT_KEY, render};
-    use crate::Report;
     use crate::diagnostic::{Diagnostic, Label, Severity};
+    use crate::report::Report;
     use crate::source::{SourceFile, Sources, Span};
     use serde_json::Value;
 

@@ -8,8 +8,8 @@ use serde_sarif::sarif;
 
 use super::location::{artifact, region};
 use super::{message, number};
-use crate::Report;
 use crate::diagnostic::{Fix, Safety};
+use crate::report::Report;
 use crate::source::FileId;
 
 /// One `artifactChange` a file, in the order the files first appear; each edit a replacement whose deleted

@@ -3,8 +3,8 @@
 use serde_sarif::sarif;
 
 use super::{SRCROOT, message, number};
-use crate::Report;
 use crate::render::locate;
+use crate::report::Report;
 use crate::source::{FileId, Span};
 
 /// A repo-relative path as a URI reference: every byte but unreserved ones and `/` percent-encoded.

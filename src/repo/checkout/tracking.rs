@@ -1,5 +1,5 @@
 //! What git knows about a checkout's work-tree files: tracked (as git sees a path through symlinks), unmodified,
-//! ignored.
+//! ignored; and how a finding words a file git does not track ([`Untracked`]).
 
 use super::{Checkout, Side};
 use crate::repo::fs;
@@ -25,6 +25,24 @@ impl Checkout {
         !links.is_empty()
             && links.iter().all(|link| git.is_tracked(&self.git_path(link)))
             && git.tracks_under(&self.git_path(&real))
+    }
+
+    /// How git sees `rel` when it does not track it (`None` when it does, and outside git).
+    pub fn untracked(&self, rel: &str) -> Option<Untracked> {
+        self.untracked_part(rel).map(|part| self.untracked_through(rel, part))
+    }
+
+    /// How git sees `rel`, a file the side linted lacks (only in the work tree while the index is linted): what of
+    /// it git does not track, or the file itself.
+    pub fn unstaged(&self, rel: &str) -> Untracked {
+        self.untracked_through(rel, self.untracked_part(rel).unwrap_or_else(|| rel.to_string()))
+    }
+
+    /// `rel`, of which git does not track `part` (the file, or a symlink on its way, or the file the links reach).
+    fn untracked_through(&self, rel: &str, part: String) -> Untracked {
+        let ignored = self.is_ignored(&part);
+        let part = (part != rel).then(|| part.into_boxed_str());
+        Untracked { part, ignored, staged: self.is_index() }
     }
 
     /// What of `rel` git does not track, as the path `git add` takes: the first untracked symlink on the way,
@@ -102,5 +120,62 @@ impl Checkout {
 
     pub fn is_ignored(&self, rel: &str) -> bool {
         self.git.as_ref().is_some_and(|git| git.is_ignored(&self.git_path(rel), false))
+    }
+}
+
+/// A file git does not track, as a finding describes it: found once, when the model is built (each symlink on
+/// its way read then), so that the rules read it from the model. Kept for every untracked file a project names
+/// (all of them, in a repository nothing was committed to yet): a few bytes each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Untracked {
+    /// What to `git add` when it is not the file itself (project-relative): the first untracked symlink on the
+    /// way, or the file the links reach (`git add` refuses a path beyond a symbolic link).
+    pub part: Option<Box<str>>,
+    /// A `.gitignore` rule matches what to add: a plain `git add` refuses it.
+    pub ignored: bool,
+    /// The run lints the index (`--staged`): the commit being made lacks the file.
+    pub staged: bool,
+}
+
+impl Untracked {
+    /// An error (the file cannot be in the release or the commit as things stand), not a reminder.
+    pub fn is_error(&self) -> bool {
+        self.ignored || self.staged
+    }
+
+    /// The message and help of a finding on the untracked `rel` (project-relative; `git_prefix` is where the
+    /// project lies in the repository), a `what` (`module`, `imported file`): said once here for every
+    /// `file-untracked` finding, the manifest loader's unstaged imports included.
+    pub fn wording(&self, rel: &str, git_prefix: &str, what: &str) -> (String, String) {
+        // Named as git names it (relative to the work tree root), so the help's `git add` works from the top.
+        let git_path = |rel: &str| if git_prefix.is_empty() { rel.to_string() } else { format!("{git_prefix}/{rel}") };
+        let (path, part) = (git_path(rel), git_path(self.part.as_deref().unwrap_or(rel)));
+        let subject = if part == path {
+            format!("{what} `{path}`")
+        } else if path.starts_with(&format!("{part}/")) {
+            format!("{what} `{path}` goes through the symlink `{part}`, which")
+        } else {
+            format!("{what} `{path}` leads through a symlink to `{part}`, which")
+        };
+        let path = part;
+        if self.ignored {
+            (
+                format!("{subject} is ignored by git: a config release contains only files Git tracks"),
+                // A plain `git add` refuses an ignored path: say so, and give the command that works.
+                format!(
+                    "`{path}` is ignored by git (a `.gitignore` rule matches it), so a plain `git add` refuses it: remove that rule, or add it anyway with `git add -f {path}`"
+                ),
+            )
+        } else if self.staged {
+            (
+                format!("{subject} is not staged: the commit being made does not contain it"),
+                format!("run `git add {path}`"),
+            )
+        } else {
+            (
+                format!("{subject} is not tracked by git yet: a config release contains only files Git tracks"),
+                format!("run `git add {path}`"),
+            )
+        }
     }
 }

@@ -145,7 +145,7 @@ pub fn resolve_listed(
                 // The listing's folder below the root, and the name (a plain part): no path is built.
                 Ok(match &listing.below {
                     Some(folder) => {
-                        let mut below = crate::source::PathText::with_capacity(folder.len() + name.len());
+                        let mut below = compact_str::CompactString::with_capacity(folder.len() + name.len());
                         below.push_str(folder);
                         below.push_str(name);
                         RealPath::Below(shared, below)

@@ -11,7 +11,7 @@ use std::sync::Arc;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum RealPath {
     /// Below the (canonical) root: the root, and the path below it.
-    Below(Arc<PathBuf>, crate::source::PathText),
+    Below(Arc<PathBuf>, compact_str::CompactString),
     /// Anywhere else (a symlink's target outside the project root).
     Whole(Arc<Path>),
 }

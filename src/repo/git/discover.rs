@@ -57,7 +57,7 @@ impl GitRepo {
         let excludes_of = |repo: &gix::Repository| {
             repo.excludes(&index, None, Source::WorktreeThenIdMappingIfNotSkipped).map(|stack| stack.detach())
         };
-        let (paths, excludes) = match crate::modules::pool() {
+        let (paths, excludes) = match crate::pool::threads() {
             Some(pool) => {
                 let mut read = None;
                 let paths = pool.in_place_scope(|scope| {

@@ -63,11 +63,11 @@ impl Locked<'_> {
             );
         }
         let names = self.ref_names();
-        let near = crate::rules::names::near_matches(start, names.iter().map(String::as_str));
+        let near = crate::suggest::near_matches(start, names.iter().map(String::as_str));
         if !near.is_empty() {
             let near: Vec<String> = near.iter().map(|name| format!("{name}{walk}")).collect();
             let near: Vec<&str> = near.iter().map(String::as_str).collect();
-            return format!("revision `{rev}` not found: did you mean {}?", crate::rules::names::one_of(&near));
+            return format!("revision `{rev}` not found: did you mean {}?", crate::suggest::one_of(&near));
         }
         if self.0.remote_names().is_empty() {
             return format!(

@@ -25,7 +25,7 @@ const AT_MOST: usize = 32 * 1024 * 1024;
 /// asked to open the rest of their share now, without waiting for them.
 pub fn expect_decoding(file_bytes: usize) {
     EXPECTED.store(file_bytes.saturating_mul(5), Ordering::Relaxed);
-    if let Some(pool) = super::pool() {
+    if let Some(pool) = super::threads() {
         pool.spawn_broadcast(|_| reserve());
     }
 }

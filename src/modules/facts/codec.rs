@@ -1,12 +1,12 @@
-//! [`ModuleFacts`] as a cache entry ([`super`] has the form). Optional parts are marked by bits of one flags byte
+//! [`ModuleFacts`] as a cache entry ([`crate::cache::codec`] has the form). Optional parts are marked by bits of one flags byte
 //! rather than a byte each, and enums by a tag byte; a decoded list has its exact length.
 
-use super::{BYTE, Codec, Reader, SPAN, STR, Writer};
-use crate::modules::facts::{
+use super::{
     Collected, DefaultExport, DefaultExportKind, Description, ENVIRONMENTS, EnvRead, Execute, ExecuteFacts, Field,
     Foreign, Import, ImportKind, InlineStr, ModuleFacts, NamedToolObject, NotAnalysed, ObjectExport, Parameters,
     Params, Properties, SyntaxError, Wrapper,
 };
+use crate::cache::codec::{BYTE, Codec, Reader, SPAN, STR, Writer};
 
 // The flags byte of a module's facts.
 const DEFAULT_EXPORT: u8 = 1;

@@ -1,4 +1,4 @@
-//! Name matching shared by rules: edit distance and "did you mean".
+//! Near matches for a name that is not known: edit distance and "did you mean".
 
 /// Optimal string alignment distance (`strsim`'s): a transposition of neighbours counts as one edit. A name longer
 /// than [`LONGEST_COMPARED`] is given the longer length, a distance no smaller than the true one.
