@@ -25,7 +25,7 @@ fn clear_work_tree(dir: &Path) {
 }
 
 /// A repository whose HEAD is `<name>/base` and whose index and work tree are `<name>/head`.
-fn history(name: &str) -> TempDir {
+pub(crate) fn history(name: &str) -> TempDir {
     let dir = TempDir::new().unwrap();
     git(dir.path(), &["init", "-q"]);
     copy_dir(&fixture_path(name).join("base"), dir.path());

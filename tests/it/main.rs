@@ -33,6 +33,7 @@ mod fix_behaviour;
 mod fix_fixtures;
 mod fix_property;
 mod fix_variants;
+mod fixture_reports;
 mod fs_lookups;
 mod fuzz_seeds;
 mod git;
