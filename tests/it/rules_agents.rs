@@ -1,21 +1,8 @@
-//! RULES.md §3 (agent tool lists): one triggering fixture and one clean twin
-//! a rule, the docs' agents example, and the readings of §0 and §10.
+//! RULES.md §3 (agent tool lists). Each rule has a triggering fixture and a clean twin, whose findings and exit
+//! code are their snapshots (tests/it/fixture_reports.rs); here what a snapshot does not show (helps, related
+//! locations, fixes), the docs' agents example, and the readings of §0 and §10.
 
 use crate::common::*;
-
-fn clean_twin(rule: &str) {
-    let name = format!("{rule}-clean");
-    let (code, report) = run(&name, &[]);
-    assert!(of_rule(&report, rule).is_empty(), "{name} still has `{rule}`");
-    assert_clean(&name, code, &report);
-}
-
-fn trigger(rule: &str, code: i32, expected: &[Expect]) -> serde_json::Value {
-    let (actual, report) = run(rule, &[]);
-    assert_findings(&report, expected);
-    assert_eq!(actual, code, "exit code of {rule}");
-    report
-}
 
 const FIVE: &str = "tools:\n  web_search: beeuni:web_search\n  image_search: beeuni:image_search\n  scrape_webpage: beeuni:scrape_webpage\n  memory: beeuni:memory\n  show: beeuni:show\n";
 
@@ -27,34 +14,21 @@ fn lint_agents(agents: &str) -> (i32, serde_json::Value) {
 
 #[test]
 fn agent_tools_shape() {
-    let message = "`tools` of agent `support` must be `all`, `none`, a list of tools, `{exclude: [...]}` or a map of booleans, not `All`";
-    let report = trigger("agent-tools-shape", 1, &[("agent-tools-shape", "error", "beeuni.yaml", 9, 12, message)]);
+    let report = run("agent-tools-shape", &[]).1;
     let finding = &diagnostics(&report)[0];
     assert_help(finding, "did you mean `all`?");
     assert_eq!(finding["fix"]["safety"], "safe");
     assert_eq!(finding["fix"]["edits"][0]["content"], "all");
-    clean_twin("agent-tools-shape");
 }
 
 #[test]
 fn unknown_tool() {
-    let message = "agent `researcher` lists `grpe`, which is not a known tool: it is ignored";
     // A block list item: the finding points at its `- `.
-    let report = trigger("unknown-tool", 1, &[("unknown-tool", "warning", "beeuni.yaml", 11, 7, message)]);
+    let report = run("unknown-tool", &[]).1;
     let finding = &diagnostics(&report)[0];
     assert_help(finding, "did you mean `grep`?");
     assert_eq!(finding["fix"]["safety"], "unsafe");
     assert_eq!(finding["fix"]["edits"][0]["content"], "grep");
-    clean_twin("unknown-tool");
-}
-
-#[test]
-fn unknown_excluded_tool() {
-    let message =
-        "agent `support` excludes `bsh`, which is not a known tool: it hides nothing, and `bash` stays enabled";
-    // A flow list item: the finding points at the name.
-    trigger("unknown-excluded-tool", 1, &[("unknown-excluded-tool", "error", "beeuni.yaml", 10, 17, message)]);
-    clean_twin("unknown-excluded-tool");
 }
 
 /// `exclude: [bash, wirte, edit]`: the typo leaves `write` enabled on the experimental harness only; on the
@@ -83,81 +57,28 @@ fn unknown_excluded_tool_names_the_harness_where_the_shared_permission_hides_it(
 }
 
 #[test]
-fn connector_in_tools() {
-    let message = "`github_search` is a tool of the connector `github`: connector tools follow `agents.support.connectors`, not this list";
-    trigger("connector-in-tools", 1, &[("connector-in-tools", "warning", "beeuni.yaml", 10, 19, message)]);
-    clean_twin("connector-in-tools");
-}
-
-#[test]
 fn permission_unknown_tool() {
-    let message =
-        "`permission` of agent `support` names `bsh`, which is not a known tool: the default permission stays in force";
     // `"git *"` is a pattern and is left alone.
-    let report =
-        trigger("permission-unknown-tool", 1, &[("permission-unknown-tool", "warning", "beeuni.yaml", 10, 7, message)]);
+    let report = run("permission-unknown-tool", &[]).1;
     assert_help(&diagnostics(&report)[0], "did you mean `bash`?");
-    clean_twin("permission-unknown-tool");
-}
-
-#[test]
-fn unloaded_beeuni_tool() {
-    let message = "\"show\" is a Beeuni tool this project does not load: add `show: beeuni:show` under the top-level `tools`, or remove it here.";
-    trigger("unloaded-beeuni-tool", 1, &[("unloaded-beeuni-tool", "warning", "beeuni.yaml", 5, 19, message)]);
-    clean_twin("unloaded-beeuni-tool");
 }
 
 #[test]
 fn legacy_tools_map() {
-    let message = "agent `support` uses the earlier map form of `tools`";
-    let report = trigger("legacy-tools-map", 0, &[("legacy-tools-map", "info", "beeuni.yaml", 9, 5, message)]);
+    let report = run("legacy-tools-map", &[]).1;
     assert_help(&diagnostics(&report)[0], "write `tools: {exclude: [bash, glob]}`");
-    clean_twin("legacy-tools-map");
-}
-
-#[test]
-fn redundant_wildcard() {
-    let message = "`*` makes the list of agent `beeuni` `all`: the other names add nothing";
-    trigger("redundant-wildcard", 0, &[("redundant-wildcard", "info", "beeuni.yaml", 9, 13, message)]);
-    clean_twin("redundant-wildcard");
 }
 
 #[test]
 fn empty_tool_list() {
-    let message = "agent `greeter` has an empty tool list: it gets no tool";
-    let report = trigger("empty-tool-list", 0, &[("empty-tool-list", "info", "beeuni.yaml", 9, 5, message)]);
+    let report = run("empty-tool-list", &[]).1;
     assert_help(&diagnostics(&report)[0], "write `tools: none` to say so, or list the tools it needs");
-    clean_twin("empty-tool-list");
-}
-
-#[test]
-fn shared_permission() {
-    let message = "agent `scribe` lists `write` but not `edit` and `apply_patch`: on the standard harness they share one permission, so it gets `edit` and `apply_patch` too";
-    trigger("shared-permission", 1, &[("shared-permission", "warning", "beeuni.yaml", 9, 19, message)]);
-    clean_twin("shared-permission");
-}
-
-#[test]
-fn pty_follows_bash() {
-    let message = "on the standard harness `pty_spawn` follows `bash`: naming it without `bash` hides nothing for agent `support`";
-    trigger("pty-follows-bash", 1, &[("pty-follows-bash", "warning", "beeuni.yaml", 10, 17, message)]);
-    clean_twin("pty-follows-bash");
-}
-
-#[test]
-fn task_escalation() {
-    let message = "agent `support` hides `bash` but can use `task`: on the standard harness a subagent gets its own list, so `support` can reach `bash` through `beeuni`";
-    // At agent A's `tools:` key.
-    trigger("task-escalation", 0, &[("task-escalation", "info", "beeuni.yaml", 11, 5, message)]);
-    clean_twin("task-escalation");
 }
 
 #[test]
 fn duplicate_agent() {
-    let message = "agent `support` is already declared in `beeuni.yaml`: an agent may be declared in one file only";
-    let report = trigger("duplicate-agent", 1, &[("duplicate-agent", "error", "config/agents.yaml", 2, 3, message)]);
+    let report = run("duplicate-agent", &[]).1;
     assert_related(&diagnostics(&report)[0], 0, "beeuni.yaml", 9, 3, "first declared here");
-    clean_twin("duplicate-agent");
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! RULES.md §4 (tool modules), §5 (the legacy harness folder) and
-//! `secret-not-granted`: one triggering fixture and one clean twin a rule.
+//! `secret-not-granted`: one triggering fixture and one clean twin a rule (the
+//! findings of those without more to say are only in their snapshots, tests/it/fixture_reports.rs).
 //! Module findings point into the module and label the `tools:` entry that
 //! declares it (RULES.md §10).
 
@@ -68,7 +69,6 @@ fn module_opencode_tool() {
             ("module-opencode-tool", "error", MODULE_PATH, 3, 1, opencode),
         ],
     );
-    clean_twin("module-opencode-tool");
 }
 
 #[test]
@@ -157,42 +157,14 @@ fn module_unanalyzable() {
 
 #[test]
 fn ui_view_contract() {
-    let message = "`tools/show.ts` replaces `show`, but its `parameters.properties` lack `type`, `path`, `url`, `content`, `items`: the web UI's `show` view reads them";
-    let report = trigger("ui-view-contract", 1, &[("ui-view-contract", "warning", "tools/show.ts", 3, 33, message)]);
+    let report = run("ui-view-contract", &[]).1;
     assert_related(&diagnostics(&report)[0], 0, "beeuni.yaml", 6, 3, "declared here");
-    clean_twin("ui-view-contract");
 }
 
 #[test]
 fn secret_not_granted() {
-    // At the agent's `secrets:` key; `support` has no `tools`, so it can call every tool.
-    let message = "agent `support` can call `weather_now`, whose module reads `context.env.WEATHER_API_KEY`, but its `secrets:` does not grant `WEATHER_API_KEY`";
-    let report = trigger("secret-not-granted", 1, &[("secret-not-granted", "warning", "beeuni.yaml", 13, 5, message)]);
+    let report = run("secret-not-granted", &[]).1;
     assert_related(&diagnostics(&report)[0], 0, "beeuni.yaml", 7, 3, "the tool is declared here");
-    clean_twin("secret-not-granted");
-}
-
-#[test]
-fn legacy_beeuni_copy() {
-    let message = "`harnesses/opencode/tools/web_search.ts` is an old copy of the Beeuni tool `web_search`: on the standard harness it takes precedence over the hosted tool";
-    // The file, line 1; section 5 files get no section 4 rule.
-    trigger(
-        "legacy-beeuni-copy",
-        1,
-        &[("legacy-beeuni-copy", "warning", "harnesses/opencode/tools/web_search.ts", 1, 1, message)],
-    );
-    clean_twin("legacy-beeuni-copy");
-}
-
-#[test]
-fn legacy_harness_tool() {
-    let message = "`harnesses/opencode/tools/lookup_order.ts` runs only on the standard harness";
-    trigger(
-        "legacy-harness-tool",
-        0,
-        &[("legacy-harness-tool", "info", "harnesses/opencode/tools/lookup_order.ts", 1, 1, message)],
-    );
-    clean_twin("legacy-harness-tool");
 }
 
 #[test]
