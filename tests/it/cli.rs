@@ -298,8 +298,8 @@ fn ls_json() {
 }
 
 /// Every fixture's report: sorted by path, line, column and rule; paths
-/// repo-relative with `/` and naming a file of the fixture; a summary that
-/// counts the findings.
+/// repo-relative with `/` and naming a file of the fixture; each finding with
+/// an end; a summary that counts the findings.
 #[test]
 fn every_fixture_report_is_sorted_relative_and_counted() {
     let mut names: Vec<String> = DOCS_PROJECTS.iter().map(|n| n.to_string()).collect();
@@ -329,6 +329,12 @@ fn every_fixture_report_is_sorted_relative_and_counted() {
         for (path, ..) in &keys {
             assert!(!path.starts_with('/') && !path.contains('\\'), "{name}: path {path}");
             assert!(dir.path().join(path).is_file(), "{name}: {path} is not a file of the fixture");
+        }
+        // What the snapshots (short form) leave out and `assert_finding` checked: every finding has an end.
+        for finding in found {
+            for field in ["end_line", "end_column"] {
+                assert!(finding[field].as_u64().is_some_and(|n| n >= 1), "{name}: {field} of {finding:#}");
+            }
         }
         for severity in ["error", "warning", "info"] {
             let count = found.iter().filter(|d| d["severity"] == severity).count();
