@@ -1,6 +1,6 @@
 //! The human report (`--color never`) of a few representative fixtures, as
-//! insta snapshots under tests/snapshots/. Write them with
-//! `INSTA_UPDATE=always cargo test --test snapshots`, review, commit.
+//! insta snapshots under tests/it/snapshots/ (`it__snapshots__*`). Write them with
+//! `INSTA_UPDATE=always cargo test --test it snapshots::`, review, commit.
 
 use crate::common::*;
 
