@@ -1,6 +1,8 @@
-//! RULES.md §3 (agent tool lists). Each rule has a triggering fixture and a clean twin, whose findings and exit
-//! code are their snapshots (tests/it/fixture_reports.rs); here what a snapshot does not show (helps, related
-//! locations, fixes), the docs' agents example, and the readings of §0 and §10.
+//! RULES.md §3 (agent tool lists): one triggering fixture and one clean twin
+//! a rule, the docs' agents example, and the readings of §0 and §10.
+//!
+//! A fixture's findings and exit code are its snapshot (tests/it/fixture_reports.rs): here only what a
+//! snapshot does not show (helps, related locations, fixes).
 
 use crate::common::*;
 

@@ -1,11 +1,13 @@
 //! RULES.md §4 (tool modules), §5 (the legacy harness folder) and
-//! `secret-not-granted`: one triggering fixture and one clean twin a rule (the
-//! findings of those without more to say are only in their snapshots, tests/it/fixture_reports.rs).
+//! `secret-not-granted`: one triggering fixture and one clean twin a rule.
 //! Module findings point into the module and label the `tools:` entry that
 //! declares it (RULES.md §10).
 
 use crate::common::*;
 use serde_json::Value;
+
+// A rule whose fixture has nothing more to say than its findings is left to the fixture's snapshot
+// (tests/it/fixture_reports.rs); the tests below assert what a snapshot does not show.
 
 fn clean_twin(rule: &str) {
     let name = format!("{rule}-clean");
