@@ -235,7 +235,7 @@ fn ejected_template() {
 }
 
 // ---- The places RULES.md §10 gives where the implementation points elsewhere.
-// Run with `cargo test --test it -- --ignored`; each is reported as a discrepancy.
+// Run with `cargo test -- --ignored`; each is reported as a discrepancy.
 
 #[test]
 fn spec_import_findings_point_at_the_dash() {
