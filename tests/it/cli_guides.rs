@@ -3,7 +3,7 @@
 //! does not have.
 
 use crate::common;
-use common::{fixture, git, json_in, project, run_in, write};
+use crate::common::{fixture, git, json_in, project, run_in, write};
 
 #[test]
 fn a_mistyped_command_gets_did_you_mean() {
