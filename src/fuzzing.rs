@@ -1,6 +1,6 @@
 //! The bodies of the fuzz targets in `fuzz/` (libFuzzer through cargo-fuzz's layout). They live here so that
 //! the normal build compiles them (a change of the API they call breaks that build, not only the fuzz smoke)
-//! and `tests/fuzz_seeds.rs` replays every checked-in seed through them. Not an API: hidden from the docs.
+//! and `tests/it/fuzz_seeds.rs` replays every checked-in seed through them. Not an API: hidden from the docs.
 //! A fuzz target reports what it finds by panicking: these bodies may `expect`, as tests do.
 #![allow(clippy::expect_used)]
 

@@ -7,7 +7,7 @@
 //! ## Layers
 //!
 //! A module uses only the modules of layers below its own (a lower number); modules of one layer do not use each
-//! other. `tests/layers.rs` reads this list and fails on any path (outside test code) that points up or sideways.
+//! other. `tests/it/layers.rs` reads this list and fails on any path (outside test code) that points up or sideways.
 //!
 //! 1. `catalog`, `lookup`, `pool`, `suggest`: leaves: the platform's names, a hash index, the analysis threads,
 //!    near matches of a name

@@ -1,6 +1,6 @@
 //! The generated documentation of the rules: one Markdown page a rule (`docs/rules/<id>.md`) and their index
 //! (`docs/rules/index.md`), made from what the registry declares, and the address every report links to. The
-//! pages are checked in; `tests/rule_pages.rs` fails when one is not what these functions make (and rewrites
+//! pages are checked in; `tests/it/rule_pages.rs` fails when one is not what these functions make (and rewrites
 //! them with `BEEUNI_LINT_BLESS_DOCS=1`). A field a rule gains later is one more line of [`facts`].
 
 use super::{FixAvailability, RULES, Rule, is_change_aware};
@@ -49,7 +49,7 @@ pub fn index_page() -> String {
 }
 
 const GENERATED: &str =
-    "<!-- Generated from the rule's documentation in src/rules/ by tests/rule_pages.rs: edit the source. -->\n";
+    "<!-- Generated from the rule's documentation in src/rules/ by tests/it/rule_pages.rs: edit the source. -->\n";
 
 /// The facts a page lists under its title.
 fn facts(rule: &Rule) -> Vec<(&'static str, String)> {

@@ -274,7 +274,7 @@ mod tests {
                 offered.extend(safety.map(|safety| (rule.id, safety)));
             }
         }
-        // The change-aware rules need a base, which no fixture has: tests/fix_behaviour.rs applies their fixes.
+        // The change-aware rules need a base, which no fixture has: tests/it/fix_behaviour.rs applies their fixes.
         for rule in RULES.iter().filter(|rule| rule.category() != Category::ChangeAware) {
             let declared: &[Safety] = match rule.fix() {
                 FixAvailability::None => &[],

@@ -4,7 +4,7 @@
 //! bound, the attack gets its located finding, nothing outside the repository is read or written, and no raw
 //! control byte reaches any output.
 
-#[path = "../common/mod.rs"]
+#[path = "../it/common/mod.rs"]
 mod common;
 mod support;
 
