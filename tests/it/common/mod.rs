@@ -237,8 +237,8 @@ pub fn assert_applies(dir: &Path, diff: &str) {
     );
 }
 
-/// The documentation a user reads: `(path, text)` of README.md and of every Markdown page under `docs/`, in path
-/// order.
+/// The documentation a user reads: `(path, text)` of README.md, CONTRIBUTING.md and every Markdown page under
+/// `docs/`, in path order.
 pub fn documentation() -> Vec<(String, String)> {
     fn pages(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
@@ -253,7 +253,10 @@ pub fn documentation() -> Vec<(String, String)> {
         }
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut out = vec![("README.md".to_string(), std::fs::read_to_string(root.join("README.md")).unwrap())];
+    let mut out = Vec::new();
+    for page in ["README.md", "CONTRIBUTING.md"] {
+        out.push((page.to_string(), std::fs::read_to_string(root.join(page)).unwrap()));
+    }
     pages(root, &root.join("docs"), &mut out);
     out
 }
