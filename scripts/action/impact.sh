@@ -7,7 +7,7 @@
 #
 # Environment (from action.yml's `env:`; inputs arrive only this way):
 #   BEEUNI_LINT   the binary (install.sh's `bin` output)
-#   LINT_PATH, LINT_BASE, COMMENT   the inputs path, base and comment
+#   LINT_PATH, LINT_BASE, CONFIG, COMMENT   the inputs path, base, config and comment
 #   GITHUB_TOKEN  the `token` input (default, the job's token)
 #   PR_BASE_REF, PR_NUMBER, PR_HEAD_REPO   from github.event.pull_request
 #   REPOSITORY    github.repository
@@ -42,7 +42,9 @@ trap 'rm -rf "$work"' EXIT
 path="${LINT_PATH:-.}"
 base="${LINT_BASE:-origin/$PR_BASE_REF}"
 status=0
-"$BEEUNI_LINT" impact --base "$base" --format markdown "$path" > "$work/impact.md" || status=$?
+args=(impact --base "$base" --format markdown "$path")
+[ -n "${CONFIG:-}" ] && args+=(--config "$CONFIG")
+"$BEEUNI_LINT" "${args[@]}" > "$work/impact.md" || status=$?
 output status "$status"
 if [ "$status" -ne 0 ]; then
   output comment skipped
@@ -130,10 +132,13 @@ for ((page = 1; page <= max_pages; page++)); do
     403 | 404) refused "$code" ;;
     *) failed "$code" "list the comments for" ;;
   esac
+  # A page that is not a list of comments ends the search as an empty one would.
   id=$(jq -r --arg login "$login" --arg marker "$marker" \
-    'first(.[] | select(.user.login == $login and ((.body // "") | startswith($marker))) | .id) // empty' "$work/answer")
+    'first(.[]? | select(.user.login? == $login and ((.body? // "") | strings | startswith($marker))) | .id) // empty' \
+    "$work/answer" 2> /dev/null || true)
   [ -n "$id" ] && break
-  [ "$(jq 'length' "$work/answer")" -lt 100 ] && break
+  count=$(jq 'if type == "array" then length else 0 end' "$work/answer" 2> /dev/null || echo 0)
+  [ "$count" -lt 100 ] && break
 done
 
 {

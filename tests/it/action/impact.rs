@@ -93,7 +93,6 @@ fn the_first_run_creates_the_comment() {
 fn a_later_run_updates_the_comment_found_on_a_later_page() {
     let setup = setup();
     // The report itself quotes the marker: the comment still holds it once, first.
-    stub_impact(&setup, &format!("{REPORT}{MARKER}\n"), 0);
     let full_page: Vec<Value> = (1..=100).map(|id| comment(id, "someone", "looks good")).collect();
     let api = FakeApi::start(vec![
         exchange("GET", "/user", 200, json!({ "login": "shop-bot" })),
@@ -106,8 +105,14 @@ fn a_later_run_updates_the_comment_found_on_a_later_page() {
         ),
         exchange("PATCH", "/repos/beeuni/shop/issues/comments/4242", 200, json!({ "id": 4242 })),
     ]);
-    let outcome = run_impact(&setup, &api, "beeuni/shop", &[("token", "ghp_personal")]);
+    let arguments = stub_impact(&setup, &format!("{REPORT}{MARKER}\n"), 0);
+    std::fs::create_dir_all(setup.repo.dir.join("ci")).unwrap();
+    std::fs::write(setup.repo.dir.join("ci/beeuni-lint.toml"), "").unwrap();
+    let inputs = [("token", "ghp_personal"), ("config", "ci/beeuni-lint.toml"), ("base", "main")];
+    let outcome = run_impact(&setup, &api, "beeuni/shop", &inputs);
     assert!(outcome.success, "{}", outcome.log);
+    let args = std::fs::read_to_string(arguments).unwrap();
+    assert_eq!(args, "impact\n--base\nmain\n--format\nmarkdown\n.\n--config\nci/beeuni-lint.toml\n");
     assert_eq!(outcome.step("impact", "comment"), "updated", "{}", outcome.log);
     let calls = api.calls();
     assert_eq!(calls.last().map(String::as_str), Some("PATCH /repos/beeuni/shop/issues/comments/4242"), "{calls:?}");
