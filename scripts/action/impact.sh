@@ -89,11 +89,12 @@ printf 'header = "Authorization: Bearer %s"\n' "$GITHUB_TOKEN" > "$work/auth"
 api="${GITHUB_API_URL:-https://api.github.com}"
 # call METHOD URL [BODY_FILE]: the HTTP status (000 when there was no answer); the answer's body in $work/answer.
 call() {
-  local data=()
+  local data=() retry=() code
   [ $# -ge 3 ] && data=(--header "Content-Type: application/json" --data-binary "@$3")
-  local code
+  # A POST that timed out may have made the comment: it is not sent twice.
+  [ "$1" = POST ] || retry=(--retry 1)
   rm -f "$work/answer"
-  code=$(curl --silent --show-error --max-time 30 --retry 1 --max-filesize 20000000 --config "$work/auth" \
+  code=$(curl --silent --show-error --max-time 30 "${retry[@]}" --max-filesize 20000000 --config "$work/auth" \
     --header "Accept: application/vnd.github+json" --header "X-GitHub-Api-Version: 2022-11-28" \
     --request "$1" "${data[@]}" --output "$work/answer" --write-out '%{http_code}' "$2") || true
   [[ "$code" =~ ^[0-9]{3}$ ]] || code=000

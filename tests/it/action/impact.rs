@@ -85,6 +85,11 @@ fn the_first_run_creates_the_comment() {
     assert_eq!(api.calls().len(), 3, "{:?}", api.calls());
     let post = &requests[2];
     assert_eq!(post.authorization.as_deref(), Some("Bearer ghs_job_token"));
+    // The token is in no log line, and the file curl read it from is gone with the step's folder.
+    assert!(!outcome.log.contains("ghs_job_token"), "{}", outcome.log);
+    let left: Vec<_> =
+        std::fs::read_dir(setup.temp.path().join("runner")).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert!(!left.iter().any(|name| name.to_string_lossy().starts_with("beeuni-lint-impact")), "{left:?}");
     let body: Value = serde_json::from_str(&post.body).unwrap();
     assert_eq!(body, json!({ "body": format!("{MARKER}\n{REPORT}") }));
 }
