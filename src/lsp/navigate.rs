@@ -1,5 +1,6 @@
 //! Hover on a tool name (its kind, its source, and which agents can call it on each harness: the facts of
-//! `beeuni-lint agents`) and go to definition (an agent-list item → the tool's `tools:` entry; a `tools:` entry
+//! `beeuni-lint agents`), hover on an agent's name (what it can call: its rows of the `agents` table) and go to
+//! definition (an agent-list item → the tool's `tools:` entry; a `tools:` entry
 //! or an `imports:` item → the file).
 
 use super::workspace::{Linted, Workspace};
@@ -20,6 +21,8 @@ use lsp_types::{
 enum Target<'a> {
     /// A tool name: a `tools:` entry (its key or value) or an agent list item, exclude item or map key.
     Tool { name: &'a str, span: Span, in_agent_list: bool },
+    /// An agent's name, the key under `agents:`.
+    Agent { name: &'a str, span: Span },
     /// An `imports:` item: the path it names.
     Import { path: &'a str },
 }
@@ -34,6 +37,9 @@ fn target_at(project: &Project, file: FileId, offset: usize) -> Option<Target<'_
     for agent in project.agents.iter().filter(|a| a.file == file) {
         if let Some((named, _)) = agent.named().into_iter().find(|(t, _)| within(t.span)) {
             return Some(Target::Tool { name: &named.name, span: named.span, in_agent_list: true });
+        }
+        if within(agent.key) {
+            return Some(Target::Agent { name: &agent.name, span: agent.key });
         }
     }
     let doc = &project.graph.files.iter().find(|m| m.file == file)?.doc;
@@ -53,8 +59,14 @@ pub fn hover(workspace: &Workspace, client: &Client, params: HoverParams) -> Opt
     let place = params.text_document_position_params;
     let (linted, file, offset) = at(workspace, &place.text_document.uri, place.position)?;
     let project = &linted.project;
-    let Target::Tool { name, span, .. } = target_at(project, file, offset)? else { return None };
     let markdown = client.markdown_hover;
+    let (name, span) = match target_at(project, file, offset)? {
+        Target::Tool { name, span, .. } => (name, span),
+        Target::Agent { name, span } => {
+            return Some(hover_text(project, file, span, agent(project, name, markdown), markdown));
+        }
+        Target::Import { .. } => return None,
+    };
     let code = |text: &str| code(text, markdown);
     let mut text = format!("{}: {}\n\n", code(name), describe(project, name, &code));
     let access = access::access(project);
@@ -78,11 +90,33 @@ pub fn hover(workspace: &Workspace, client: &Client, params: HoverParams) -> Opt
         };
         text.push_str(&format!("- {harness} harness: {callers}\n"));
     }
+    Some(hover_text(project, file, span, text, markdown))
+}
+
+fn hover_text(project: &Project, file: FileId, span: Span, text: String, markdown: bool) -> Hover {
     let kind = if markdown { MarkupKind::Markdown } else { MarkupKind::PlainText };
-    Some(Hover {
+    Hover {
         contents: HoverContents::Markup(MarkupContent { kind, value: text }),
         range: Some(convert::range(project.file(file), span)),
-    })
+    }
+}
+
+/// What the agent can call: its rows of the `agents` table (`access::render_text`, whose cells are escaped), in
+/// Markdown inside a fence longer than any run of backticks the table holds, so no name can close it.
+fn agent(project: &Project, name: &str, markdown: bool) -> String {
+    let entries: Vec<access::AgentAccess> = access::access(project).into_iter().filter(|a| a.agent == name).collect();
+    let table = access::render_text(project, &entries);
+    if !markdown {
+        return format!("`{}`: what it can call\n\n{table}", escape(name));
+    }
+    let mut longest = 0;
+    let mut run = 0;
+    for c in table.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest.max(2) + 1);
+    format!("{}: what it can call\n\n{fence}text\n{table}{fence}\n", code(name, true))
 }
 
 /// Repository text in a hover: escaped, and in Markdown a code span, so that no name can form a link, an image or
@@ -144,6 +178,7 @@ pub fn definition(workspace: &Workspace, params: GotoDefinitionParams) -> Option
             linted.checkout.is_file(&rel).then_some(())?;
             file_start(workspace, project, &rel)?
         }
+        Target::Agent { .. } => return None,
     };
     Some(GotoDefinitionResponse::Scalar(location))
 }

@@ -3,6 +3,8 @@
 //! event payload (pull request, fork pull request, push), and a fake release
 //! (a folder with the binary and its SHA-256 file, reached by `file://`).
 
+mod impact;
+
 use crate::action_support;
 use crate::action_support::{Invocation, Outcome, run};
 use crate::change_support::{MODULE, Repo};
@@ -78,6 +80,7 @@ impl Setup {
             repository: "beeuni/shop",
             actor: "octocat",
             action_ref: format!("v{VERSION}"),
+            token: "ghs_job_token",
             workspace: self.repo.dir.clone(),
             temp: self.temp.path().join("runner"),
             env: vec![("BEEUNI_LINT_RELEASES", format!("file://{}", self.releases.display()))],

@@ -462,3 +462,68 @@ fn ignoring_a_finding_on_a_hashbang_line_writes_below_it() {
     let (status, _) = client.shutdown_and_exit();
     assert_eq!(status, Some(0));
 }
+
+/// An agent declared in an imported file, whose name holds backticks and HTML.
+const AGENTS: &str = "\
+agents:
+  \"x```<img src=e>\":
+    tools: {exclude: [bash]}
+";
+
+/// The standard harness's table heading, as `beeuni-lint agents` prints it.
+const STANDARD: &str =
+    "Standard harness (opencode): `write`, `edit`, `apply_patch` share one permission; `pty_*` follow `bash`\n";
+const EXPERIMENTAL: &str = "Experimental harness: every name as written; no terminal plugin\n";
+
+#[test]
+fn hover_on_an_agent_shows_what_it_can_call() {
+    let manifest_text = "imports:\n  - config/agents.yaml\ntools:\n  web_search: beeuni:web_search\n  lookup: tools/lookup.ts\nagents:\n  coder:\n    tools: [lookup, read, task]\n";
+    let dir = common::project(&[
+        ("beeuni.yaml", manifest_text),
+        ("config/agents.yaml", AGENTS),
+        ("tools/lookup.ts", common::MODULE),
+    ]);
+    let (mut client, _) = Client::initialized(dir.path(), neovim_07());
+    let manifest = uri(&dir.path().join("beeuni.yaml"));
+    client.open(&manifest, manifest_text);
+    client.diagnostics(&manifest);
+    let at = |uri: &str, text: &str, needle: &str| json!({ "textDocument": { "uri": uri }, "position": position_of(text, needle) });
+    // The rows of `agents` for this agent, what `task` reaches included; the other agent's name stays inside the
+    // fence, which is longer than its backticks.
+    let coder_table = format!(
+        "{STANDARD}\
+         AGENT  WHY                                HARNESS                   BEEUNI      PROJECT\n\
+         coder  listed                             read, task                -           lookup\n       \
+         through `task`: `x```<img src=e>`  all but bash, read, task  web_search  -\n\n\
+         {EXPERIMENTAL}\
+         AGENT  WHY     HARNESS     BEEUNI  PROJECT\n\
+         coder  listed  read, task  -       lookup\n"
+    );
+    let hover = client.request("textDocument/hover", at(&manifest, manifest_text, "coder:"));
+    assert_eq!(hover["contents"]["kind"], "markdown");
+    assert_eq!(hover["contents"]["value"], format!("`coder`: what it can call\n\n````text\n{coder_table}````\n"));
+    assert_eq!(hover["range"], json!({ "start": { "line": 6, "character": 2 }, "end": { "line": 6, "character": 7 } }));
+
+    // An agent of an imported file: its name a code span in the heading, escaped in the table.
+    let imported = uri(&dir.path().join("config/agents.yaml"));
+    client.open(&imported, AGENTS);
+    client.diagnostics(&imported);
+    let hover = client.request("textDocument/hover", at(&imported, AGENTS, "x```"));
+    let rows = "AGENT            WHY           HARNESS       BEEUNI      PROJECT\n\
+                x```<img src=e>  not excluded  all but bash  web_search  lookup\n";
+    assert_eq!(
+        hover["contents"]["value"],
+        format!("````x```<img src=e>````: what it can call\n\n````text\n{STANDARD}{rows}\n{EXPERIMENTAL}{rows}````\n")
+    );
+    assert_eq!(hover["range"]["start"], json!({ "line": 1, "character": 2 }));
+    client.shutdown_and_exit();
+
+    // A client without Markdown hovers gets the table as plain text.
+    let (mut client, _) = Client::initialized(dir.path(), json!({}));
+    client.open(&manifest, manifest_text);
+    client.diagnostics(&manifest);
+    let hover = client.request("textDocument/hover", at(&manifest, manifest_text, "coder:"));
+    assert_eq!(hover["contents"]["kind"], "plaintext");
+    assert_eq!(hover["contents"]["value"], format!("`coder`: what it can call\n\n{coder_table}"));
+    client.shutdown_and_exit();
+}

@@ -16,6 +16,8 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+pub mod github_api;
+
 /// One step of action.yml, its fields as written.
 #[derive(Debug)]
 pub struct Step {
@@ -108,6 +110,8 @@ pub struct Invocation {
     pub workspace: PathBuf,
     /// `RUNNER_TEMP`.
     pub temp: PathBuf,
+    /// `github.token`, the job's token.
+    pub token: &'static str,
     /// Extra environment of the job (e.g. `BEEUNI_LINT_RELEASES`).
     pub env: Vec<(&'static str, String)>,
 }
@@ -233,10 +237,10 @@ fn parse_outputs(path: &Path) -> BTreeMap<String, String> {
 /// Runs the action as GitHub would for `invocation`.
 pub fn run(invocation: &Invocation) -> Outcome {
     let action = Action::load();
-    let mut inputs = action.inputs.clone();
+    let mut given = BTreeMap::new();
     for (name, value) in &invocation.inputs {
-        assert!(inputs.contains_key(*name), "action.yml has no input `{name}`");
-        inputs.insert((*name).to_owned(), value.clone());
+        assert!(action.inputs.contains_key(*name), "action.yml has no input `{name}`");
+        given.insert((*name).to_owned(), value.clone());
     }
     let event_path = invocation.temp.join("event.json");
     std::fs::write(&event_path, invocation.event.to_string()).unwrap();
@@ -248,8 +252,13 @@ pub fn run(invocation: &Invocation) -> Outcome {
         "actor": invocation.actor,
         "event_name": invocation.event_name,
         "event": invocation.event,
+        "token": invocation.token,
     });
-    let mut context = Context { inputs, github, steps: BTreeMap::new() };
+    let mut context = Context { inputs: BTreeMap::new(), github, steps: BTreeMap::new() };
+    // A default may be an expression (`${{ github.token }}`): GitHub evaluates it before the steps see it.
+    let defaults: BTreeMap<String, String> =
+        action.inputs.iter().map(|(k, v)| (k.clone(), context.expand(v))).collect();
+    context.inputs = defaults.into_iter().chain(given).collect();
     let mut outcome = Outcome {
         success: true,
         ran: Vec::new(),
