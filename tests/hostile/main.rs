@@ -22,6 +22,7 @@ mod bounds;
 mod confinement;
 mod graph;
 mod lsp;
+mod names;
 mod output;
 mod regex;
 mod trust;

@@ -26,7 +26,7 @@ pub const TIME_LIMIT: Duration = if cfg!(debug_assertions) { Duration::from_secs
 pub const WALL_LIMIT: Duration = Duration::from_secs(60);
 /// And within this peak resident memory.
 pub const MEMORY_LIMIT_BYTES: u64 = 200 * 1024 * 1024;
-/// A run still going this long after [`WALL_LIMIT`] is killed, so that a hang fails its test (it is past the cap)
+/// A run still going 5 s past [`WALL_LIMIT`] is killed, so that a hang fails its test (it is past the cap)
 /// instead of hanging the suite.
 const KILL_AFTER: Duration = WALL_LIMIT.saturating_add(Duration::from_secs(5));
 
