@@ -4,6 +4,12 @@
 //! made by hand, does not validate. It is no secret: the same sources give the same id, and anyone holding the
 //! binary can read it out; it is deterministic so that two builds of one source tree are the same binary.
 
+#![allow(
+    clippy::expect_used,
+    clippy::print_stdout,
+    reason = "a build script talks to cargo on standard output, and cargo always sets CARGO_MANIFEST_DIR"
+)]
+
 use std::hash::{DefaultHasher, Hasher};
 use std::path::{Path, PathBuf};
 

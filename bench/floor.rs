@@ -8,6 +8,8 @@
 //! and walks its AST once. It prints what it saw, so nothing is optimised away.
 //! `bench/bench.py` times it beside `beeuni-lint check` and oxlint.
 
+#![allow(clippy::print_stdout, clippy::print_stderr, reason = "a command-line program: it prints what it saw")]
+
 use oxc_allocator::Allocator;
 use oxc_ast::ast::Expression;
 use oxc_ast_visit::{Visit, walk};

@@ -14,6 +14,17 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 /// names a repository makes megabytes long would cost it quadratic work.
 const LONGEST_COMPARED: usize = 256;
 
+/// What a [`NearMatcher`] charges for comparing two names: the product of their lengths (the alignment's table),
+/// each length counted as at least this, the longest tool name's. Up to that length the fixed cost of a
+/// comparison (the count of characters not shared) outweighs the alignment, and every comparison costs the same;
+/// past it, a comparison of two names of 246 characters costs 15 of those.
+pub const SHORTEST_CHARGED: usize = 64;
+
+/// The charge for comparing names of these lengths (see [`SHORTEST_CHARGED`]).
+fn charge(a: usize, b: usize) -> usize {
+    a.max(SHORTEST_CHARGED).saturating_mul(b.max(SHORTEST_CHARGED))
+}
+
 /// [`edit_distance`] when it is at most `bound`, else some distance above it. The alignment is quadratic; most
 /// names compared are far apart, and a count of the characters they do not share (linear) tells most of them:
 /// an edit changes that count by at most two, so more than twice `bound` of them is a distance above `bound`.
@@ -60,16 +71,16 @@ pub fn near_matches<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
 }
 
 /// [`near_matches`] against one list of candidates for many names, each candidate lowercased once and the
-/// candidates grouped by length, each name's search memoised, and the whole held to a number of candidates
-/// compared: the lists a repository controls (every declared tool) and the names looked up (every unknown one) can
-/// each hold a hundred thousand.
+/// candidates grouped by length, each name's search memoised, and the whole held to a budget of characters compared
+/// (see [`charge`]): the lists a repository controls (every declared tool) and the names looked up (every unknown
+/// one) can each hold a hundred thousand, of up to [`LONGEST_COMPARED`] characters.
 pub struct NearMatcher<'a> {
     /// Each distinct candidate, in the order first given, lowercased.
     candidates: Vec<(&'a str, String)>,
     /// Candidates by their length in bytes (the length filter of [`near_matches`]): their places in `candidates`.
     by_length: std::collections::HashMap<usize, Vec<usize>>,
     found: std::collections::HashMap<String, Option<Vec<&'a str>>>,
-    /// Comparisons still allowed.
+    /// Characters still allowed to be compared (see [`charge`]).
     budget: usize,
 }
 
@@ -85,10 +96,14 @@ impl<'a> NearMatcher<'a> {
         NearMatcher { candidates, by_length, found: std::collections::HashMap::new(), budget }
     }
 
-    /// What [`near_matches`] gives for `name`, or `None` once the comparisons allowed are spent.
+    /// What [`near_matches`] gives for `name`, or `None` once the characters allowed to be compared are spent.
     pub fn near(&mut self, name: &str) -> Option<Vec<&'a str>> {
         if let Some(found) = self.found.get(name) {
             return found.clone();
+        }
+        // Near nothing (see `edit_distance`), whatever the candidates: no comparison needed.
+        if name.chars().count() > LONGEST_COMPARED {
+            return Some(Vec::new());
         }
         let lower = name.to_lowercase();
         let mut places: Vec<usize> = (name.len().saturating_sub(2)..=name.len() + 2)
@@ -96,11 +111,13 @@ impl<'a> NearMatcher<'a> {
             .flatten()
             .copied()
             .collect();
-        let found = if places.len() > self.budget {
+        let cost =
+            places.iter().fold(0usize, |sum, &at| sum.saturating_add(charge(lower.len(), self.candidates[at].1.len())));
+        let found = if cost > self.budget {
             self.budget = 0;
             None
         } else {
-            self.budget -= places.len();
+            self.budget -= cost;
             // In the candidates' order, as [`near_matches`] names ties.
             places.sort_unstable();
             let mut best = usize::MAX;
@@ -230,15 +247,32 @@ mod tests {
     #[test]
     fn the_matcher_finds_what_near_matches_finds_within_its_budget() {
         let known = ["bash", "base", "read", "wbsearchx", "websearch", "bash", "Web_Search", "kitten"];
-        let mut matcher = NearMatcher::new(known, 1_000);
+        let mut matcher = NearMatcher::new(known, 1_000 * charge(0, 0));
         for name in ["BASH", "bsh", "wbsearch", "web_serch", "sitting", "read", "zzzzzz", "bahs"] {
             assert_eq!(matcher.near(name), Some(near_matches(name, known)), "{name}");
         }
         // Each distinct name is compared once: asked again, it costs nothing.
-        let mut matcher = NearMatcher::new(known, 3);
+        let mut matcher = NearMatcher::new(known, 3 * charge(0, 0));
         assert_eq!(matcher.near("bsh"), Some(vec!["bash"]), "bash, base, read: three of length 2 to 5");
         assert_eq!(matcher.near("bsh"), Some(vec!["bash"]));
         assert_eq!(matcher.near("rad"), None, "the budget is spent");
+    }
+
+    #[test]
+    fn the_budget_counts_characters_compared_past_the_length_of_a_tool_name() {
+        let prefix = "k".repeat(240);
+        let known: Vec<String> = (0..10).map(|i| format!("{prefix}d{i:05}")).collect();
+        let known = known.iter().map(String::as_str).chain(["bash"]);
+        // Ten comparisons of names of 64 characters or fewer, or one of names of 246.
+        let mut matcher = NearMatcher::new(known.clone(), 10 * charge(0, 0));
+        assert_eq!(charge(246, 246), 246 * 246);
+        assert_eq!(matcher.near("bsh"), Some(vec!["bash"]));
+        assert_eq!(matcher.near(&format!("{prefix}u00000")), None, "ten names of 246: past the budget");
+        let mut matcher = NearMatcher::new(known, 10 * charge(246, 246) + charge(3, 4));
+        assert_eq!(matcher.near(&format!("{prefix}u00000")), Some(vec![&*format!("{prefix}d00000")]));
+        // A name past the longest compared is near nothing, and costs nothing: one comparison with `bash` is left.
+        assert_eq!(matcher.near(&"k".repeat(LONGEST_COMPARED + 1)), Some(Vec::new()));
+        assert_eq!(matcher.near("bsh"), Some(vec!["bash"]));
     }
 
     #[test]

@@ -116,6 +116,12 @@ impl Rule {
         Diagnostic::new(self.id, self.severity, primary, message)
     }
 
+    /// A finding of this rule at a severity the rule computed (a case it finds more or less serious than its
+    /// default; configured levels still apply after the rules).
+    pub fn diagnostic_with(&self, severity: Severity, primary: Label, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(self.id, severity, primary, message)
+    }
+
     /// Debug builds: panics when a finding of this rule carries a fix its declaration does not allow.
     pub(in crate::rules) fn debug_assert_declared_fix(&self, diagnostic: &Diagnostic) {
         debug_assert!(

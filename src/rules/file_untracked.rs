@@ -87,7 +87,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         }
     }
     for problem in project.graph.problems.iter().filter(|p| p.kind == ProblemKind::Unstaged) {
-        let diagnostic = Diagnostic::new(RULE.id, Severity::Error, problem.at.clone(), problem.message.clone());
+        let diagnostic = RULE.diagnostic_with(Severity::Error, problem.at.clone(), problem.message.clone());
         out.push(diagnostic.maybe_help(problem.help.clone()));
     }
 }
@@ -96,5 +96,5 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
 fn finding(project: &Project, untracked: &Untracked, path: &str, at: Label, what: &str) -> Diagnostic {
     let severity = if untracked.is_error() { Severity::Error } else { Severity::Info };
     let (message, help) = untracked.wording(path, project.sources.prefix(), what);
-    Diagnostic::new(RULE.id, severity, at, message).help(help)
+    RULE.diagnostic_with(severity, at, message).help(help)
 }

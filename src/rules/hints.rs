@@ -10,14 +10,17 @@ use crate::diagnostic::Diagnostic;
 use crate::manifest::agents::{AgentDecl, ToolRef};
 use crate::project::Project;
 use crate::source::FileId;
-use crate::suggest::NearMatcher;
+use crate::suggest::{NearMatcher, SHORTEST_CHARGED};
 use std::collections::HashMap;
 
-/// Candidates compared in all, across the findings completed (each distinct name is searched once): past it, a
-/// finding gets the help of a name with no near match. Findings shown are at most some thousands, but the known
-/// names (every declared tool) can be a hundred thousand of one length. Enough for a dozen searches among the
-/// 20,000 tools of the bench, all of one length; each comparison some 2 µs in a debug build.
-const COMPARISONS: usize = 250_000;
+/// Characters compared in all (the product of two names' lengths, each counted as at least a tool name's longest:
+/// [`SHORTEST_CHARGED`]), across the findings completed (each distinct name is searched once): past it, a finding
+/// gets the help of a name with no near match. Findings shown are at most some thousands, but the known names
+/// (every declared tool) can be a hundred thousand of one length. 250,000 comparisons of names of tool-name
+/// length: enough for a dozen searches among the 20,000 tools of the bench, each comparison some 2 µs in a debug
+/// build. Counted by comparisons, names of 246 characters (a 2 MiB manifest holds 3,800 of them and as many
+/// unknown ones) took 9.3 s of CPU in a debug build: their alignments are 15 times the size.
+const COMPARISONS: usize = 250_000 * SHORTEST_CHARGED * SHORTEST_CHARGED;
 
 /// What a finding waiting for its help is about.
 enum Named<'p> {

@@ -44,7 +44,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         };
         let help = "to run it on both harnesses, move it out, replace `tool({ description, args, execute })` by a plain object whose `parameters` is JSON Schema, read secrets from `context.env`, and declare it under `tools:`";
         let mut diagnostic =
-            Diagnostic::new(RULE.id, severity, Label::new(*file, project.file(*file).line_span(0)), message).help(help);
+            RULE.diagnostic_with(severity, Label::new(*file, project.file(*file).line_span(0)), message).help(help);
         if let Some(decl) = declared {
             diagnostic = diagnostic.related(Label::with_message(decl.file, decl.entry(), "declared here"));
         }

@@ -44,7 +44,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             ),
             _ => continue,
         };
-        let diagnostic = in_module(project, RULE.id, RULE.severity, module, span, message);
+        let diagnostic = in_module(project, &RULE, module, span, message);
         out.push(diagnostic.help("add a non-empty `description`: the model reads it to decide when to call the tool"));
     }
 }

@@ -41,8 +41,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 let path = project.module_path(module);
                 let message = format!("the tool in `{path}` has no `execute`{}", shapes::missing_because(object));
                 let help = shapes::execute_help(object).unwrap_or_else(|| HELP.to_string());
-                let diagnostic =
-                    in_module(project, RULE.id, RULE.severity, module, export_site(project, module), message);
+                let diagnostic = in_module(project, &RULE, module, export_site(project, module), message);
                 out.push(diagnostic.help(help));
                 continue;
             }
@@ -52,7 +51,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             ),
             _ => continue,
         };
-        let diagnostic = in_module(project, RULE.id, RULE.severity, module, span, message);
+        let diagnostic = in_module(project, &RULE, module, span, message);
         out.push(diagnostic.help(HELP));
     }
 }

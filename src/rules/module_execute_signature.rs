@@ -42,7 +42,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             "`execute({})` takes the xcsh/pi order `(toolCallId, params, …)`: Beeuni calls `execute(args, context)`",
             params.joined()
         );
-        let diagnostic = in_module(project, RULE.id, RULE.severity, module, *span, message);
+        let diagnostic = in_module(project, &RULE, module, *span, message);
         out.push(diagnostic.help("write `execute(args, context)` and read the signal from `context.signal`"));
     }
 }

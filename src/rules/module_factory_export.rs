@@ -65,7 +65,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             ),
             _ => continue,
         };
-        let diagnostic = in_module(project, RULE.id, RULE.severity, module, export_site(project, module), message);
+        let diagnostic = in_module(project, &RULE, module, export_site(project, module), message);
         out.push(diagnostic.help(help));
     }
 }

@@ -33,7 +33,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         for &span in &execute.fetch_without_signal {
             let message =
                 "`fetch(...)` inside `execute` passes no `signal`: the request cannot be cancelled".to_string();
-            let diagnostic = in_module(project, RULE.id, RULE.severity, module, span, message);
+            let diagnostic = in_module(project, &RULE, module, span, message);
             out.push(diagnostic.help("pass `signal: context.signal`, which aborts when the user stops the turn"));
         }
     }

@@ -43,7 +43,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 "`{}` imports the harness package `{name}`: A module never imports a harness package.",
                 project.module_path(module)
             );
-            let diagnostic = in_module(project, RULE.id, RULE.severity, module, import.span, message);
+            let diagnostic = in_module(project, &RULE, module, import.span, message);
             out.push(
                 diagnostic
                     .help("remove the import; write the tool as a plain object whose `parameters` is JSON Schema"),

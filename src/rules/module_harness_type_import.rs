@@ -43,7 +43,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 "`{}` imports types from the harness package `{name}`: it ties the module to one harness",
                 project.module_path(module)
             );
-            let diagnostic = in_module(project, RULE.id, RULE.severity, module, import.span, message);
+            let diagnostic = in_module(project, &RULE, module, import.span, message);
             out.push(diagnostic.help("declare the types the module needs locally"));
         }
     }

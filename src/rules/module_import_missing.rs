@@ -46,7 +46,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 continue;
             };
             let message = format!("`{}` imports `{}`: {reason}", project.module_path(module), import.specifier);
-            let diagnostic = at_import(project, RULE.id, RULE.severity, module, import, message);
+            let diagnostic = at_import(project, &RULE, module, import, message);
             let help = match (import.guarded, import.deferred) {
                 (true, _) => "the `catch` handles the failure where it is called: correct the path or add the file",
                 (false, true) => {

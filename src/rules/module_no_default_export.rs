@@ -76,7 +76,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 );
                 // At the assignment, the one place to change (docs/spec/rules.md §10 puts a missing export at line 1).
                 let site = export_site(project, module);
-                out.push(in_module(project, RULE.id, RULE.severity, module, site, message).help(EXPORTS_DEFAULT_HELP));
+                out.push(in_module(project, &RULE, module, site, message).help(EXPORTS_DEFAULT_HELP));
                 continue;
             }
             Some(_) => continue,
@@ -92,7 +92,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             },
         };
         let span = first_line(project, module);
-        out.push(in_module(project, RULE.id, RULE.severity, module, span, message).help(help));
+        out.push(in_module(project, &RULE, module, span, message).help(help));
     }
 }
 

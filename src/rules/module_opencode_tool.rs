@@ -42,7 +42,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             "`{}` exports `tool({{ description, args, execute }})`, the opencode plugin form: Beeuni loads a plain object",
             project.module_path(module)
         );
-        let diagnostic = in_module(project, RULE.id, RULE.severity, module, export_site(project, module), message);
+        let diagnostic = in_module(project, &RULE, module, export_site(project, module), message);
         out.push(diagnostic.help(
             "move to a plain object whose `parameters` is JSON Schema, read secrets from `context.env`, declare it under `tools:`",
         ));

@@ -82,7 +82,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 ),
                 _ => continue,
             };
-            let diagnostic = at_import(project, RULE.id, RULE.severity, module, import, message);
+            let diagnostic = at_import(project, &RULE, module, import, message);
             out.push(diagnostic.help(help));
         }
     }

@@ -57,7 +57,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                     ),
                 ),
             };
-            out.push(at_import(project, RULE.id, RULE.severity, module, import, message).help(help));
+            out.push(at_import(project, &RULE, module, import, message).help(help));
         }
     }
 }

@@ -59,7 +59,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 ),
             };
             let message = format!("package `{name}` resolves from `{folder}`, which git does not track: {consequence}");
-            let diagnostic = at_import(project, RULE.id, RULE.severity, module, import, message);
+            let diagnostic = at_import(project, &RULE, module, import, message);
             out.push(diagnostic.help(help));
         }
     }

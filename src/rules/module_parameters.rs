@@ -46,8 +46,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             Field::Missing => {
                 let message = format!("the tool in `{path}` has no `parameters`{}", shapes::missing_because(object));
                 let help = shapes::parameters_help(object).unwrap_or_else(|| HELP.to_string());
-                let diagnostic =
-                    in_module(project, RULE.id, RULE.severity, module, export_site(project, module), message);
+                let diagnostic = in_module(project, &RULE, module, export_site(project, module), message);
                 out.push(diagnostic.help(help));
                 continue;
             }
@@ -73,7 +72,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             },
             Field::Unanalyzable { .. } => continue,
         };
-        let diagnostic = in_module(project, RULE.id, RULE.severity, module, span, message);
+        let diagnostic = in_module(project, &RULE, module, span, message);
         out.push(diagnostic.help(HELP));
     }
 }

@@ -40,7 +40,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             let message = format!("`{}` reads the secret `{name}` from `{}`", project.module_path(module), read.via);
-            let diagnostic = in_module(project, RULE.id, RULE.severity, module, read.span, message);
+            let diagnostic = in_module(project, &RULE, module, read.span, message);
             out.push(diagnostic.help(format!(
                 "read `context.env.{name}`: a secret changed after the box started is in `context.env`, not `process.env`"
             )));

@@ -39,7 +39,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             let message = format!("`required` names `{name}`, which `properties` does not define");
             let help = did_you_mean(name, properties.iter())
                 .unwrap_or_else(|| format!("describe `{name}` under `properties`, or remove it from `required`"));
-            out.push(in_module(project, RULE.id, RULE.severity, module, *span, message).help(help));
+            out.push(in_module(project, &RULE, module, *span, message).help(help));
         }
     }
 }

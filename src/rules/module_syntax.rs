@@ -49,11 +49,11 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in &project.modules {
         if let Some(error) = module.facts.syntax_errors().first() {
             let message = format!("`{}` does not parse: {}", project.module_path(module), error.message);
-            let diagnostic = in_module(project, RULE.id, RULE.severity, module, error.span, message);
+            let diagnostic = in_module(project, &RULE, module, error.span, message);
             out.push(diagnostic.help("the module is skipped at load until it parses"));
         } else if let Some(error) = module.facts.load_error() {
             let message = format!("`{}` fails when Bun loads it: {}", project.module_path(module), error.message);
-            let diagnostic = in_module(project, RULE.id, RULE.severity, module, error.span, message);
+            let diagnostic = in_module(project, &RULE, module, error.span, message);
             out.push(diagnostic.help(
                 "the module is skipped at load: write it as an ES module (`export default { … }`) or as CommonJS (`module.exports = { … }`, without `import` or `export` statements), not both",
             ));

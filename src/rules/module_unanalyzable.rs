@@ -47,7 +47,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in &project.modules {
         let Some(not) = module.facts.not_analysed() else { continue };
         let message = format!("`{}` {}: none of its checks were made", project.module_path(module), not.why);
-        let diagnostic = in_module(project, RULE.id, RULE.severity, module, not.span, message);
+        let diagnostic = in_module(project, &RULE, module, not.span, message);
         out.push(diagnostic.help("the runtime may still load it; beeuni-lint stops here to stay within its limits"));
     }
     for module in &project.modules {
@@ -57,7 +57,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 "'{}' cannot be checked statically: {map} of `{file}` is larger than beeuni-lint looks through ({MAX_EXAMINED} entries, a target of 4 KiB)",
                 import.specifier
             );
-            let diagnostic = at_import(project, RULE.id, RULE.severity, module, import, message);
+            let diagnostic = at_import(project, &RULE, module, import, message);
             out.push(diagnostic.help("the runtime may still load it; a package map of that size is not checked"));
         }
     }
@@ -70,7 +70,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 "{what} of `{}` cannot be read without running it ({why}): it was not checked",
                 project.module_path(module)
             );
-            let diagnostic = in_module(project, RULE.id, RULE.severity, module, span, message);
+            let diagnostic = in_module(project, &RULE, module, span, message);
             out.push(
                 diagnostic.help("beeuni-lint never runs a module; write the value as a literal to have it checked"),
             );

@@ -87,6 +87,6 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 "list all three of `write`, `edit` and `apply_patch`, or none of them",
             )
         };
-        out.push(Diagnostic::new(RULE.id, severity, Label::new(agent.file, first.item), message).help(help));
+        out.push(RULE.diagnostic_with(severity, Label::new(agent.file, first.item), message).help(help));
     }
 }

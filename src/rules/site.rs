@@ -5,36 +5,32 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::modules::Module;
 use crate::modules::facts::{Import, ImportKind};
 use crate::project::Project;
+use crate::rules::Rule;
 use crate::source::Span;
 
 /// A helper's finding lists this many declared modules that load it, at most.
 const MAX_LOADERS: usize = 5;
 
-/// A finding in `module` at `span`, related to where the module comes from (see [`origins`]).
+/// A finding of `rule` in `module` at `span`, related to where the module comes from (see [`origins`]).
 pub fn in_module(
     project: &Project,
-    rule: &'static str,
-    severity: Severity,
+    rule: &Rule,
     module: &Module,
     span: impl Into<Span>,
     message: String,
 ) -> Diagnostic {
-    let diagnostic = Diagnostic::new(rule, severity, Label::new(module.file, span), message);
+    related_to_origins(project, module, rule.diagnostic(Label::new(module.file, span), message))
+}
+
+fn related_to_origins(project: &Project, module: &Module, diagnostic: Diagnostic) -> Diagnostic {
     origins(project, module).into_iter().fold(diagnostic, Diagnostic::related)
 }
 
-/// A finding about `import`, whose resolution failed. An `import()` or `require()` in a `try` with a `catch`
-/// does not stop the load: its finding is a warning that says it fails when called. One inside a function without
-/// a `catch` (in `execute`, say) does not stop the load either, but fails every call: an error that says so. The
-/// import Bun adds for JSX says so: the author wrote no import there.
-pub fn at_import(
-    project: &Project,
-    rule: &'static str,
-    severity: Severity,
-    module: &Module,
-    import: &Import,
-    message: String,
-) -> Diagnostic {
+/// A finding of `rule` about `import`, whose resolution failed. An `import()` or `require()` in a `try` with a
+/// `catch` does not stop the load: its finding is a warning at most, and says it fails when called. One inside a
+/// function without a `catch` (in `execute`, say) does not stop the load either, but fails every call: the rule's
+/// severity, and a message that says so. The import Bun adds for JSX says so: the author wrote no import there.
+pub fn at_import(project: &Project, rule: &Rule, module: &Module, import: &Import, message: String) -> Diagnostic {
     let message = match import.kind {
         ImportKind::Jsx => format!("{message}: Bun compiles the module's JSX to an import of `{}`", import.specifier),
         _ => message,
@@ -44,10 +40,12 @@ pub fn at_import(
             true => format!("{message}: it fails when the function that holds it is called, not at load"),
             false => message,
         };
-        return in_module(project, rule, severity, module, import.span, message);
+        return in_module(project, rule, module, import.span, message);
     }
     let message = format!("{message}: it fails when called, not at load (a `catch` handles it)");
-    in_module(project, rule, severity.min(Severity::Warning), module, import.span, message)
+    let guarded =
+        rule.diagnostic_with(rule.severity.min(Severity::Warning), Label::new(module.file, import.span), message);
+    related_to_origins(project, module, guarded)
 }
 
 /// Where a module comes from: the first `tools:` entry that declares it; for a helper, the import statement of

@@ -57,7 +57,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 project.module_path(module)
             );
             let at = value.properties_span.unwrap_or(*span);
-            let diagnostic = in_module(project, RULE.id, RULE.severity, module, at, message);
+            let diagnostic = in_module(project, &RULE, module, at, message);
             out.push(diagnostic.help("keep the arguments of the tool you replace, or the UI shows the raw output"));
         }
     }

@@ -4,6 +4,16 @@
 //! bound, the attack gets its located finding, nothing outside the repository is read or written, and no raw
 //! control byte reaches any output.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "tests, and their helpers beside them (which clippy's allow-in-tests does not cover), may unwrap, \
+              expect and print"
+)]
+#![allow(unsafe_code, reason = "support.rs measures each run with libc's `wait4` and probes it with `kill`")]
+
 #[path = "../it/common/mod.rs"]
 mod common;
 mod support;
@@ -12,6 +22,7 @@ mod bounds;
 mod confinement;
 mod graph;
 mod lsp;
+mod names;
 mod output;
 mod regex;
 mod trust;

@@ -236,7 +236,7 @@ fn a_hundred_thousand_nested_groups_in_a_language_server_buffer() {
     let outcome = run_with(&sandbox.repo, &["lsp"], &[], Some(&input));
     // `assert_bounded`, but for the protocol's CRLF headers: each message's body is checked instead.
     assert_eq!(outcome.code, Some(0), "{what}: signal {:?}\n{}", outcome.signal, outcome.stderr());
-    assert!(outcome.wall <= TIME_LIMIT, "{what}: took {:?}", outcome.wall);
+    outcome.assert_in_time(what);
     assert!(outcome.peak_rss_bytes <= MEMORY_LIMIT_BYTES, "{what}: {} MiB", outcome.peak_rss_bytes >> 20);
     assert_no_control_bytes(&format!("{what}, stderr"), &outcome.stderr);
     sandbox.assert_untouched(what, &outcome);

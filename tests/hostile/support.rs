@@ -1,5 +1,5 @@
-//! Runs the binary as the hostile suite needs: with its wall time and peak memory measured by the kernel
-//! (`wait4`'s resource usage of that one child), its outputs checked for raw control bytes, and a folder outside
+//! Runs the binary as the hostile suite needs: with its CPU time and peak memory measured by the kernel
+//! (`wait4`'s resource usage of that one child) and its wall time by the clock, its outputs checked for raw control bytes, and a folder outside
 //! the repository whose files must neither leak into the output nor change.
 
 #![allow(dead_code)] // each attack file uses a part of these helpers
@@ -13,13 +13,22 @@ use tempfile::TempDir;
 
 pub use crate::common::{git, write};
 
-/// Every attack must end within this wall time. The bound is 2 s on a release build; the test binary
-/// is a debug build (its dependencies at opt-level 1), measured at up to 4 times slower here.
+/// Every attack must cost at most this CPU time (user + system, all of the run's threads). The bound is 2 s
+/// on a release build; the test binary is a debug build (its dependencies at opt-level 1), measured at up to 4 times
+/// slower here.
+///
+/// CPU time, not wall time: the work an attack makes the linter do is what it controls, and the kernel counts it
+/// whatever else runs. The wall time of the same run is the machine's: on two cores shared with other builds, the
+/// run that used 4.6-4.9 s of CPU took 8.1 to 21 s by the clock, and a wall-time bound failed on load alone.
 pub const TIME_LIMIT: Duration = if cfg!(debug_assertions) { Duration::from_secs(8) } else { Duration::from_secs(2) };
+/// A run waiting on something (a read that blocks, a sleep, a lock) uses no CPU, so [`TIME_LIMIT`] cannot see it:
+/// this much larger wall-clock cap catches such a hang, far above what any load makes of a bounded run.
+pub const WALL_LIMIT: Duration = Duration::from_secs(60);
 /// And within this peak resident memory.
 pub const MEMORY_LIMIT_BYTES: u64 = 200 * 1024 * 1024;
-/// A run that goes past this is killed, so that a regression fails the test instead of hanging it.
-const KILL_AFTER: Duration = Duration::from_secs(120);
+/// A run still going 5 s past [`WALL_LIMIT`] is killed, so that a hang fails its test (it is past the cap)
+/// instead of hanging the suite.
+const KILL_AFTER: Duration = WALL_LIMIT.saturating_add(Duration::from_secs(5));
 
 /// What a run did, as the kernel measured it.
 pub struct Outcome {
@@ -28,7 +37,10 @@ pub struct Outcome {
     pub signal: Option<i32>,
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
+    /// By the clock, from spawn to reaping.
     pub wall: Duration,
+    /// User plus system time of the child (all its threads), from `wait4`.
+    pub cpu: Duration,
     pub peak_rss_bytes: u64,
 }
 
@@ -47,8 +59,11 @@ impl Outcome {
             .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}\nstderr:\n{}", self.stdout(), self.stderr()))
     }
 
-    /// Exit 0, 1 or 2, within [`TIME_LIMIT`] and [`MEMORY_LIMIT_BYTES`], with no raw control byte in either output.
+    /// Exit 0, 1 or 2, in time (see [`Outcome::assert_in_time`]), within [`MEMORY_LIMIT_BYTES`], with no raw
+    /// control byte in either output.
     pub fn assert_bounded(&self, what: &str) -> &Self {
+        // A hang killed by the watchdog ends by a signal: say it was a hang rather than a crash.
+        self.assert_in_time(what);
         assert!(
             matches!(self.code, Some(0..=2)),
             "{what}: exit {:?}, signal {:?}\nstderr:\n{}",
@@ -56,7 +71,6 @@ impl Outcome {
             self.signal,
             tail(&self.stderr)
         );
-        assert!(self.wall <= TIME_LIMIT, "{what}: took {:?}, more than {TIME_LIMIT:?}", self.wall);
         assert!(
             self.peak_rss_bytes <= MEMORY_LIMIT_BYTES,
             "{what}: peak memory {} MiB, more than {} MiB",
@@ -65,6 +79,18 @@ impl Outcome {
         );
         assert_no_control_bytes(&format!("{what}, stdout"), &self.stdout);
         assert_no_control_bytes(&format!("{what}, stderr"), &self.stderr);
+        self
+    }
+
+    /// At most [`TIME_LIMIT`] of CPU time, and ended before [`WALL_LIMIT`] (no hang).
+    pub fn assert_in_time(&self, what: &str) -> &Self {
+        assert!(self.wall <= WALL_LIMIT, "{what}: hung: still running after {:?} (CPU {:?})", self.wall, self.cpu);
+        assert!(
+            self.cpu <= TIME_LIMIT,
+            "{what}: used {:?} of CPU time, more than {TIME_LIMIT:?} (wall {:?})",
+            self.cpu,
+            self.wall
+        );
         self
     }
 }
@@ -112,12 +138,17 @@ static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// [`run`] with environment variables and optional standard input.
 pub fn run_with(dir: &Path, args: &[&str], env: &[(&str, &str)], stdin: Option<&[u8]>) -> Outcome {
-    // A test that failed while holding it leaves it poisoned: the next run is still measured alone.
-    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_beeuni-lint"));
     cmd.current_dir(dir).args(args).env("NO_COLOR", "1").env_remove("GITHUB_STEP_SUMMARY");
     crate::common::isolate_git(&mut cmd);
     cmd.envs(env.iter().copied());
+    measured(cmd, stdin)
+}
+
+/// Runs `cmd` alone (see [`ONE_AT_A_TIME`]), with `stdin` written to it, measured.
+fn measured(mut cmd: Command, stdin: Option<&[u8]>) -> Outcome {
+    // A test that failed while holding it leaves it poisoned: the next run is still measured alone.
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     cmd.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let started = Instant::now();
@@ -181,10 +212,15 @@ pub fn run_with(dir: &Path, args: &[&str], env: &[(&str, &str)], stdin: Option<&
         stdout: out.join().expect("stdout reader"),
         stderr: err.join().expect("stderr reader"),
         wall,
+        cpu: time_of(usage.ru_utime) + time_of(usage.ru_stime),
         // A run too short to be read while it ran gets the upper bound: ru_maxrss (KiB on Linux), which also
         // holds the test process's own peak.
         peak_rss_bytes: polled.unwrap_or(usage.ru_maxrss as u64 * 1024),
     }
+}
+
+fn time_of(value: libc::timeval) -> Duration {
+    Duration::new(value.tv_sec as u64, value.tv_usec as u32 * 1000)
 }
 
 /// `VmHWM` of a running process, in bytes; `None` once it has exited (a zombie has no memory to report).
@@ -282,4 +318,44 @@ pub fn assert_at(finding: &serde_json::Value, rule: &str, path: &str, line: u64,
         (Some(rule), Some(path), Some(line), Some(message)),
         "{finding:#}"
     );
+}
+
+/// The time bound measures what it says: a run that waits uses no CPU time (so only the wall cap can catch a hang),
+/// and a run past either bound fails.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sleeping_run_uses_no_cpu_time_and_a_hang_fails_on_the_wall_cap() {
+        let mut sleep = Command::new("sleep");
+        sleep.arg("0.5");
+        let slept = measured(sleep, None);
+        assert!(slept.wall >= Duration::from_millis(500), "{:?}", slept.wall);
+        assert!(slept.cpu < Duration::from_millis(100), "{:?}", slept.cpu);
+        let hung = Outcome { wall: WALL_LIMIT + Duration::from_secs(5), ..slept };
+        let failure = std::panic::catch_unwind(|| {
+            hung.assert_bounded("a hang");
+        })
+        .expect_err("a hang passed");
+        assert!(failure.downcast_ref::<String>().is_some_and(|message| message.contains("a hang: hung")));
+    }
+
+    #[test]
+    fn a_run_busy_past_the_cpu_budget_fails_whatever_its_wall_time() {
+        let busy = Outcome {
+            code: Some(0),
+            signal: None,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            wall: TIME_LIMIT / 2,
+            cpu: TIME_LIMIT + Duration::from_millis(1),
+            peak_rss_bytes: 0,
+        };
+        let failure = std::panic::catch_unwind(|| {
+            busy.assert_bounded("busy");
+        })
+        .expect_err("the busy run passed");
+        assert!(failure.downcast_ref::<String>().is_some_and(|message| message.contains("of CPU time")));
+    }
 }

@@ -9,6 +9,15 @@
 //! A new test file goes here as `tests/it/<name>.rs` with its `mod` line below; it reaches the helpers as
 //! `crate::common`, `crate::change_support`, and so on.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "tests, and their helpers beside them (which clippy's allow-in-tests does not cover), may unwrap, \
+              expect and print"
+)]
+
 mod action_support;
 mod change_support;
 mod common;
