@@ -62,7 +62,8 @@ crate::rules::declare_rule! {
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for module in tool_modules(project).filter(|m| m.facts.is_whole()) {
         let path = &project.module_path(module);
-        let skipped = format!("`{path}` has no default export: the module is skipped at load");
+        // Formed only for a module that gets the finding: this loop runs for every tool module.
+        let skipped = || format!("`{path}` has no default export: the module is skipped at load");
         let (message, help) = match &module.facts.default_export {
             Some(DefaultExport { kind: DefaultExportKind::Literal { text }, .. }) => (
                 format!(
@@ -81,14 +82,14 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             }
             Some(_) => continue,
             None if !module.facts.opencode_exports().is_empty() => {
-                (skipped, opencode_help(path, module.facts.opencode_exports()))
+                (skipped(), opencode_help(path, module.facts.opencode_exports()))
             }
             None => match module.facts.named_tool_object() {
-                Some(named) => (skipped, shapes::named_help(named)),
+                Some(named) => (skipped(), shapes::named_help(named)),
                 None if module.facts.serves_tools || module.facts.registers_tools => {
-                    (skipped, shapes::SERVER_HELP.to_string())
+                    (skipped(), shapes::SERVER_HELP.to_string())
                 }
-                None => (skipped, PLAIN_HELP.to_string()),
+                None => (skipped(), PLAIN_HELP.to_string()),
             },
         };
         let span = first_line(project, module);
