@@ -321,3 +321,6 @@ fn secrets_diff(
     });
     (granted.collect(), revoked.collect())
 }
+
+#[cfg(test)]
+mod tests;
