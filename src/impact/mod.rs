@@ -13,10 +13,11 @@ mod reasons;
 pub mod render;
 
 use crate::access::{self, AgentAccess, Source};
+use crate::manifest::agents::AgentDecl;
 use crate::manifest::agents::Secrets;
 use crate::project::Project;
 use serde::Serialize;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// The version of the JSON document (`"version"`): raised when a field changes meaning or goes away.
 pub const JSON_VERSION: u32 = 1;
@@ -181,137 +182,146 @@ pub fn compare(name: &str, base: &SideModel, head: &SideModel) -> ProjectImpact 
     if base.state() == Manifest::Unreadable || head.state() == Manifest::Unreadable {
         return out;
     }
-    let (base, head) = (base.project(), head.project());
-    let empty = Vec::new();
-    let base_access = base.map_or_else(Vec::new, access::access);
-    let head_access = head.map_or_else(Vec::new, access::access);
-    let base_agents = base.map_or(&empty, |p| &p.agents);
-    let head_agents = head.map_or(&empty, |p| &p.agents);
-    let has = |agents: &[crate::manifest::agents::AgentDecl], name: &str| agents.iter().any(|a| a.name == name);
-    out.agents_added = names_once(head_agents.iter().filter(|a| !has(base_agents, &a.name)).map(|a| &a.name));
-    out.agents_removed = names_once(base_agents.iter().filter(|a| !has(head_agents, &a.name)).map(|a| &a.name));
-    let (base_tools, head_tools) = (universe_of(base), universe_of(head));
-    out.tools_added = head_tools.iter().filter(|t| !base_tools.iter().any(|b| b.name == t.name)).cloned().collect();
-    out.tools_removed = base_tools.iter().filter(|t| !head_tools.iter().any(|h| h.name == t.name)).cloned().collect();
-    if let (Some(base), Some(head)) = (base, head) {
+    let (base_access, head_access) = (access_of(base.project()), access_of(head.project()));
+    let (base, head) = (Indexed::of(base.project(), &base_access), Indexed::of(head.project(), &head_access));
+    out.agents_added = names_once(head.agents().filter(|a| !base.decls.contains_key(a.as_str())));
+    out.agents_removed = names_once(base.agents().filter(|a| !head.decls.contains_key(a.as_str())));
+    out.tools_added = head.tools.iter().filter(|t| !base.universe.contains(t.name.as_str())).cloned().collect();
+    out.tools_removed = base.tools.iter().filter(|t| !head.universe.contains(t.name.as_str())).cloned().collect();
+    if let (Some(base), Some(head)) = (base.project, head.project) {
         out.modules_changed = modules::changed(base, head);
     }
-    let sides = Sides { base, head, base_access: &base_access, head_access: &head_access };
-    let order = names_once(head_agents.iter().chain(base_agents.iter()).map(|a| &a.name));
-    out.agents = order.iter().filter_map(|agent| sides.agent(agent)).collect();
+    let order = names_once(head.agents().chain(base.agents()));
+    out.agents = order.iter().filter_map(|agent| agent_impact(&base, &head, agent)).collect();
     out
+}
+
+fn access_of(project: Option<&Project>) -> Vec<AgentAccess> {
+    project.map_or_else(Vec::new, access::access)
 }
 
 /// Each name once, in the order first seen (a duplicate agent key is `check`'s to report).
 fn names_once<'a>(names: impl Iterator<Item = &'a String>) -> Vec<String> {
-    let mut seen = BTreeSet::new();
+    let mut seen = HashSet::new();
     names.filter(|name| seen.insert(name.as_str())).cloned().collect()
 }
 
-/// Every tool a session of the project can have, as `access` sees it: `agents` gives an agent without `tools:`
-/// all of them, so the universe is read from the model the same way `access` reads it.
-fn universe_of(project: Option<&Project>) -> Vec<Tool> {
-    let Some(project) = project else { return Vec::new() };
-    access::universe(project).into_iter().map(|(name, source)| Tool { name: name.to_string(), source }).collect()
+/// One side, looked up by name: every lookup of the comparison is one hash away, so that its cost grows with
+/// the agents and tools the repository declares, not with their product.
+struct Indexed<'a> {
+    project: Option<&'a Project>,
+    /// The first declaration of each agent (a second one is `check`'s to report, and `access` lists both).
+    decls: HashMap<&'a str, &'a AgentDecl>,
+    access: HashMap<(&'a str, &'static str), &'a AgentAccess>,
+    /// Every tool a session of the project can have, as `access` reads it.
+    tools: Vec<Tool>,
+    universe: HashSet<&'a str>,
+    /// Every name some agent's `secrets:` lists: what an agent without the key holds.
+    secrets: BTreeSet<&'a str>,
 }
 
-struct Sides<'a> {
-    base: Option<&'a Project>,
-    head: Option<&'a Project>,
-    base_access: &'a [AgentAccess],
-    head_access: &'a [AgentAccess],
-}
-
-impl Sides<'_> {
-    /// What changed for `agent`, or `None` when nothing did.
-    fn agent(&self, agent: &str) -> Option<AgentImpact> {
-        let base_decl = self.base.and_then(|p| p.agents.iter().find(|a| a.name == agent));
-        let head_decl = self.head.and_then(|p| p.agents.iter().find(|a| a.name == agent));
-        let change = match (base_decl, head_decl) {
-            (None, _) => AgentChange::Added,
-            (_, None) => AgentChange::Removed,
-            _ => AgentChange::Changed,
-        };
-        let mut harnesses = Vec::new();
-        for harness in ["standard", "experimental"] {
-            let (before, after) = (find(self.base_access, agent, harness), find(self.head_access, agent, harness));
-            let context = reasons::Context { base: self.base, head: self.head, base_decl, head_decl, harness };
-            let gained = tools_only_in(after, before).map(|t| context.gained(t)).collect();
-            let lost = tools_only_in(before, after).map(|t| context.lost(t)).collect();
-            let task_gained = reach_only_in(after, before);
-            let task_lost = reach_only_in(before, after);
-            let impact = HarnessImpact { harness, gained, lost, task_gained, task_lost };
-            if !(impact.gained.is_empty()
-                && impact.lost.is_empty()
-                && impact.task_gained.is_empty()
-                && impact.task_lost.is_empty())
-            {
-                harnesses.push(impact);
+impl<'a> Indexed<'a> {
+    fn of(project: Option<&'a Project>, access: &'a [AgentAccess]) -> Indexed<'a> {
+        let mut decls = HashMap::new();
+        let mut universe = HashSet::new();
+        let (mut tools, mut secrets) = (Vec::new(), BTreeSet::new());
+        if let Some(project) = project {
+            for agent in &project.agents {
+                decls.entry(agent.name.as_str()).or_insert(agent);
             }
+            for (name, source) in access::universe(project) {
+                universe.insert(name);
+                tools.push(Tool { name: name.to_string(), source });
+            }
+            secrets = project.secrets().into_iter().collect();
         }
-        let (granted, revoked) = secrets_diff(self.base, base_decl, self.head, head_decl);
-        if harnesses.is_empty() && granted.is_empty() && revoked.is_empty() && change == AgentChange::Changed {
-            return None;
+        let mut by_name = HashMap::new();
+        for entry in access {
+            by_name.entry((entry.agent.as_str(), entry.harness)).or_insert(entry);
         }
-        let agent = agent.to_string();
-        Some(AgentImpact { agent, change, secrets_granted: granted, secrets_revoked: revoked, harnesses })
+        Indexed { project, decls, access: by_name, tools, universe, secrets }
+    }
+
+    fn agents(&self) -> impl Iterator<Item = &'a String> {
+        self.project.into_iter().flat_map(|p| p.agents.iter().map(|a| &a.name))
+    }
+
+    /// The secrets `agent` holds, and whether its own `secrets:` list says so.
+    fn secrets_of(&self, agent: Option<&'a AgentDecl>) -> (BTreeSet<&'a str>, bool) {
+        match agent.map(|a| &a.secrets) {
+            Some(Secrets::List(names)) => (names.iter().map(String::as_str).collect(), true),
+            Some(Secrets::NotListed) => (self.secrets.clone(), false),
+            None => (BTreeSet::new(), false),
+        }
     }
 }
 
-fn find<'a>(list: &'a [AgentAccess], agent: &str, harness: &str) -> Option<&'a AgentAccess> {
-    list.iter().find(|a| a.agent == agent && a.harness == harness)
+/// What changed for `agent`, or `None` when nothing did.
+fn agent_impact(base: &Indexed, head: &Indexed, agent: &str) -> Option<AgentImpact> {
+    let (base_decl, head_decl) = (base.decls.get(agent).copied(), head.decls.get(agent).copied());
+    let change = match (base_decl, head_decl) {
+        (None, _) => AgentChange::Added,
+        (_, None) => AgentChange::Removed,
+        _ => AgentChange::Changed,
+    };
+    let mut harnesses = Vec::new();
+    for harness in ["standard", "experimental"] {
+        let (before, after) =
+            (base.access.get(&(agent, harness)).copied(), head.access.get(&(agent, harness)).copied());
+        let context = reasons::Context {
+            base_universe: &base.universe,
+            head_universe: &head.universe,
+            base_decl,
+            head_decl,
+            harness,
+        };
+        let gained = only_in(after, before, |a| &a.tools, |t| &t.name).map(|t| context.gained(t)).collect();
+        let lost = only_in(before, after, |a| &a.tools, |t| &t.name).map(|t| context.lost(t)).collect();
+        let reach = |r: &access::Reached| TaskReach { name: r.name.clone(), source: r.source, via: r.via.clone() };
+        let task_gained = only_in(after, before, |a| &a.through_task, |r| &r.name).map(reach).collect();
+        let task_lost = only_in(before, after, |a| &a.through_task, |r| &r.name).map(reach).collect();
+        let impact = HarnessImpact { harness, gained, lost, task_gained, task_lost };
+        if !(impact.gained.is_empty()
+            && impact.lost.is_empty()
+            && impact.task_gained.is_empty()
+            && impact.task_lost.is_empty())
+        {
+            harnesses.push(impact);
+        }
+    }
+    let (granted, revoked) = secrets_diff(base, base_decl, head, head_decl);
+    if harnesses.is_empty() && granted.is_empty() && revoked.is_empty() && change == AgentChange::Changed {
+        return None;
+    }
+    let agent = agent.to_string();
+    Some(AgentImpact { agent, change, secrets_granted: granted, secrets_revoked: revoked, harnesses })
 }
 
-fn tools_only_in<'a>(
+/// The items of `side`'s list (`list` of an agent's entry) whose name the `other` side's list lacks.
+fn only_in<'a, T: 'a>(
     side: Option<&'a AgentAccess>,
     other: Option<&'a AgentAccess>,
-) -> impl Iterator<Item = &'a access::Callable> {
-    let tools = side.map_or(&[][..], |a| a.tools.as_slice());
-    let others = other.map_or(&[][..], |a| a.tools.as_slice());
-    tools.iter().filter(move |t| !others.iter().any(|o| o.name == t.name))
-}
-
-fn reach_only_in(side: Option<&AgentAccess>, other: Option<&AgentAccess>) -> Vec<TaskReach> {
-    let reached = side.map_or(&[][..], |a| a.through_task.as_slice());
-    let others = other.map_or(&[][..], |a| a.through_task.as_slice());
-    reached
-        .iter()
-        .filter(|r| !others.iter().any(|o| o.name == r.name))
-        .map(|r| TaskReach { name: r.name.clone(), source: r.source, via: r.via.clone() })
-        .collect()
-}
-
-/// The secrets an agent holds: its `secrets:` list, or without one every secret of the project (every name some
-/// agent lists, as `secret-not-granted` counts them).
-fn secrets_of<'a>(
-    project: Option<&'a Project>,
-    agent: Option<&'a crate::manifest::agents::AgentDecl>,
-) -> (BTreeSet<&'a str>, bool) {
-    match (project, agent) {
-        (_, Some(agent)) if matches!(agent.secrets, Secrets::List(_)) => match &agent.secrets {
-            Secrets::List(names) => (names.iter().map(String::as_str).collect(), true),
-            Secrets::NotListed => (BTreeSet::new(), false),
-        },
-        (Some(project), Some(_)) => (project.secrets().into_iter().collect(), false),
-        _ => (BTreeSet::new(), false),
-    }
+    list: impl Fn(&'a AgentAccess) -> &'a Vec<T>,
+    name: impl Fn(&'a T) -> &'a String,
+) -> impl Iterator<Item = &'a T> {
+    let others: HashSet<&String> = other.map(&list).into_iter().flatten().map(&name).collect();
+    side.map(list).into_iter().flatten().filter(move |item| !others.contains(name(item)))
 }
 
 fn secrets_diff(
-    base: Option<&Project>,
-    base_decl: Option<&crate::manifest::agents::AgentDecl>,
-    head: Option<&Project>,
-    head_decl: Option<&crate::manifest::agents::AgentDecl>,
+    base: &Indexed,
+    base_decl: Option<&AgentDecl>,
+    head: &Indexed,
+    head_decl: Option<&AgentDecl>,
 ) -> (Vec<Secret>, Vec<Secret>) {
-    let (before, _) = secrets_of(base, base_decl);
-    let (after, listed_after) = secrets_of(head, head_decl);
+    let (before, _) = base.secrets_of(base_decl);
+    let (after, listed_after) = head.secrets_of(head_decl);
     let why = |listed: bool| {
         if listed { "in its `secrets:` list" } else { "no `secrets:` list: every secret of the project" }.to_string()
     };
     let granted = after.difference(&before).map(|name| Secret { name: name.to_string(), why: why(listed_after) });
     let revoked = before.difference(&after).map(|name| {
-        let still_a_secret = head.is_some_and(|p| p.secrets().contains(name));
-        let why = match (head_decl, listed_after, still_a_secret) {
+        let why = match (head_decl, listed_after, head.secrets.contains(name)) {
             (None, ..) => "agent removed".to_string(),
             (_, true, _) => "not in its `secrets:` list".to_string(),
             (_, false, false) => "no agent lists it any more".to_string(),

@@ -9,7 +9,7 @@ use crate::modules::Module;
 use crate::modules::facts::{DefaultExportKind, Field};
 use crate::project::Project;
 use crate::source::TextSpan;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 /// The fields of a tool module, as read: each as its text without white space.
 #[derive(Default)]
@@ -24,9 +24,10 @@ struct ToolFields {
 /// The project tools of both sides whose module's `description` or `parameters` changed.
 pub(super) fn changed(base: &Project, head: &Project) -> Vec<ModuleChange> {
     let (before, after) = (project_tools(base), project_tools(head));
+    let before: HashMap<&str, &ToolFields> = before.iter().map(|(name, fields)| (name.as_str(), fields)).collect();
     let mut out = Vec::new();
     for (name, new) in &after {
-        let Some((_, old)) = before.iter().find(|(n, _)| n == name) else { continue };
+        let Some(old) = before.get(name.as_str()) else { continue };
         let description_changed = old.description != new.description;
         let parameters_changed = old.parameters != new.parameters;
         if !description_changed && !parameters_changed {

@@ -7,11 +7,12 @@ use super::ToolChange;
 use crate::access::{Callable, Source};
 use crate::catalog::{PTY_TOOLS, SHARED_WRITE_GROUP};
 use crate::manifest::agents::{AgentDecl, ToolList};
-use crate::project::Project;
+use std::collections::HashSet;
 
 pub(super) struct Context<'a> {
-    pub base: Option<&'a Project>,
-    pub head: Option<&'a Project>,
+    /// Every tool a session of the project can have, at each side.
+    pub base_universe: &'a HashSet<&'a str>,
+    pub head_universe: &'a HashSet<&'a str>,
     pub base_decl: Option<&'a AgentDecl>,
     pub head_decl: Option<&'a AgentDecl>,
     pub harness: &'static str,
@@ -26,7 +27,9 @@ impl Context<'_> {
     pub fn gained(&self, tool: &Callable) -> ToolChange {
         let why = match self.base_decl {
             None => format!("new agent: {}", tool.why),
-            Some(_) if !in_universe(self.base, &tool.name) => format!("{}: {}", arrived(tool.source), tool.why),
+            Some(_) if !self.base_universe.contains(tool.name.as_str()) => {
+                format!("{}: {}", arrived(tool.source), tool.why)
+            }
             Some(decl) => format!("{} (before: {})", tool.why, why_not(decl, &tool.name, self.standard())),
         };
         ToolChange { name: tool.name.clone(), source: tool.source, why }
@@ -36,15 +39,11 @@ impl Context<'_> {
     pub fn lost(&self, tool: &Callable) -> ToolChange {
         let why = match self.head_decl {
             None => "agent removed".to_string(),
-            Some(_) if !in_universe(self.head, &tool.name) => left(tool.source).to_string(),
+            Some(_) if !self.head_universe.contains(tool.name.as_str()) => left(tool.source).to_string(),
             Some(decl) => format!("{} (before: {})", why_not(decl, &tool.name, self.standard()), tool.why),
         };
         ToolChange { name: tool.name.clone(), source: tool.source, why }
     }
-}
-
-fn in_universe(project: Option<&Project>, tool: &str) -> bool {
-    project.is_some_and(|p| crate::access::universe(p).iter().any(|(name, _)| *name == tool))
 }
 
 /// Why a tool new to every session of the project is there.
