@@ -481,3 +481,23 @@ fn markdown_for_a_pull_request_comment() {
     assert!(text.contains("<summary><code>&lt;/summary&gt;&lt;/details&gt;&lt;img"), "{text}");
     insta::assert_snapshot!(text);
 }
+
+/// docs/impact.md shows this change's output: it must be what the binary prints (the base's id aside).
+#[test]
+fn the_docs_example_is_real_output() {
+    let base = "tools:\n  web_search: beeuni:web_search\n  memory: beeuni:memory\n  crm: ./tools/crm.ts\nagents:\n  coder:\n    tools:\n      exclude: [bash]\n    secrets: [GH_TOKEN]\n  support:\n    tools: [read, crm]\n    secrets: [CRM_KEY]\n";
+    let head = "tools:\n  web_search: beeuni:web_search\n  crm: ./tools/crm.ts\nagents:\n  coder:\n    tools:\n      exclude: []\n    secrets: [GH_TOKEN]\n  support:\n    tools: [read, crm, edit]\n    secrets: [CRM_KEY, STRIPE_KEY]\n";
+    let crm_before = "export default {\n  description: 'Find a customer',\n  parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },\n  async execute({ id }, context) { return id; },\n};\n";
+    let crm_after = "export default {\n  description: 'Find or update a customer',\n  parameters: {\n    type: 'object',\n    properties: { id: { type: 'string' }, note: { type: 'string' } },\n    required: ['id', 'note'],\n  },\n  async execute({ id }, context) { return id; },\n};\n";
+    let repo = two_commits(
+        &[("beeuni.yaml", base), ("tools/crm.ts", crm_before)],
+        &[("beeuni.yaml", head), ("tools/crm.ts", crm_after)],
+    );
+    impact(&repo);
+    let doc = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/impact.md")).unwrap();
+    for (format, fence) in [("human", "```text\n"), ("markdown", "````markdown\n")] {
+        let run = bin_in(&repo.dir, &["impact", "--base", "main", "--format", format]);
+        let shown = run.stdout.replace(&repo.short("main"), "1a2b3c4");
+        assert!(doc.contains(&format!("{fence}{shown}```")), "docs/impact.md should show:\n{shown}");
+    }
+}
