@@ -273,6 +273,8 @@ fn agent_impact(base: &Indexed, head: &Indexed, agent: &str) -> Option<AgentImpa
             head_universe: &head.universe,
             base_decl,
             head_decl,
+            base_invalid: before.is_some_and(|a| a.invalid),
+            head_invalid: after.is_some_and(|a| a.invalid),
             harness,
         };
         let gained = only_in(after, before, |a| &a.tools, |t| &t.name).map(|t| context.gained(t)).collect();

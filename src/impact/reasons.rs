@@ -9,12 +9,17 @@ use crate::catalog::{PTY_TOOLS, SHARED_WRITE_GROUP};
 use crate::manifest::agents::{AgentDecl, ToolList};
 use std::collections::HashSet;
 
+const INVALID: &str = "`tools:` is invalid (see check): what it gives is not known";
+
 pub(super) struct Context<'a> {
     /// Every tool a session of the project can have, at each side.
     pub base_universe: &'a HashSet<&'a str>,
     pub head_universe: &'a HashSet<&'a str>,
     pub base_decl: Option<&'a AgentDecl>,
     pub head_decl: Option<&'a AgentDecl>,
+    /// What `access` calls invalid on each side (a misspelt `tools:` key too, which the declaration reads as none).
+    pub base_invalid: bool,
+    pub head_invalid: bool,
     pub harness: &'static str,
 }
 
@@ -30,6 +35,7 @@ impl Context<'_> {
             Some(_) if !self.base_universe.contains(tool.name.as_str()) => {
                 format!("{}: {}", arrived(tool.source), tool.why)
             }
+            Some(_) if self.base_invalid => format!("{} (before: {INVALID})", tool.why),
             Some(decl) => format!("{} (before: {})", tool.why, why_not(decl, &tool.name, self.standard())),
         };
         ToolChange { name: tool.name.clone(), source: tool.source, why }
@@ -40,6 +46,7 @@ impl Context<'_> {
         let why = match self.head_decl {
             None => "agent removed".to_string(),
             Some(_) if !self.head_universe.contains(tool.name.as_str()) => left(tool.source).to_string(),
+            Some(_) if self.head_invalid => format!("{INVALID} (before: {})", tool.why),
             Some(decl) => format!("{} (before: {})", why_not(decl, &tool.name, self.standard()), tool.why),
         };
         ToolChange { name: tool.name.clone(), source: tool.source, why }
@@ -75,7 +82,7 @@ fn why_not(agent: &AgentDecl, tool: &str, standard: bool) -> String {
     match &agent.tools {
         ToolList::All => "not a tool of the project".into(),
         ToolList::None => "`tools:` gives it no tool".into(),
-        ToolList::Invalid => "`tools:` is invalid (see check)".into(),
+        ToolList::Invalid => INVALID.into(),
         ToolList::List(_) => "not in its `tools:` list".into(),
         ToolList::Exclude(items) => match items.iter().find(|t| t.name == tool || shares(&t.name)) {
             Some(t) if t.name == tool => "`exclude:` lists it".into(),

@@ -501,3 +501,33 @@ fn the_docs_example_is_real_output() {
         assert!(doc.contains(&format!("{fence}{shown}```")), "docs/impact.md should show:\n{shown}");
     }
 }
+
+#[test]
+fn a_tools_key_that_becomes_invalid_loses_everything_it_gave() {
+    let repo = two_commits(
+        &[("beeuni.yaml", "agents:\n  a:\n    tools: [read]\n")],
+        &[("beeuni.yaml", "agents:\n  a:\n    tools: 7\n")],
+    );
+    let invalid = "`tools:` is invalid (see check): what it gives is not known (before: listed)";
+    let report = impact(&repo);
+    for harness in 0..2 {
+        assert_eq!(agents(&report)[0]["harnesses"][harness]["lost"], json!([change("read", "harness", invalid)]));
+    }
+}
+
+#[test]
+fn repository_names_reach_a_terminal_escaped() {
+    let repo = two_commits(
+        &[("beeuni.yaml", "agents:\n  a:\n    tools: [read]\n")],
+        &[("beeuni.yaml", "agents:\n  a:\n    tools: [read]\n  \"evil\\e]0;owned\\a\\nline\":\n    tools: [grep]\n")],
+    );
+    for format in ["human", "markdown", "json"] {
+        let run = bin_in(&repo.dir, &["impact", "--base", "main", "--format", format]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let raw = run.stdout.chars().find(|c| c.is_control() && *c != '\n');
+        assert_eq!(raw, None, "{format}:\n{}", run.stdout);
+        assert!(!run.stdout.contains("evil\nline") && !run.stdout.contains("evil\u{1b}"), "{format}");
+    }
+    let human = bin_in(&repo.dir, &["impact", "--base", "main"]).stdout;
+    assert!(human.contains("agents added: evil\\u{1b}]0;owned\\u{7}\\nline\n"), "{human}");
+}
