@@ -55,7 +55,7 @@ pub struct AgentAccess {
 
 /// Every tool a session of the project can have: the harness's own (tier 1 and config), the loaded Beeuni
 /// tools, and the declared project tools whose name the platform accepts.
-fn universe(project: &Project) -> Vec<(&str, Source)> {
+pub fn universe(project: &Project) -> Vec<(&str, Source)> {
     let mut names: Vec<(&str, Source)> = project
         .harness
         .names()

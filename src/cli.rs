@@ -43,6 +43,9 @@ pub enum Command {
         #[command(flatten)]
         view: ViewArgs,
     },
+    /// What a change does to what each agent can call: tools gained and lost (and why), secrets, `task` reach
+    #[command(after_help = IMPACT_EXIT_STATUS)]
+    Impact(ImpactArgs),
     /// Give the project its own copy of a Beeuni tool: tools/NAME.ts, and NAME's line pointed at it
     Eject {
         /// The Beeuni tool: web_search, image_search, scrape_webpage, memory or show
@@ -89,6 +92,38 @@ pub struct ViewArgs {
     /// `.codex/tools` are always read)
     #[arg(long, value_name = "PATH")]
     pub xcsh: Vec<PathBuf>,
+}
+
+/// Printed after `impact --help`.
+pub const IMPACT_EXIT_STATUS: &str = "Exit status:
+  0  compared (whether anything changed or not)
+  2  the run could not happen: a usage error, no beeuni.yaml, a bad config, a base revision that is not there";
+
+#[derive(Args, Debug, Clone)]
+pub struct ImpactArgs {
+    /// A path inside the project (default: the current folder); several PATHs compare several projects, and the
+    /// root of a git repository without beeuni.yaml stands for every project it tracks
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Compare with the merge base of REV and HEAD (a branch, tag, HEAD~1, a SHA, origin/main)
+    #[arg(long, value_name = "REV")]
+    pub base: Option<String>,
+    /// Compare what the index holds (the commit being made), with HEAD (or with --base)
+    #[arg(long)]
+    pub staged: bool,
+    /// Output format: human (a terminal), json (docs/impact.md), markdown (a pull-request comment)
+    #[arg(long, value_enum, default_value_t = ImpactFormat::Human)]
+    pub format: ImpactFormat,
+    /// The config file (default: the nearest beeuni-lint.toml from the project root up to the repository root)
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImpactFormat {
+    Human,
+    Json,
+    Markdown,
 }
 
 #[derive(Args, Debug, Clone)]

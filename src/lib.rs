@@ -28,7 +28,8 @@
 //! 15. `lint`: the pipeline, from options to a report
 //! 16. `fix`, `render`: the fix engine (offers, rounds, eject and restore); the report's formats
 //! 17. `hook`, `listing`, `lsp`, `schema`, `stats`: commands and views beside `check`
-//! 18. `fuzzing`: the fuzz targets' entry points
+//! 18. `impact`: what a change does to what each agent can call (both sides' models, read as `agents` reads one)
+//! 19. `fuzzing`: the fuzz targets' entry points
 
 // The library's lints are the package's (the `[lints]` table of Cargo.toml, CONTRIBUTING.md): no `unsafe` but the
 // documented blocks, each allowed where it stands with its reason; no `unwrap`/`expect` outside tests (clippy.toml)
@@ -47,6 +48,7 @@ pub mod fix;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod hook;
+pub mod impact;
 pub mod lint;
 pub mod listing;
 pub mod lookup;

@@ -25,6 +25,7 @@ fn main() -> ExitCode {
         Some(Command::Check(args)) => run::check(&args),
         Some(Command::Ls { json, view }) => ls(json, view),
         Some(Command::Agents { json, view }) => agents(json, view),
+        Some(Command::Impact(args)) => impact(&args),
         Some(Command::Eject { name, from, template, force }) => {
             let source = match (from, template) {
                 (Some(file), _) => Some(beeuni_lint::fix::eject::Source::From(file)),
@@ -121,6 +122,34 @@ fn agents(json: bool, view: ViewArgs) -> Result<u8, String> {
         beeuni_lint::access::render_text(&project, &access)
     })?;
     Ok(0)
+}
+
+/// `impact`: each project of the PATHs (or `.`) compared, then one document of them all. A project that cannot
+/// be compared stops the run (exit 2): a comment that leaves one out would read as "nothing changed".
+fn impact(args: &cli::ImpactArgs) -> Result<u8, String> {
+    if args.base.is_none() && !args.staged {
+        return Err("`impact` compares two versions: add `--base REV` (or `--staged` for the commit being made)".into());
+    }
+    let paths = if args.paths.is_empty() { vec![std::path::PathBuf::from(".")] } else { args.paths.clone() };
+    let mut document = beeuni_lint::impact::Impact {
+        version: beeuni_lint::impact::JSON_VERSION,
+        base: String::new(),
+        head: "work tree",
+        projects: Vec::new(),
+    };
+    for path in run::projects_of(&paths, args.staged)? {
+        let mut options = CheckOptions::new(path);
+        (options.config, options.base, options.staged) = (args.config.clone(), args.base.clone(), args.staged);
+        let compared = beeuni_lint::impact::load::project(&options).map_err(|error| error.to_string())?;
+        (document.base, document.head) = (compared.base, compared.head);
+        document.projects.push(compared.impact);
+    }
+    let text = match args.format {
+        cli::ImpactFormat::Json => beeuni_lint::impact::render::json(&document),
+        cli::ImpactFormat::Human => beeuni_lint::impact::render::human(&document),
+        cli::ImpactFormat::Markdown => beeuni_lint::impact::render::markdown(&document),
+    };
+    print(&text).map(|()| 0)
 }
 
 fn rules_table() -> String {

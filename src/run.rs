@@ -118,7 +118,7 @@ fn report_projects(args: &CheckArgs, projects: Vec<PathBuf>) -> Result<u8, Strin
 /// The projects to lint for `paths`: each path (the first of any that share a project), or for the top of a
 /// work tree without `beeuni.yaml` every project the repository tracks. Several need one git work tree: their
 /// paths are shown from its root.
-fn projects_of(paths: &[PathBuf], staged: bool) -> Result<Vec<PathBuf>, String> {
+pub(crate) fn projects_of(paths: &[PathBuf], staged: bool) -> Result<Vec<PathBuf>, String> {
     let mut projects: Vec<(PathBuf, PathBuf)> = Vec::new();
     let mut top = None;
     for path in paths {

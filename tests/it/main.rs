@@ -49,6 +49,7 @@ mod fuzz_seeds;
 mod git;
 mod hook;
 mod ignores_everywhere;
+mod impact;
 mod layers;
 mod layout;
 mod lsp;

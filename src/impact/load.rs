@@ -1,0 +1,56 @@
+//! Both sides of one project as full models: the head as `check --base` builds it (the work tree, or the index
+//! with `--staged`), the base from git objects at the merge base, with the head's config (its harness tools), so
+//! that only the change differs.
+
+use super::{ProjectImpact, SideModel, compare};
+use crate::error::Error;
+use crate::lint::{self, CheckOptions, Loaded};
+use crate::project::{Project, ProjectInput};
+use crate::repo::checkout::Side;
+use crate::{discover, listing, modules};
+
+/// One project compared: what its base was, and the impact.
+pub struct Compared {
+    pub base: String,
+    pub head: &'static str,
+    pub impact: ProjectImpact,
+}
+
+/// Compares the project that holds `options.path` at `options.base`'s merge base (or HEAD with `--staged` alone)
+/// with its head. `Err`: the run cannot happen (exit 2), as for `check --base`.
+pub fn project(options: &CheckOptions) -> Result<Compared, Error> {
+    if options.base.is_none() && !options.staged {
+        return Err(Error::Usage("`impact` compares two versions: add `--base REV` (or `--staged`)".into()));
+    }
+    let Loaded { project: head, checkout, config, sides } = lint::load(options)?;
+    let Some(sides) = sides else {
+        return Err(Error::Usage("`impact` needs `--base REV` or `--staged`".into()));
+    };
+    let base_checkout = checkout.at(sides.base);
+    let base = match (sides.base, discover::manifest(&base_checkout)) {
+        (Side::Empty, _) | (_, Err(_) | Ok(Err(_))) => None,
+        (_, Ok(Ok(manifest))) => Some(Project::build(ProjectInput {
+            checkout: &base_checkout,
+            manifest: Some(Ok(manifest)),
+            xcsh_paths: Vec::new(),
+            harness_tools: config.harness_tools.clone(),
+            parsed: &modules::Reused::default(),
+            cache: None,
+            keep_texts: false,
+        })),
+    };
+    let name = if checkout.git_prefix.is_empty() { "." } else { checkout.git_prefix.as_str() };
+    let impact = compare(name, &side(base.as_ref()), &side(Some(&head)));
+    let head_name = if options.staged { "index" } else { "work tree" };
+    Ok(Compared { base: sides.base_description, head: head_name, impact })
+}
+
+/// What `agents` would answer from: a model whose manifest it can read.
+fn side(project: Option<&Project>) -> SideModel<'_> {
+    match project {
+        None => SideModel::Missing,
+        Some(project) if project.misnamed_manifest.is_some() || project.graph.files.is_empty() => SideModel::Missing,
+        Some(project) if !listing::unreadable(project).is_empty() => SideModel::Unreadable,
+        Some(project) => SideModel::Read(project),
+    }
+}

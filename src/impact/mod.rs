@@ -1,0 +1,338 @@
+//! `beeuni-lint impact`: what a change does to what each agent can call. Both sides of the change (the merge base
+//! and the work tree, or the index) are built as full models and each is read by [`access::access`], the same
+//! answer `agents` gives at that revision; the impact is the difference of the two, per agent and per harness,
+//! with the reason each tool changed ([`reasons`]), the secrets each agent holds, what `task` reaches, the tools
+//! of the project and what their modules declare ([`modules`]).
+//!
+//! Every list it holds is bounded by the models it compares (their agents and tools, capped as the loader caps
+//! them); the Markdown a pull-request comment gets is bounded again by its length ([`render::markdown`]).
+
+pub mod load;
+mod modules;
+mod reasons;
+pub mod render;
+
+use crate::access::{self, AgentAccess, Source};
+use crate::manifest::agents::AgentDecl;
+use crate::manifest::agents::Secrets;
+use crate::project::Project;
+use serde::Serialize;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+/// The version of the JSON document (`"version"`): raised when a field changes meaning or goes away.
+pub const JSON_VERSION: u32 = 1;
+
+/// A whole run: every project compared, with what it was compared with.
+#[derive(Serialize, Debug)]
+pub struct Impact {
+    pub version: u32,
+    /// "merge base 1a2b3c4 of origin/main and HEAD", "HEAD (1a2b3c4)", …
+    pub base: String,
+    /// `work tree` or `index`.
+    pub head: &'static str,
+    pub projects: Vec<ProjectImpact>,
+}
+
+/// How a side's manifest was found.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Manifest {
+    Read,
+    /// No `beeuni.yaml` at that side: the project is new (or gone).
+    Missing,
+    /// Not YAML, or a top-level value of the wrong type (what keeps `agents` from answering): nothing compared.
+    Unreadable,
+}
+
+#[derive(Serialize, Debug)]
+pub struct ProjectImpact {
+    /// The project's folder from the repository's root (`.` for the root).
+    pub project: String,
+    pub base_manifest: Manifest,
+    pub head_manifest: Manifest,
+    pub agents_added: Vec<String>,
+    pub agents_removed: Vec<String>,
+    /// Tools every session of the project may now have (a declared project tool, a Beeuni tool `tools:` loads).
+    pub tools_added: Vec<Tool>,
+    pub tools_removed: Vec<Tool>,
+    /// Project tools on both sides whose module changed its `description` or `parameters`.
+    pub modules_changed: Vec<ModuleChange>,
+    /// The agents whose tools, `task` reach or secrets changed, in the head's order (removed ones last).
+    pub agents: Vec<AgentImpact>,
+}
+
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct Tool {
+    pub name: String,
+    pub source: Source,
+}
+
+#[derive(Serialize, Debug, Default, PartialEq, Eq)]
+pub struct ModuleChange {
+    pub name: String,
+    /// The module's path at the head (project-relative).
+    pub module: String,
+    pub description_changed: bool,
+    pub parameters_changed: bool,
+    pub properties_added: Vec<String>,
+    pub properties_removed: Vec<String>,
+    /// `required` changed: the names it gained and lost.
+    pub required_added: Vec<String>,
+    pub required_removed: Vec<String>,
+}
+
+#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum AgentChange {
+    Added,
+    Removed,
+    Changed,
+}
+
+#[derive(Serialize, Debug)]
+pub struct AgentImpact {
+    pub agent: String,
+    pub change: AgentChange,
+    pub secrets_granted: Vec<Secret>,
+    pub secrets_revoked: Vec<Secret>,
+    /// Only the harnesses on which something changed.
+    pub harnesses: Vec<HarnessImpact>,
+}
+
+#[derive(Serialize, Debug, PartialEq, Eq)]
+pub struct Secret {
+    pub name: String,
+    pub why: String,
+}
+
+#[derive(Serialize, Debug)]
+pub struct HarnessImpact {
+    pub harness: &'static str,
+    pub gained: Vec<ToolChange>,
+    pub lost: Vec<ToolChange>,
+    /// Tools newly reached by starting another agent with `task` (standard harness), and through which agent.
+    pub task_gained: Vec<TaskReach>,
+    pub task_lost: Vec<TaskReach>,
+}
+
+#[derive(Serialize, Debug, PartialEq, Eq)]
+pub struct ToolChange {
+    pub name: String,
+    pub source: Source,
+    pub why: String,
+}
+
+#[derive(Serialize, Debug, PartialEq, Eq)]
+pub struct TaskReach {
+    pub name: String,
+    pub source: Source,
+    pub via: String,
+}
+
+impl ProjectImpact {
+    pub fn is_empty(&self) -> bool {
+        self.agents_added.is_empty()
+            && self.agents_removed.is_empty()
+            && self.tools_added.is_empty()
+            && self.tools_removed.is_empty()
+            && self.modules_changed.is_empty()
+            && self.agents.is_empty()
+            && self.base_manifest != Manifest::Unreadable
+            && self.head_manifest != Manifest::Unreadable
+    }
+}
+
+/// One side of the change: its model, or why there is none.
+pub enum SideModel<'a> {
+    Read(&'a Project),
+    Missing,
+    Unreadable,
+}
+
+impl<'a> SideModel<'a> {
+    fn project(&self) -> Option<&'a Project> {
+        match self {
+            SideModel::Read(project) => Some(*project),
+            _ => None,
+        }
+    }
+
+    fn state(&self) -> Manifest {
+        match self {
+            SideModel::Read(_) => Manifest::Read,
+            SideModel::Missing => Manifest::Missing,
+            SideModel::Unreadable => Manifest::Unreadable,
+        }
+    }
+}
+
+/// The impact of the change from `base` to `head` on the project `name`.
+pub fn compare(name: &str, base: &SideModel, head: &SideModel) -> ProjectImpact {
+    let mut out = ProjectImpact {
+        project: name.to_string(),
+        base_manifest: base.state(),
+        head_manifest: head.state(),
+        agents_added: Vec::new(),
+        agents_removed: Vec::new(),
+        tools_added: Vec::new(),
+        tools_removed: Vec::new(),
+        modules_changed: Vec::new(),
+        agents: Vec::new(),
+    };
+    if base.state() == Manifest::Unreadable || head.state() == Manifest::Unreadable {
+        return out;
+    }
+    let (base_access, head_access) = (access_of(base.project()), access_of(head.project()));
+    let (base, head) = (Indexed::of(base.project(), &base_access), Indexed::of(head.project(), &head_access));
+    out.agents_added = names_once(head.agents().filter(|a| !base.decls.contains_key(a.as_str())));
+    out.agents_removed = names_once(base.agents().filter(|a| !head.decls.contains_key(a.as_str())));
+    out.tools_added = head.tools.iter().filter(|t| !base.universe.contains(t.name.as_str())).cloned().collect();
+    out.tools_removed = base.tools.iter().filter(|t| !head.universe.contains(t.name.as_str())).cloned().collect();
+    if let (Some(base), Some(head)) = (base.project, head.project) {
+        out.modules_changed = modules::changed(base, head);
+    }
+    let order = names_once(head.agents().chain(base.agents()));
+    out.agents = order.iter().filter_map(|agent| agent_impact(&base, &head, agent)).collect();
+    out
+}
+
+fn access_of(project: Option<&Project>) -> Vec<AgentAccess> {
+    project.map_or_else(Vec::new, access::access)
+}
+
+/// Each name once, in the order first seen (a duplicate agent key is `check`'s to report).
+fn names_once<'a>(names: impl Iterator<Item = &'a String>) -> Vec<String> {
+    let mut seen = HashSet::new();
+    names.filter(|name| seen.insert(name.as_str())).cloned().collect()
+}
+
+/// One side, looked up by name: every lookup of the comparison is one hash away, so that its cost grows with
+/// the agents and tools the repository declares, not with their product.
+struct Indexed<'a> {
+    project: Option<&'a Project>,
+    /// The first declaration of each agent (a second one is `check`'s to report, and `access` lists both).
+    decls: HashMap<&'a str, &'a AgentDecl>,
+    access: HashMap<(&'a str, &'static str), &'a AgentAccess>,
+    /// Every tool a session of the project can have, as `access` reads it.
+    tools: Vec<Tool>,
+    universe: HashSet<&'a str>,
+    /// Every name some agent's `secrets:` lists: what an agent without the key holds.
+    secrets: BTreeSet<&'a str>,
+}
+
+impl<'a> Indexed<'a> {
+    fn of(project: Option<&'a Project>, access: &'a [AgentAccess]) -> Indexed<'a> {
+        let mut decls = HashMap::new();
+        let mut universe = HashSet::new();
+        let (mut tools, mut secrets) = (Vec::new(), BTreeSet::new());
+        if let Some(project) = project {
+            for agent in &project.agents {
+                decls.entry(agent.name.as_str()).or_insert(agent);
+            }
+            for (name, source) in access::universe(project) {
+                universe.insert(name);
+                tools.push(Tool { name: name.to_string(), source });
+            }
+            secrets = project.secrets().into_iter().collect();
+        }
+        let mut by_name = HashMap::new();
+        for entry in access {
+            by_name.entry((entry.agent.as_str(), entry.harness)).or_insert(entry);
+        }
+        Indexed { project, decls, access: by_name, tools, universe, secrets }
+    }
+
+    fn agents(&self) -> impl Iterator<Item = &'a String> {
+        self.project.into_iter().flat_map(|p| p.agents.iter().map(|a| &a.name))
+    }
+
+    /// The secrets `agent` holds, and whether its own `secrets:` list says so.
+    fn secrets_of(&self, agent: Option<&'a AgentDecl>) -> (BTreeSet<&'a str>, bool) {
+        match agent.map(|a| &a.secrets) {
+            Some(Secrets::List(names)) => (names.iter().map(String::as_str).collect(), true),
+            Some(Secrets::NotListed) => (self.secrets.clone(), false),
+            None => (BTreeSet::new(), false),
+        }
+    }
+}
+
+/// What changed for `agent`, or `None` when nothing did.
+fn agent_impact(base: &Indexed, head: &Indexed, agent: &str) -> Option<AgentImpact> {
+    let (base_decl, head_decl) = (base.decls.get(agent).copied(), head.decls.get(agent).copied());
+    let change = match (base_decl, head_decl) {
+        (None, _) => AgentChange::Added,
+        (_, None) => AgentChange::Removed,
+        _ => AgentChange::Changed,
+    };
+    let mut harnesses = Vec::new();
+    for harness in ["standard", "experimental"] {
+        let (before, after) =
+            (base.access.get(&(agent, harness)).copied(), head.access.get(&(agent, harness)).copied());
+        let context = reasons::Context {
+            base_universe: &base.universe,
+            head_universe: &head.universe,
+            base_decl,
+            head_decl,
+            base_invalid: before.is_some_and(|a| a.invalid),
+            head_invalid: after.is_some_and(|a| a.invalid),
+            harness,
+        };
+        let gained = only_in(after, before, |a| &a.tools, |t| &t.name).map(|t| context.gained(t)).collect();
+        let lost = only_in(before, after, |a| &a.tools, |t| &t.name).map(|t| context.lost(t)).collect();
+        let reach = |r: &access::Reached| TaskReach { name: r.name.clone(), source: r.source, via: r.via.clone() };
+        let task_gained = only_in(after, before, |a| &a.through_task, |r| &r.name).map(reach).collect();
+        let task_lost = only_in(before, after, |a| &a.through_task, |r| &r.name).map(reach).collect();
+        let impact = HarnessImpact { harness, gained, lost, task_gained, task_lost };
+        if !(impact.gained.is_empty()
+            && impact.lost.is_empty()
+            && impact.task_gained.is_empty()
+            && impact.task_lost.is_empty())
+        {
+            harnesses.push(impact);
+        }
+    }
+    let (granted, revoked) = secrets_diff(base, base_decl, head, head_decl);
+    if harnesses.is_empty() && granted.is_empty() && revoked.is_empty() && change == AgentChange::Changed {
+        return None;
+    }
+    let agent = agent.to_string();
+    Some(AgentImpact { agent, change, secrets_granted: granted, secrets_revoked: revoked, harnesses })
+}
+
+/// The items of `side`'s list (`list` of an agent's entry) whose name the `other` side's list lacks.
+fn only_in<'a, T: 'a>(
+    side: Option<&'a AgentAccess>,
+    other: Option<&'a AgentAccess>,
+    list: impl Fn(&'a AgentAccess) -> &'a Vec<T>,
+    name: impl Fn(&'a T) -> &'a String,
+) -> impl Iterator<Item = &'a T> {
+    let others: HashSet<&String> = other.map(&list).into_iter().flatten().map(&name).collect();
+    side.map(list).into_iter().flatten().filter(move |item| !others.contains(name(item)))
+}
+
+fn secrets_diff(
+    base: &Indexed,
+    base_decl: Option<&AgentDecl>,
+    head: &Indexed,
+    head_decl: Option<&AgentDecl>,
+) -> (Vec<Secret>, Vec<Secret>) {
+    let (before, _) = base.secrets_of(base_decl);
+    let (after, listed_after) = head.secrets_of(head_decl);
+    let why = |listed: bool| {
+        if listed { "in its `secrets:` list" } else { "no `secrets:` list: every secret of the project" }.to_string()
+    };
+    let granted = after.difference(&before).map(|name| Secret { name: name.to_string(), why: why(listed_after) });
+    let revoked = before.difference(&after).map(|name| {
+        let why = match (head_decl, listed_after, head.secrets.contains(name)) {
+            (None, ..) => "agent removed".to_string(),
+            (_, true, _) => "not in its `secrets:` list".to_string(),
+            (_, false, false) => "no agent lists it any more".to_string(),
+            (_, false, true) => why(false),
+        };
+        Secret { name: name.to_string(), why }
+    });
+    (granted.collect(), revoked.collect())
+}
+
+#[cfg(test)]
+mod tests;

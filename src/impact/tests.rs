@@ -1,0 +1,60 @@
+use super::render::{MARKDOWN_BUDGET, markdown, summary};
+use super::*;
+
+fn impact(agents: Vec<AgentImpact>) -> Impact {
+    let project = ProjectImpact {
+        project: ".".into(),
+        base_manifest: Manifest::Read,
+        head_manifest: Manifest::Read,
+        agents_added: Vec::new(),
+        agents_removed: Vec::new(),
+        tools_added: Vec::new(),
+        tools_removed: Vec::new(),
+        modules_changed: Vec::new(),
+        agents,
+    };
+    Impact { version: JSON_VERSION, base: "HEAD (1234567)".into(), head: "index", projects: vec![project] }
+}
+
+fn gaining(agent: String, tools: usize) -> AgentImpact {
+    let gained =
+        (0..tools).map(|t| ToolChange { name: format!("tool_{t}"), source: Source::Project, why: "listed".into() });
+    let harness = HarnessImpact {
+        harness: "standard",
+        gained: gained.collect(),
+        lost: Vec::new(),
+        task_gained: Vec::new(),
+        task_lost: Vec::new(),
+    };
+    AgentImpact {
+        agent,
+        change: AgentChange::Changed,
+        secrets_granted: Vec::new(),
+        secrets_revoked: Vec::new(),
+        harnesses: vec![harness],
+    }
+}
+
+#[test]
+fn markdown_stays_within_a_comment_and_says_what_it_left_out() {
+    let many = impact((0..500).map(|a| gaining(format!("agent_{a}"), 40)).collect());
+    let text = markdown(&many);
+    assert!(text.len() <= MARKDOWN_BUDGET + 200, "{}", text.len());
+    let shown = text.matches("<details>").count();
+    assert!(shown > 0 && shown < 500, "{shown}");
+    assert!(text.ends_with(&format!(
+        "\n… and {} more agents: run `beeuni-lint impact --format human` to see them.\n",
+        500 - shown
+    )));
+    assert!(text.starts_with("### beeuni-lint impact\n\n500 agents gain tools\n"));
+}
+
+#[test]
+fn the_summary_counts_agents_once_and_secrets_by_grant() {
+    let mut both = gaining("a".into(), 2);
+    both.harnesses[0].lost.push(ToolChange { name: "bash".into(), source: Source::Harness, why: "x".into() });
+    both.secrets_granted.push(Secret { name: "K".into(), why: "listed".into() });
+    let one = impact(vec![both, gaining("b".into(), 1)]);
+    assert_eq!(summary(&one), "2 agents gain tools, 1 loses; 1 secret granted");
+    assert_eq!(summary(&impact(Vec::new())), "No change to what any agent can call.");
+}

@@ -1,0 +1,533 @@
+//! `beeuni-lint impact`: repositories of two commits (`main`, then `feature` checked out), one for each kind of
+//! change; the JSON asserted exactly, the Markdown snapshotted, and every run checked against `agents --json` at
+//! both commits: what `impact` says each agent gains and loses is exactly the difference of the two answers.
+
+use crate::change_support::{MODULE, Repo, bin_in};
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+
+/// `main` holds `base`, `feature` (checked out) holds `head`: each a commit.
+fn two_commits(base: &[(&str, &str)], head: &[(&str, &str)]) -> Repo {
+    let repo = Repo::new();
+    for (path, text) in base {
+        repo.write(path, text);
+    }
+    repo.commit("base");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.git(&["rm", "-r", "-q", "."]);
+    for (path, text) in head {
+        repo.write(path, text);
+    }
+    repo.git(&["add", "-A"]);
+    // A change that leaves the manifest as it was is a commit too.
+    repo.git(&["commit", "-q", "--allow-empty", "-m", "head"]);
+    repo
+}
+
+/// `impact --base main --format json` (exit 0), checked against `agents --json` at both commits.
+fn impact(repo: &Repo) -> Value {
+    let run = bin_in(&repo.dir, &["impact", "--base", "main", "--format", "json"]);
+    assert_eq!(run.code, 0, "stderr:\n{}", run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    agrees_with_agents(repo, &report["projects"][0]);
+    report
+}
+
+/// The one project's agents, without the fields every test repeats.
+fn agents(report: &Value) -> &Value {
+    &report["projects"][0]["agents"]
+}
+
+/// `agents --json` at `rev`: (agent, harness) -> (tools, tools reached through `task`).
+/// (agent, harness) and (its tools, what it reaches through `task`), as `agents --json` lists them.
+type Answer = ((String, String), (BTreeSet<String>, BTreeSet<String>));
+
+fn agents_at(repo: &Repo, rev: &str) -> Vec<Answer> {
+    repo.git(&["checkout", "-q", rev]);
+    let run = bin_in(&repo.dir, &["agents", "--json"]);
+    if run.code == 2 && run.stderr.starts_with("beeuni-lint: no beeuni.yaml at ") {
+        return Vec::new();
+    }
+    assert_eq!(run.code, 0, "agents at {rev}: {}", run.stderr);
+    let names = |list: &Value| {
+        list.as_array()
+            .map_or_else(BTreeSet::new, |l| l.iter().map(|t| t["name"].as_str().unwrap().to_string()).collect())
+    };
+    let list: Value = serde_json::from_str(&run.stdout).unwrap();
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            let key = (a["agent"].as_str().unwrap().to_string(), a["harness"].as_str().unwrap().to_string());
+            (key, (names(&a["tools"]), names(&a["through_task"])))
+        })
+        .collect()
+}
+
+/// For every agent and harness: head = base - lost + gained, for its tools and for what it reaches via `task`.
+fn agrees_with_agents(repo: &Repo, project: &Value) {
+    let (base, head) = (agents_at(repo, "main"), agents_at(repo, "feature"));
+    let changes = |agent: &str, harness: &str, field: &str| -> BTreeSet<String> {
+        let entry = project["agents"].as_array().unwrap().iter().find(|a| a["agent"] == agent);
+        let harness = entry.and_then(|e| e["harnesses"].as_array().unwrap().iter().find(|h| h["harness"] == harness));
+        harness.map_or_else(BTreeSet::new, |h| {
+            h[field].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_string()).collect()
+        })
+    };
+    let empty = (BTreeSet::new(), BTreeSet::new());
+    let keys: BTreeSet<&(String, String)> = base.iter().chain(&head).map(|(key, _)| key).collect();
+    for key @ (agent, harness) in keys {
+        let before = base.iter().find(|(k, _)| k == key).map_or(&empty, |(_, v)| v);
+        let after = head.iter().find(|(k, _)| k == key).map_or(&empty, |(_, v)| v);
+        let expected = |b: &BTreeSet<String>, gained: &str, lost: &str| -> BTreeSet<String> {
+            b.difference(&changes(agent, harness, lost)).cloned().chain(changes(agent, harness, gained)).collect()
+        };
+        assert_eq!(expected(&before.0, "gained", "lost"), after.0, "tools of {agent} on {harness}");
+        assert_eq!(expected(&before.1, "task_gained", "task_lost"), after.1, "task reach of {agent} on {harness}");
+    }
+    let names = |list: &[((String, String), _)]| list.iter().map(|((a, _), _)| a.clone()).collect::<BTreeSet<_>>();
+    let (before, after) = (names(&base), names(&head));
+    let listed = |field: &str| {
+        project[field].as_array().unwrap().iter().map(|n| n.as_str().unwrap().to_string()).collect::<BTreeSet<_>>()
+    };
+    assert_eq!(listed("agents_added"), after.difference(&before).cloned().collect());
+    assert_eq!(listed("agents_removed"), before.difference(&after).cloned().collect());
+}
+
+fn change(name: &str, source: &str, why: &str) -> Value {
+    json!({ "name": name, "source": source, "why": why })
+}
+
+const PTY: [&str; 5] = ["pty_spawn", "pty_write", "pty_read", "pty_list", "pty_kill"];
+
+#[test]
+fn an_emptied_exclude_gives_bash_and_the_terminal_tools() {
+    let repo = two_commits(
+        &[("beeuni.yaml", "agents:\n  coder:\n    tools:\n      exclude: [bash, webfetch]\n")],
+        &[("beeuni.yaml", "agents:\n  coder:\n    tools:\n      exclude: [webfetch]\n")],
+    );
+    let report = impact(&repo);
+    let before = "(before: `exclude:` lists it)";
+    let pty_why = "follows `bash` (before: follows `bash`, and for `bash`: `exclude:` lists it)";
+    let mut standard = vec![change("bash", "harness", &format!("not excluded {before}"))];
+    standard.extend(PTY.iter().map(|p| change(p, "harness", pty_why)));
+    let base = format!("merge base {} of main and HEAD", repo.short("main"));
+    assert_eq!(
+        report,
+        json!({
+            "version": 1, "base": base, "head": "work tree",
+            "projects": [{
+                "project": ".", "base_manifest": "read", "head_manifest": "read",
+                "agents_added": [], "agents_removed": [], "tools_added": [], "tools_removed": [],
+                "modules_changed": [],
+                "agents": [{
+                    "agent": "coder", "change": "changed", "secrets_granted": [], "secrets_revoked": [],
+                    "harnesses": [
+                        { "harness": "standard", "gained": standard, "lost": [], "task_gained": [], "task_lost": [] },
+                        { "harness": "experimental", "gained": [change("bash", "harness", &format!("not excluded {before}"))],
+                          "lost": [], "task_gained": [], "task_lost": [] },
+                    ]
+                }]
+            }]
+        })
+    );
+}
+
+#[test]
+fn tools_dropping_a_beeuni_tool_takes_it_from_every_agent() {
+    let both = "agents:\n  a:\n    tools: [read, memory]\n  b:\n    tools: [memory, web_search]\n";
+    let repo = two_commits(
+        &[("beeuni.yaml", &format!("tools:\n  web_search: beeuni:web_search\n  memory: beeuni:memory\n{both}"))],
+        &[("beeuni.yaml", &format!("tools:\n  web_search: beeuni:web_search\n{both}"))],
+    );
+    let report = impact(&repo);
+    let project = &report["projects"][0];
+    assert_eq!(project["tools_removed"], json!([{ "name": "memory", "source": "beeuni" }]));
+    let lost = json!([change("memory", "beeuni", "`tools:` no longer loads this Beeuni tool: gone for every agent")]);
+    for (at, agent) in ["a", "b"].iter().enumerate() {
+        assert_eq!(agents(&report)[at]["agent"], *agent);
+        for harness in 0..2 {
+            assert_eq!(agents(&report)[at]["harnesses"][harness]["lost"], lost, "{agent}");
+            assert_eq!(agents(&report)[at]["harnesses"][harness]["gained"], json!([]), "{agent}");
+        }
+    }
+}
+
+#[test]
+fn all_gives_every_tool_a_list_left_out() {
+    let repo = two_commits(
+        &[(
+            "beeuni.yaml",
+            "agents:\n  a:\n    tools: [read, grep, glob, question, webfetch, websearch, todowrite, skill, task]\n",
+        )],
+        &[("beeuni.yaml", "agents:\n  a:\n    tools: all\n")],
+    );
+    let report = impact(&repo);
+    let was = "(before: not in its `tools:` list)";
+    let beeuni = ["web_search", "image_search", "scrape_webpage", "memory", "show"];
+    let pty_why = "follows `bash` (before: follows `bash`, and for `bash`: not in its `tools:` list)";
+    let standard: Vec<Value> = ["bash", "write", "edit", "apply_patch"]
+        .iter()
+        .map(|t| change(t, "harness", &format!("`all` {was}")))
+        .chain(beeuni.iter().map(|t| change(t, "beeuni", &format!("`all` {was}"))))
+        .chain(PTY.iter().map(|p| change(p, "harness", pty_why)))
+        .collect();
+    let gained = &agents(&report)[0]["harnesses"][0]["gained"];
+    let names = |list: &Value| {
+        list.as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_string()).collect::<BTreeSet<_>>()
+    };
+    assert_eq!(names(gained), names(&json!(standard)));
+    for expected in &standard {
+        assert!(gained.as_array().unwrap().contains(expected), "{expected} in {gained:#}");
+    }
+    assert_eq!(agents(&report)[0]["harnesses"][1]["harness"], "experimental");
+    assert_eq!(
+        names(&agents(&report)[0]["harnesses"][1]["gained"]),
+        ["apply_patch", "bash", "edit", "write"].iter().chain(&beeuni).map(|t| t.to_string()).collect()
+    );
+}
+
+#[test]
+fn one_tool_of_a_shared_permission_brings_the_others_on_the_standard_harness() {
+    let repo = two_commits(
+        &[("beeuni.yaml", "agents:\n  a:\n    tools: [read]\n")],
+        &[("beeuni.yaml", "agents:\n  a:\n    tools: [read, edit]\n")],
+    );
+    let report = impact(&repo);
+    let was = "(before: not in its `tools:` list)";
+    assert_eq!(
+        agents(&report)[0]["harnesses"],
+        json!([
+            { "harness": "standard", "gained": [
+                change("write", "harness", &format!("shares a permission with `edit` {was}")),
+                change("edit", "harness", &format!("listed {was}")),
+                change("apply_patch", "harness", &format!("shares a permission with `edit` {was}")),
+              ], "lost": [], "task_gained": [], "task_lost": [] },
+            { "harness": "experimental", "gained": [change("edit", "harness", &format!("listed {was}"))],
+              "lost": [], "task_gained": [], "task_lost": [] },
+        ])
+    );
+}
+
+#[test]
+fn excluding_one_tool_of_a_shared_permission_loses_the_others() {
+    let repo = two_commits(
+        &[("beeuni.yaml", "agents:\n  a:\n    tools:\n      exclude: [bash]\n")],
+        &[("beeuni.yaml", "agents:\n  a:\n    tools:\n      exclude: [bash, write]\n")],
+    );
+    let report = impact(&repo);
+    let shared = "`exclude:` lists `write`, which shares its permission (before: not excluded)";
+    assert_eq!(
+        agents(&report)[0]["harnesses"],
+        json!([
+            { "harness": "standard", "gained": [], "lost": [
+                change("write", "harness", "`exclude:` lists it (before: not excluded)"),
+                change("edit", "harness", shared),
+                change("apply_patch", "harness", shared),
+              ], "task_gained": [], "task_lost": [] },
+            { "harness": "experimental", "gained": [],
+              "lost": [change("write", "harness", "`exclude:` lists it (before: not excluded)")],
+              "task_gained": [], "task_lost": [] },
+        ])
+    );
+}
+
+#[test]
+fn secrets_granted_and_revoked() {
+    let repo = two_commits(
+        &[(
+            "beeuni.yaml",
+            "agents:\n  a:\n    tools: [read]\n    secrets: [GH_TOKEN, OLD_KEY]\n  b:\n    tools: [read]\n",
+        )],
+        &[(
+            "beeuni.yaml",
+            "agents:\n  a:\n    tools: [read]\n    secrets: [GH_TOKEN, STRIPE_KEY]\n  b:\n    tools: [read]\n",
+        )],
+    );
+    let report = impact(&repo);
+    let secret = |name: &str, why: &str| json!({ "name": name, "why": why });
+    assert_eq!(
+        agents(&report),
+        &json!([
+            { "agent": "a", "change": "changed", "harnesses": [],
+              "secrets_granted": [secret("STRIPE_KEY", "in its `secrets:` list")],
+              "secrets_revoked": [secret("OLD_KEY", "not in its `secrets:` list")] },
+            { "agent": "b", "change": "changed", "harnesses": [],
+              "secrets_granted": [secret("STRIPE_KEY", "no `secrets:` list: every secret of the project")],
+              "secrets_revoked": [secret("OLD_KEY", "no agent lists it any more")] },
+        ])
+    );
+}
+
+#[test]
+fn task_makes_the_other_agents_tools_reachable() {
+    let repo = two_commits(
+        &[("beeuni.yaml", "agents:\n  lead:\n    tools: [read]\n  shell:\n    tools: [bash]\n")],
+        &[("beeuni.yaml", "agents:\n  lead:\n    tools: [read, task]\n  shell:\n    tools: [bash]\n")],
+    );
+    let report = impact(&repo);
+    let was = "(before: not in its `tools:` list)";
+    let reach = |name: &str| json!({ "name": name, "source": "harness", "via": "shell" });
+    let mut reached = vec![reach("bash")];
+    reached.extend(PTY.iter().map(|p| reach(p)));
+    assert_eq!(
+        agents(&report),
+        &json!([{ "agent": "lead", "change": "changed", "secrets_granted": [], "secrets_revoked": [], "harnesses": [
+            { "harness": "standard", "gained": [change("task", "harness", &format!("listed {was}"))], "lost": [],
+              "task_gained": reached, "task_lost": [] },
+            { "harness": "experimental", "gained": [change("task", "harness", &format!("listed {was}"))], "lost": [],
+              "task_gained": [], "task_lost": [] },
+        ]}])
+    );
+}
+
+const CRM_BEFORE: &str = "export default {\n  description: 'Find a customer',\n  parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },\n  async execute() { return 'ok' },\n};\n";
+const CRM_AFTER: &str = "export default {\n  description: 'Find or delete a customer',\n  parameters: {\n    type: 'object',\n    properties: { email: { type: 'string' }, delete: { type: 'boolean' } },\n    required: ['email'],\n  },\n  async execute() { return 'ok' },\n};\n";
+
+#[test]
+fn project_tools_added_removed_and_their_schema_changed() {
+    let repo = two_commits(
+        &[
+            (
+                "beeuni.yaml",
+                "tools:\n  crm: ./tools/crm.ts\n  old: ./tools/old.ts\nagents:\n  a:\n    tools: [crm, old]\n",
+            ),
+            ("tools/crm.ts", CRM_BEFORE),
+            ("tools/old.ts", MODULE),
+        ],
+        &[
+            (
+                "beeuni.yaml",
+                "tools:\n  crm: ./tools/crm.ts\n  fresh: ./tools/fresh.ts\nagents:\n  a:\n    tools: [crm, fresh]\n",
+            ),
+            ("tools/crm.ts", CRM_AFTER),
+            ("tools/fresh.ts", MODULE),
+        ],
+    );
+    let report = impact(&repo);
+    let project = &report["projects"][0];
+    assert_eq!(project["tools_added"], json!([{ "name": "fresh", "source": "project" }]));
+    assert_eq!(project["tools_removed"], json!([{ "name": "old", "source": "project" }]));
+    assert_eq!(
+        project["modules_changed"],
+        json!([{ "name": "crm", "module": "tools/crm.ts", "description_changed": true, "parameters_changed": true,
+                 "properties_added": ["delete", "email"], "properties_removed": ["id"],
+                 "required_added": ["email"], "required_removed": ["id"] }])
+    );
+    let fresh = change("fresh", "project", "newly declared under `tools:`: listed");
+    let old =
+        change("old", "project", "no longer declared under `tools:` (or its module is gone): gone for every agent");
+    for harness in 0..2 {
+        assert_eq!(agents(&report)[0]["harnesses"][harness]["gained"], json!([fresh]));
+        assert_eq!(agents(&report)[0]["harnesses"][harness]["lost"], json!([old]));
+    }
+}
+
+#[test]
+fn a_module_reformatted_is_not_a_change() {
+    let spaced = CRM_BEFORE.replace("{ type: 'object',", "{\n    type: 'object',\n   ");
+    let yaml = "tools:\n  crm: ./tools/crm.ts\nagents:\n  a:\n    tools: [crm]\n";
+    let repo = two_commits(
+        &[("beeuni.yaml", yaml), ("tools/crm.ts", CRM_BEFORE)],
+        &[("beeuni.yaml", yaml), ("tools/crm.ts", &spaced)],
+    );
+    assert_eq!(impact(&repo)["projects"][0]["modules_changed"], json!([]));
+}
+
+#[test]
+fn agents_added_and_removed() {
+    let repo = two_commits(
+        &[("beeuni.yaml", "agents:\n  gone:\n    tools: [read]\n  kept:\n    tools: [read]\n")],
+        &[("beeuni.yaml", "agents:\n  kept:\n    tools: [read]\n  fresh:\n    tools: [grep]\n")],
+    );
+    let report = impact(&repo);
+    let project = &report["projects"][0];
+    assert_eq!((&project["agents_added"], &project["agents_removed"]), (&json!(["fresh"]), &json!(["gone"])));
+    let harnesses = |name: &str, field: &str, why: &str| {
+        json!(["standard", "experimental"].map(|h| {
+            let mut entry = json!({ "harness": h, "gained": [], "lost": [], "task_gained": [], "task_lost": [] });
+            entry[field] = json!([change(name, "harness", why)]);
+            entry
+        }))
+    };
+    let entry = |agent: &str, kind: &str, harnesses: Value| json!({ "agent": agent, "change": kind, "secrets_granted": [], "secrets_revoked": [], "harnesses": harnesses });
+    assert_eq!(
+        agents(&report),
+        &json!([
+            entry("fresh", "added", harnesses("grep", "gained", "new agent: listed")),
+            entry("gone", "removed", harnesses("read", "lost", "agent removed")),
+        ])
+    );
+}
+
+#[test]
+fn nothing_changed_is_one_line() {
+    let yaml = "agents:\n  a:\n    tools: [read]\n";
+    let repo = two_commits(&[("beeuni.yaml", yaml)], &[("beeuni.yaml", yaml), ("notes.md", "x\n")]);
+    assert_eq!(impact(&repo)["projects"][0]["agents"], json!([]));
+    let human = bin_in(&repo.dir, &["impact", "--base", "main"]);
+    assert_eq!((human.code, human.stdout.lines().next()), (0, Some("No change to what any agent can call.")));
+    let markdown = bin_in(&repo.dir, &["impact", "--base", "main", "--format", "markdown"]);
+    let short = repo.short("main");
+    assert_eq!(
+        markdown.stdout,
+        format!(
+            "### beeuni-lint impact\n\nNo change to what any agent can call.\n\nCompared work tree with `merge base {short} of main and HEAD`.\n"
+        )
+    );
+}
+
+#[test]
+fn staged_compares_the_index_with_head() {
+    let repo = two_commits(
+        &[("beeuni.yaml", "agents:\n  a:\n    tools: [read]\n")],
+        &[("beeuni.yaml", "agents:\n  a:\n    tools: [read]\n")],
+    );
+    repo.write("beeuni.yaml", "agents:\n  a:\n    tools: [read, grep]\n").stage();
+    repo.write("beeuni.yaml", "agents:\n  a:\n    tools: [read, bash]\n");
+    let run = bin_in(&repo.dir, &["impact", "--staged", "--format", "json"]);
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["head"], "index");
+    assert_eq!(report["base"], format!("HEAD ({})", repo.short("HEAD")));
+    let gained = &agents(&report)[0]["harnesses"][0]["gained"];
+    assert_eq!(gained, &json!([change("grep", "harness", "listed (before: not in its `tools:` list)")]));
+}
+
+#[test]
+fn a_monorepo_root_compares_every_project() {
+    let repo = two_commits(
+        &[
+            ("apps/one/beeuni.yaml", "agents:\n  a:\n    tools: [read]\n"),
+            ("apps/two/beeuni.yaml", "agents:\n  b:\n    tools: [read]\n"),
+        ],
+        &[
+            ("apps/one/beeuni.yaml", "agents:\n  a:\n    tools: [read, grep]\n"),
+            ("apps/two/beeuni.yaml", "agents:\n  b:\n    tools: [read]\n"),
+        ],
+    );
+    let run = bin_in(&repo.dir, &["impact", "--base", "main", "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    let projects: Vec<(&str, usize)> = report["projects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["project"].as_str().unwrap(), p["agents"].as_array().unwrap().len()))
+        .collect();
+    assert_eq!(projects, [("apps/one", 1), ("apps/two", 0)]);
+    let human = bin_in(&repo.dir, &["impact", "--base", "main"]);
+    assert!(human.stdout.starts_with("1 agent gains tools\n"), "{}", human.stdout);
+    assert!(human.stdout.contains("\n==> apps/one <==\nagent a: gains 1 tool\n"), "{}", human.stdout);
+}
+
+#[test]
+fn a_new_project_and_a_base_that_does_not_parse() {
+    let repo = two_commits(&[("README.md", "x\n")], &[("beeuni.yaml", "agents:\n  a:\n    tools: [read]\n")]);
+    let report = impact(&repo);
+    assert_eq!(report["projects"][0]["base_manifest"], "missing");
+    assert_eq!(report["projects"][0]["agents_added"], json!(["a"]));
+    let broken =
+        two_commits(&[("beeuni.yaml", "agents: [\n")], &[("beeuni.yaml", "agents:\n  a:\n    tools: [read]\n")]);
+    let run = bin_in(&broken.dir, &["impact", "--base", "main"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("1 project not compared\n"), "{}", run.stdout);
+    assert!(run.stdout.contains("\nnot compared: the base's manifest cannot be read\n"), "{}", run.stdout);
+}
+
+#[test]
+fn errors_exit_2() {
+    let repo = two_commits(&[("beeuni.yaml", "agents: {}\n")], &[("beeuni.yaml", "agents: {}\n")]);
+    let none = bin_in(&repo.dir, &["impact"]);
+    assert_eq!(none.code, 2);
+    assert_eq!(
+        none.stderr,
+        "beeuni-lint: `impact` compares two versions: add `--base REV` (or `--staged` for the commit being made)\n"
+    );
+    let missing = bin_in(&repo.dir, &["impact", "--base", "no-such-branch", "--format", "markdown"]);
+    assert_eq!((missing.code, missing.stdout.as_str()), (2, ""));
+    assert!(missing.stderr.contains("no-such-branch"), "{}", missing.stderr);
+}
+
+#[test]
+fn markdown_for_a_pull_request_comment() {
+    let repo = two_commits(
+        &[
+            (
+                "beeuni.yaml",
+                "tools:\n  memory: beeuni:memory\n  crm: ./tools/crm.ts\nagents:\n  coder:\n    tools:\n      exclude: [bash]\n    secrets: [GH_TOKEN]\n  reader:\n    tools: [read, crm]\n",
+            ),
+            ("tools/crm.ts", CRM_BEFORE),
+        ],
+        &[
+            (
+                "beeuni.yaml",
+                "tools:\n  crm: ./tools/crm.ts\nagents:\n  coder:\n    tools: all\n    secrets: [GH_TOKEN, STRIPE_KEY]\n  reader:\n    tools: [read, crm]\n  \"</summary></details><img src=x onerror=alert(1)>`|\":\n    tools: [grep]\n",
+            ),
+            ("tools/crm.ts", CRM_AFTER),
+        ],
+    );
+    impact(&repo);
+    let run = bin_in(&repo.dir, &["impact", "--base", "main", "--format", "markdown"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = run.stdout.replace(&repo.short("main"), "BASE");
+    // Our own tags only: a line that starts an HTML block is ours, and the name is elsewhere a code span (opened by
+    // two backticks, as it holds one), where GitHub shows `<` as it is.
+    for line in text.lines().filter(|line| line.starts_with('<')) {
+        assert!(line == "</details>" || line.starts_with("<details><summary><code>"), "{line}");
+    }
+    for line in text.lines().filter(|line| line.contains("<img")) {
+        assert!(line.contains("``</summary></details><img src=x onerror=alert(1)>`\\|``"), "{line}");
+    }
+    assert!(text.contains("<summary><code>&lt;/summary&gt;&lt;/details&gt;&lt;img"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+/// docs/impact.md shows this change's output: it must be what the binary prints (the base's id aside).
+#[test]
+fn the_docs_example_is_real_output() {
+    let base = "tools:\n  web_search: beeuni:web_search\n  memory: beeuni:memory\n  crm: ./tools/crm.ts\nagents:\n  coder:\n    tools:\n      exclude: [bash]\n    secrets: [GH_TOKEN]\n  support:\n    tools: [read, crm]\n    secrets: [CRM_KEY]\n";
+    let head = "tools:\n  web_search: beeuni:web_search\n  crm: ./tools/crm.ts\nagents:\n  coder:\n    tools:\n      exclude: []\n    secrets: [GH_TOKEN]\n  support:\n    tools: [read, crm, edit]\n    secrets: [CRM_KEY, STRIPE_KEY]\n";
+    let crm_before = "export default {\n  description: 'Find a customer',\n  parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },\n  async execute({ id }, context) { return id; },\n};\n";
+    let crm_after = "export default {\n  description: 'Find or update a customer',\n  parameters: {\n    type: 'object',\n    properties: { id: { type: 'string' }, note: { type: 'string' } },\n    required: ['id', 'note'],\n  },\n  async execute({ id }, context) { return id; },\n};\n";
+    let repo = two_commits(
+        &[("beeuni.yaml", base), ("tools/crm.ts", crm_before)],
+        &[("beeuni.yaml", head), ("tools/crm.ts", crm_after)],
+    );
+    impact(&repo);
+    let doc = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/impact.md")).unwrap();
+    for (format, fence) in [("human", "```text\n"), ("markdown", "````markdown\n")] {
+        let run = bin_in(&repo.dir, &["impact", "--base", "main", "--format", format]);
+        let shown = run.stdout.replace(&repo.short("main"), "1a2b3c4");
+        assert!(doc.contains(&format!("{fence}{shown}```")), "docs/impact.md should show:\n{shown}");
+    }
+}
+
+#[test]
+fn a_tools_key_that_becomes_invalid_loses_everything_it_gave() {
+    let repo = two_commits(
+        &[("beeuni.yaml", "agents:\n  a:\n    tools: [read]\n")],
+        &[("beeuni.yaml", "agents:\n  a:\n    tools: 7\n")],
+    );
+    let invalid = "`tools:` is invalid (see check): what it gives is not known (before: listed)";
+    let report = impact(&repo);
+    for harness in 0..2 {
+        assert_eq!(agents(&report)[0]["harnesses"][harness]["lost"], json!([change("read", "harness", invalid)]));
+    }
+}
+
+#[test]
+fn repository_names_reach_a_terminal_escaped() {
+    let repo = two_commits(
+        &[("beeuni.yaml", "agents:\n  a:\n    tools: [read]\n")],
+        &[("beeuni.yaml", "agents:\n  a:\n    tools: [read]\n  \"evil\\e]0;owned\\a\\nline\":\n    tools: [grep]\n")],
+    );
+    for format in ["human", "markdown", "json"] {
+        let run = bin_in(&repo.dir, &["impact", "--base", "main", "--format", format]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let raw = run.stdout.chars().find(|c| c.is_control() && *c != '\n');
+        assert_eq!(raw, None, "{format}:\n{}", run.stdout);
+        assert!(!run.stdout.contains("evil\nline") && !run.stdout.contains("evil\u{1b}"), "{format}");
+    }
+    let human = bin_in(&repo.dir, &["impact", "--base", "main"]).stdout;
+    assert!(human.contains("agents added: evil\\u{1b}]0;owned\\u{7}\\nline\n"), "{human}");
+}
