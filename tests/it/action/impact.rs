@@ -4,7 +4,6 @@
 //!
 //! Until `beeuni-lint impact` is merged, the released binary of these tests is a stand-in (`stub_impact`) that
 //! answers `impact` with fixed Markdown and hands every other command to the real binary; after the merge,
-//! `the_first_run_creates_the_comment` should run the real binary (see /work/notes/action.md).
 
 use super::{Setup, TARGET, VERSION, pull_request, setup};
 use crate::action_support::github_api::{FakeApi, exchange};
@@ -244,4 +243,29 @@ fn a_report_longer_than_a_comment_is_cut_at_a_line_with_a_note() {
     let kept = body.strip_prefix(&format!("{MARKER}\n")).unwrap().strip_suffix(note).expect("the note");
     assert!(kept.len() > 60_000 && kept.split_inclusive('\n').all(|l| l == line), "whole lines only");
     assert!(outcome.summary.ends_with(&long), "the summary has all of it");
+}
+
+#[test]
+fn the_comment_is_the_real_impact_report_of_the_pull_request() {
+    // No stand-in: the released binary's own `impact` report of the workspace's change (HEAD drops `image_search`).
+    let setup = setup();
+    let api = FakeApi::start(vec![
+        exchange("GET", "/user", 403, forbidden()),
+        exchange("GET", &format!("{COMMENTS}?per_page=100&page=1"), 200, json!([])),
+        exchange("POST", COMMENTS, 201, json!({ "id": 5 })),
+    ]);
+    let outcome = run_impact(&setup, &api, "beeuni/shop", &[]);
+    assert!(outcome.success, "{}", outcome.log);
+    assert_eq!(outcome.step("impact", "comment"), "created", "{}", outcome.log);
+    let expected = std::process::Command::new(env!("CARGO_BIN_EXE_beeuni-lint"))
+        .args(["impact", "--base", "origin/main", "--format", "markdown", "."])
+        .current_dir(&setup.repo.dir)
+        .output()
+        .unwrap();
+    assert_eq!(expected.status.code(), Some(0), "{}", String::from_utf8_lossy(&expected.stderr));
+    let report = String::from_utf8(expected.stdout).unwrap();
+    assert!(report.contains("image_search"), "{report}");
+    let body: Value = serde_json::from_str(&api.requests()[2].body).unwrap();
+    assert_eq!(body, json!({ "body": format!("{MARKER}\n{report}") }));
+    assert!(outcome.summary.contains(report.trim_end()), "{}", outcome.summary);
 }
