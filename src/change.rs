@@ -105,7 +105,7 @@ pub fn only_changed(
                 let old = base.read(&head.path).ok().map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
                 changed_lines(old.as_deref(), &head.text).into_iter().collect()
             });
-            lines.contains(&project.file(file).position(d.primary.span.start).line)
+            lines.contains(&project.file(file).position(d.primary.span.start()).line)
         })
         .collect()
 }

@@ -43,7 +43,7 @@ pub fn unreadable(project: &Project) -> Vec<Diagnostic> {
             check(project, &mut out);
         }
     }
-    out.sort_by_key(|d| (project.file(d.primary.file).shown.clone(), d.primary.span.start, d.rule));
+    out.sort_by_key(|d| (project.file(d.primary.file).shown.clone(), d.primary.span.start(), d.rule));
     out
 }
 

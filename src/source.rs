@@ -7,65 +7,43 @@
 
 use std::ops::Range;
 
-/// A half-open byte range into a source file's text.
+/// A half-open byte range into a source file's text, kept in 32 bits: 8 bytes at each of the dozen spans of every
+/// module's facts, held to the end of the run. Every text is far below 4 GiB (a file at most 32 MiB: see
+/// [`crate::repo::fs`]); an offset past 4 GiB is cut to it. Offsets come in and go out as `usize`, the type text
+/// is sliced with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Span {
-    pub start: usize,
-    pub end: usize,
+    start: u32,
+    end: u32,
 }
 
-/// A byte range of a module's text as the facts keep it: in 32 bits (a module is at most 32 MiB: see
-/// [`crate::repo::fs`]), 8 bytes where a [`Span`] takes 16, at each of the dozen spans of every module's facts,
-/// kept to the end of the run. It converts to a [`Span`] where a finding is placed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct TextSpan {
-    pub start: u32,
-    pub end: u32,
-}
-
-impl TextSpan {
-    pub fn new(start: u32, end: u32) -> Self {
-        TextSpan { start, end: end.max(start) }
-    }
-
-    pub fn span(self) -> Span {
-        Span::new(self.start as usize, self.end as usize)
-    }
-}
-
-impl From<TextSpan> for Span {
-    fn from(span: TextSpan) -> Span {
-        span.span()
-    }
-}
-
-/// Spans past 4 GiB (none of a module's) are cut to it.
-impl From<Span> for TextSpan {
-    fn from(span: Span) -> TextSpan {
-        let cut = |at: usize| u32::try_from(at).unwrap_or(u32::MAX);
-        TextSpan::new(cut(span.start), cut(span.end))
-    }
-}
-
-impl PartialEq<Span> for TextSpan {
-    fn eq(&self, other: &Span) -> bool {
-        self.span() == *other
-    }
-}
-
-impl PartialEq<TextSpan> for Span {
-    fn eq(&self, other: &TextSpan) -> bool {
-        *self == other.span()
-    }
+/// An offset in 32 bits, cut at 4 GiB (see [`Span`]).
+fn cut(offset: usize) -> u32 {
+    u32::try_from(offset).unwrap_or(u32::MAX)
 }
 
 impl Span {
+    /// The bytes `start..end`; an `end` before `start` is taken as `start`.
     pub fn new(start: usize, end: usize) -> Self {
+        let (start, end) = (cut(start), cut(end));
         Span { start, end: end.max(start) }
     }
 
     pub fn empty(at: usize) -> Self {
+        let at = cut(at);
         Span { start: at, end: at }
+    }
+
+    pub fn start(self) -> usize {
+        self.start as usize
+    }
+
+    pub fn end(self) -> usize {
+        self.end as usize
+    }
+
+    pub fn len(self) -> usize {
+        (self.end - self.start) as usize
     }
 
     pub fn is_empty(self) -> bool {
@@ -73,7 +51,19 @@ impl Span {
     }
 
     pub fn range(self) -> Range<usize> {
-        self.start..self.end
+        self.start()..self.end()
+    }
+
+    /// Does this span hold all of `inner` (its ends included)?
+    pub fn contains(self, inner: Span) -> bool {
+        self.start <= inner.start && inner.end <= self.end
+    }
+}
+
+/// Where the JavaScript parser placed a node: its spans are in 32 bits too.
+impl From<oxc_span::Span> for Span {
+    fn from(span: oxc_span::Span) -> Span {
+        Span { start: span.start, end: span.end.max(span.start) }
     }
 }
 
@@ -192,17 +182,17 @@ impl<'a> Lines<'a> {
         let span = self.line_span(line);
         // A byte-order mark is not a column (see `position`).
         let start = match line == 0 && self.text.starts_with('\u{feff}') {
-            true => '\u{feff}'.len_utf8().min(span.end),
-            false => span.start,
+            true => '\u{feff}'.len_utf8().min(span.end()),
+            false => span.start(),
         };
         let mut units = 0;
-        for (at, ch) in self.text[start..span.end].char_indices() {
+        for (at, ch) in self.text[start..span.end()].char_indices() {
             if units >= utf16_column {
                 return start + at;
             }
             units += ch.len_utf16();
         }
-        span.end
+        span.end()
     }
 
     /// 0-based line index of a byte offset.
@@ -352,6 +342,17 @@ mod tests {
         assert_eq!(file.slice(file.line_span(1)), "b", "read once");
         let gone = SourceFile::later("b.ts", Reread::Disk(dir.path().join("b.ts").into()));
         assert_eq!((gone.text.as_str(), gone.line_count()), ("", 1));
+    }
+
+    #[test]
+    fn a_span_is_8_bytes_and_cut_at_4_gib() {
+        assert_eq!(std::mem::size_of::<Span>(), 8);
+        let span = Span::new(3, 9);
+        assert_eq!((span.start(), span.end(), span.len(), span.range()), (3, 9, 6, 3..9));
+        assert_eq!(Span::new(9, 3), Span::empty(9), "an end before the start is the start");
+        let past = Span::new(5, usize::MAX);
+        assert_eq!((past.start(), past.end()), (5, u32::MAX as usize));
+        assert_eq!(Span::empty(usize::MAX).range(), u32::MAX as usize..u32::MAX as usize);
     }
 
     #[test]

@@ -97,8 +97,8 @@ impl<'s> FileIgnores<'s> {
         self.read += ids.len();
         let source = self.source;
         let first = *self.first.get_or_insert_with(|| first_statement(source, self.yaml));
-        let line = source.line_index(comment.start);
-        let before = &source.text[source.line_start(line)..comment.start];
+        let line = source.line_index(comment.start());
+        let before = &source.text[source.line_start(line)..comment.start()];
         // Alone on its line, a comment speaks for the line below.
         let alone = before.trim().is_empty();
         let target = if alone { line + 1 } else { line };
@@ -129,9 +129,9 @@ fn scan_text(found: &mut Found, source: &SourceFile, file: FileId) {
         // `<!-- … -->`: the comment of a Markdown file (an xcsh tool folder's metadata).
         let opener = ["//", "/*", "#", "<!--"].into_iter().find(|o| head.ends_with(o));
         let Some(opener) = opener else { continue };
-        let start = span.start + head.len() - opener.len();
+        let start = span.start() + head.len() - opener.len();
         let body = text[at..].trim_end().trim_end_matches("*/").trim_end_matches("-->");
-        if reading.comment(found, Span::new(start, span.end), body).is_break() {
+        if reading.comment(found, Span::new(start, span.end()), body).is_break() {
             return;
         }
     }
@@ -198,7 +198,7 @@ pub fn apply(
         let file = diagnostic.primary.file;
         for &at in by_file_and_rule.get(&(file, diagnostic.rule)).map_or(&[][..], Vec::as_slice) {
             let ignore = &ignores[at];
-            let line = *line.get_or_insert_with(|| project.file(file).line_index(diagnostic.primary.span.start));
+            let line = *line.get_or_insert_with(|| project.file(file).line_index(diagnostic.primary.span.start()));
             if ignore.line == line || (ignore.whole_file && line == 0) {
                 used[at] = true;
                 ignored = true;
@@ -274,7 +274,7 @@ pub fn apply(
 fn sort(project: &Project, diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by_cached_key(|d| {
         let file = project.file(d.primary.file);
-        let position = file.position(d.primary.span.start);
+        let position = file.position(d.primary.span.start());
         (file.shown.clone(), position.line, position.column, d.rule, d.message.clone())
     });
 }

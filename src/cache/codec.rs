@@ -14,7 +14,7 @@
 
 mod document;
 
-use crate::source::{Span, TextSpan};
+use crate::source::Span;
 
 // The fewest bytes of the structure each kind of item takes (see [`Reader::list`]): a number (a length, a count,
 // an index) or a byte takes one, a span two (its start and length).
@@ -86,14 +86,8 @@ impl Writer {
     /// Its start and length (the length is short, and a span's end is never before its start: [`Span::new`]).
     #[inline(always)]
     pub fn span(&mut self, span: Span) {
-        self.number(span.start);
-        self.number(span.end.saturating_sub(span.start));
-    }
-
-    /// A [`TextSpan`] as a [`Span`] is written (the same bytes).
-    #[inline(always)]
-    pub fn text_span(&mut self, span: TextSpan) {
-        self.span(span.span());
+        self.number(span.start());
+        self.number(span.len());
     }
 
     /// A list: its length, then each item as `write` writes it.
@@ -218,21 +212,15 @@ impl<'a> Reader<'a> {
         Some(text)
     }
 
-    /// A span of the text, which must end within it.
+    /// A span of the text, which must end within it (so below 4 GiB, as every text is: a span past it is not
+    /// one, rather than one cut to it). Inlined always, as the other small reads: once a span is checked against
+    /// its text's length, the compiler kept this one apart, a call per span of every module's facts (8 M
+    /// instructions at 20,000 modules).
     #[inline(always)]
     pub fn span(&mut self) -> Option<Span> {
         let start = self.number()?;
         let end = start.checked_add(self.number()?)?;
-        (end <= self.text_len).then_some(Span { start, end })
-    }
-
-    /// A [`TextSpan`]: a span past 4 GiB is not one (no module is that long). Inlined always, as the other small
-    /// reads: once a span is checked against its text's length, the compiler kept this one apart, a call per span
-    /// of every module's facts (8 M instructions at 20,000 modules).
-    #[inline(always)]
-    pub fn text_span(&mut self) -> Option<TextSpan> {
-        let span = self.span()?;
-        Some(TextSpan::new(u32::try_from(span.start).ok()?, u32::try_from(span.end).ok()?))
+        (end <= self.text_len && u32::try_from(end).is_ok()).then(|| Span::new(start, end))
     }
 
     /// How many items a list has whose items take at least `least` bytes of the structure each (`least` >= 1); more

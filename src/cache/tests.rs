@@ -5,7 +5,7 @@ use crate::source::Span;
 fn facts() -> ModuleFacts {
     ModuleFacts::from(Collected {
         syntax_errors: vec![SyntaxError { span: Span::new(1, 2), message: "m".into() }],
-        env_reads: vec![EnvRead { name: "KEY".into(), span: Span::new(3, 9).into(), via: "Bun.env" }],
+        env_reads: vec![EnvRead { name: "KEY".into(), span: Span::new(3, 9), via: "Bun.env" }],
         ..Collected::default()
     })
 }

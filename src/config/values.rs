@@ -31,7 +31,7 @@ pub(super) fn xcsh_paths(value: &Spanned<DeValue>, errors: &mut Errors) -> Vec<(
         match crate::repo::fs::normalize(&folder) {
             Some(normal) => folders.push((normal, at)),
             None => {
-                errors.add(at.start, format!("xcsh-paths: `{folder}` leaves the repository: give a folder inside it"))
+                errors.add(at.start(), format!("xcsh-paths: `{folder}` leaves the repository: give a folder inside it"))
             }
         }
     }
@@ -66,7 +66,7 @@ pub(super) fn removed(value: &Spanned<DeValue>, errors: &mut Errors) -> Vec<(Str
     let names = spanned_strings(value, "removed-beeuni-tools", errors);
     for (name, span) in &names {
         if !BEEUNI_TOOLS.contains(&name.as_str()) {
-            errors.unknown(span.start, &format!("`{name}` is not a Beeuni tool"), name, &BEEUNI_TOOLS);
+            errors.unknown(span.start(), &format!("`{name}` is not a Beeuni tool"), name, &BEEUNI_TOOLS);
         }
     }
     names
@@ -135,7 +135,7 @@ pub(super) fn excludes(value: &Spanned<DeValue>, errors: &mut Errors) -> Vec<(St
     for (key, value) in entries.iter() {
         match key.get_ref().as_ref() {
             "exclude" => {
-                globs.extend(spanned_strings(value, "exclude", errors).into_iter().map(|(g, span)| (g, span.start)))
+                globs.extend(spanned_strings(value, "exclude", errors).into_iter().map(|(g, span)| (g, span.start())))
             }
             other => errors.unknown(key.span().start, &format!("unknown key `{other}` in [paths]"), other, &PATHS_KEYS),
         }

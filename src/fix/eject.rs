@@ -64,7 +64,7 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
     let (file, edits) = match decl {
         Some(decl) => {
             let source = project.file(decl.file);
-            let value_span = settable_value(&source.text, decl.name_span().end, decl.value_span()).ok_or_else(|| {
+            let value_span = settable_value(&source.text, decl.name_span().end(), decl.value_span()).ok_or_else(|| {
                 Error::Edit(format!(
                     "the value of `{name}` in {} is a block scalar whose `|`/`>` line holds more than the indicator: write it as a plain value first",
                     source.path
@@ -75,13 +75,13 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
             let value = match decl.value_span().is_empty() {
                 true => Edit {
                     file: decl.file,
-                    span: Span::empty(decl.value_span().start + 1),
+                    span: Span::empty(decl.value_span().start() + 1),
                     content: format!(" {value}"),
                 },
                 false => Edit { file: decl.file, span: value_span, content: value },
             };
             let mut edits = vec![value];
-            edits.push(match trailing_comment(&project, decl.file, decl.value_span().end) {
+            edits.push(match trailing_comment(&project, decl.file, decl.value_span().end()) {
                 Some(old) => Edit { file: decl.file, span: old, content: comment.clone() },
                 None => Edit {
                     file: decl.file,
@@ -123,7 +123,7 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
 
 /// The end of the declaration's line (before its line break): where a new trailing comment goes.
 fn eol_of(text: &str, decl: &crate::manifest::tools::ToolDecl) -> usize {
-    let from = decl.value_span().end;
+    let from = decl.value_span().end();
     let end = text[from..].find('\n').map_or(text.len(), |i| from + i);
     if end > from && text.as_bytes()[end - 1] == b'\r' { end - 1 } else { end }
 }
@@ -151,9 +151,9 @@ fn add_line(
         if !flow {
             return Ok((root, vec![edit]));
         }
-        let from = edit.span.end;
+        let from = edit.span.end();
         let line_end = text[from..].find(['\r', '\n']).map_or(text.len(), |i| from + i);
-        if doc.comments.iter().any(|c| (from..=line_end).contains(&c.span.start)) {
+        if doc.comments.iter().any(|c| (from..=line_end).contains(&c.span.start())) {
             return Err(format!(
                 "the line of the flow mapping `tools:` in {} ends in a comment, where `{comment}` must go: write the entry by hand",
                 project.file(root).path

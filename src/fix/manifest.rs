@@ -21,7 +21,7 @@ pub fn load_for_edit(path: &Path) -> Result<(Project, Checkout), Error> {
     }
     if let Some(problem) = project.graph.problems.iter().find(|p| p.kind == ProblemKind::Syntax) {
         let file = project.file(problem.at.file);
-        let line = file.position(problem.at.span.start).line;
+        let line = file.position(problem.at.span.start()).line;
         return Err(Error::Edit(format!("{}:{line} is not valid YAML ({}): fix it first", file.path, problem.message)));
     }
     Ok((project, checkout))
@@ -33,9 +33,9 @@ pub fn trailing_comment(project: &Project, file: FileId, after: usize) -> Option
     let source = project.file(file);
     let line = source.line_index(after);
     let comment =
-        manifest.doc.comments.iter().find(|c| c.span.start >= after && source.line_index(c.span.start) == line)?;
-    let hash = source.text[..comment.span.start + 1].rfind('#')?;
-    Some(Span::new(hash, comment.span.end.max(hash + 1)))
+        manifest.doc.comments.iter().find(|c| c.span.start() >= after && source.line_index(c.span.start()) == line)?;
+    let hash = source.text[..comment.span.start() + 1].rfind('#')?;
+    Some(Span::new(hash, comment.span.end().max(hash + 1)))
 }
 
 /// A module file's state, for an edit that would overwrite or delete it.
@@ -75,8 +75,8 @@ pub fn edited(project: &Project, file: FileId, edits: &[Edit]) -> Result<Edited,
     })?;
     // The line the first edit's text lands on: an added entry starts with the line break that ends the line
     // before it, which is not the line set (it named the entry above the new one).
-    let first = edits.iter().min_by_key(|e| e.span.start);
-    let at = first.map_or(0, |e| e.span.start + e.content.len() - e.content.trim_start_matches(['\r', '\n']).len());
+    let first = edits.iter().min_by_key(|e| e.span.start());
+    let at = first.map_or(0, |e| e.span.start() + e.content.len() - e.content.trim_start_matches(['\r', '\n']).len());
     let at = at.min(text.len());
     let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let end = text[at..].find('\n').map_or(text.len(), |i| at + i);

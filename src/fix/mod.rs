@@ -108,7 +108,7 @@ fn applied(report: &Report, d: &Diagnostic) -> Applied {
     Applied {
         rule: d.rule,
         path: shown(report, d.primary.file),
-        line: file.position(d.primary.span.start).line,
+        line: file.position(d.primary.span.start()).line,
         message: d.message.clone(),
         safety: d.fix.as_ref().map_or(Safety::Safe, |f| f.safety),
     }
@@ -244,20 +244,20 @@ fn plural(n: usize, one: &str) -> String {
 /// between the bytes of a character. Insertions at one offset go in the order given.
 pub fn splice(text: &str, edits: &[(Span, &str)]) -> Option<String> {
     let mut sorted: Vec<&(Span, &str)> = edits.iter().collect();
-    sorted.sort_by_key(|(span, _)| (span.start, span.end));
+    sorted.sort_by_key(|(span, _)| (span.start(), span.end()));
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
     for (span, content) in sorted {
-        if span.start < at
-            || span.end > text.len()
-            || !text.is_char_boundary(span.start)
-            || !text.is_char_boundary(span.end)
+        if span.start() < at
+            || span.end() > text.len()
+            || !text.is_char_boundary(span.start())
+            || !text.is_char_boundary(span.end())
         {
             return None;
         }
-        out.push_str(&text[at..span.start]);
+        out.push_str(&text[at..span.start()]);
         out.push_str(content);
-        at = span.end;
+        at = span.end();
     }
     out.push_str(&text[at..]);
     Some(out)

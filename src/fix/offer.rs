@@ -101,22 +101,22 @@ impl<'a> Checker<'a> {
 /// shifted place with the same value.
 fn moved_scalar(before: &Document, after: &Document, edits: &[(Span, &str)]) -> Option<usize> {
     let now = scalars(after);
-    let touches = |s: Span| edits.iter().any(|(e, _)| s.start <= e.end && e.start <= s.end);
+    let touches = |s: Span| edits.iter().any(|(e, _)| s.start() <= e.end() && e.start() <= s.end());
     let shift = |at: usize| -> usize {
         let moved: isize = edits
             .iter()
-            .filter(|(e, _)| e.end <= at)
-            .map(|(e, content)| content.len() as isize - (e.end - e.start) as isize)
+            .filter(|(e, _)| e.end() <= at)
+            .map(|(e, content)| content.len() as isize - e.len() as isize)
             .sum();
         at.saturating_add_signed(moved)
     };
     let mut old: Vec<(Span, &str)> = scalars(before).into_iter().map(|((s, e), t)| (Span::new(s, e), t)).collect();
-    old.sort_by_key(|(span, _)| span.start);
+    old.sort_by_key(|(span, _)| span.start());
     // An empty value (`tools:` with nothing after it) has no bytes of its own to keep: filling it is the edit.
     old.into_iter()
         .filter(|(span, _)| !span.is_empty() && !touches(*span))
-        .find(|(span, text)| now.get(&(shift(span.start), shift(span.end))) != Some(text))
-        .map(|(span, _)| span.start)
+        .find(|(span, text)| now.get(&(shift(span.start()), shift(span.end()))) != Some(text))
+        .map(|(span, _)| span.start())
 }
 
 /// Every scalar of the document by its span, with its value.
@@ -124,7 +124,7 @@ fn scalars(doc: &Document) -> HashMap<(usize, usize), &str> {
     doc.nodes
         .iter()
         .filter_map(|node| match &node.value {
-            Value::Scalar { text, .. } => Some(((node.span.start, node.span.end), text.as_str())),
+            Value::Scalar { text, .. } => Some(((node.span.start(), node.span.end()), text.as_str())),
             _ => None,
         })
         .collect()

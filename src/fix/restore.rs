@@ -42,7 +42,7 @@ pub fn restore(path: &Path, name: &str) -> Result<String, Error> {
         return Ok(format!("{name} is already the Beeuni tool (`{line}`): nothing to restore\n"));
     }
     let source = project.file(decl.file);
-    let value_span = settable_value(&source.text, decl.name_span().end, decl.value_span()).ok_or_else(|| {
+    let value_span = settable_value(&source.text, decl.name_span().end(), decl.value_span()).ok_or_else(|| {
         Error::Edit(format!(
             "the value of `{name}` in {} is a block scalar whose `|`/`>` line holds more than the indicator: write it as a plain value first",
             source.path
@@ -53,14 +53,14 @@ pub fn restore(path: &Path, name: &str) -> Result<String, Error> {
         span: value_span,
         content: requote(source.slice(value_span), &format!("beeuni:{name}")),
     }];
-    let comment = trailing_comment(&project, decl.file, decl.value_span().end);
-    let ejected = comment.is_some_and(|c| ejected_from(&source.text[c.start + 1..c.end]) == Some(name));
+    let comment = trailing_comment(&project, decl.file, decl.value_span().end());
+    let ejected = comment.is_some_and(|c| ejected_from(&source.text[c.start() + 1..c.end()]) == Some(name));
     if let (true, Some(comment)) = (ejected, comment) {
         // The comment and the blanks before it go: the line reads as it did before the eject.
-        let start = source.text[..comment.start].trim_end_matches([' ', '\t']).len();
+        let start = source.text[..comment.start()].trim_end_matches([' ', '\t']).len();
         edits.push(Edit {
             file: decl.file,
-            span: Span::new(start.max(decl.value_span().end), comment.end),
+            span: Span::new(start.max(decl.value_span().end()), comment.end()),
             content: String::new(),
         });
     }

@@ -197,7 +197,7 @@ struct Taken {
 impl Taken {
     /// Does the fix touch (or border on) bytes or a file an earlier fix of the round touches?
     fn conflicts(&self, report: &Report, fix: &Fix) -> bool {
-        let near = |a: Span, b: Span| a.start <= b.end && b.start <= a.end;
+        let near = |a: Span, b: Span| a.start() <= b.end() && b.start() <= a.end();
         fix.deletes.iter().any(|path| self.files.contains(path) || self.spans.contains_key(path))
             || fix.edits.iter().any(|edit| {
                 let path = report.sources.get(edit.file).path.as_str();

@@ -45,7 +45,7 @@ impl Access {
                 }
             }
             let doc = &project.graph.files[agent.graph_index].doc;
-            let span = Span::new(agent.key.start, doc.node(agent.node).span.end.max(agent.key.end));
+            let span = Span::new(agent.key.start(), doc.node(agent.node).span.end().max(agent.key.end()));
             out.declared.push((agent.name.clone(), project.file(agent.file).path.to_string(), span));
         }
         out
@@ -55,7 +55,7 @@ impl Access {
     pub fn agents_at(&self, spans: &[(String, Span)]) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
         for (agent, path, declared) in &self.declared {
-            let inside = spans.iter().any(|(p, s)| p == path && declared.start <= s.start && s.end <= declared.end);
+            let inside = spans.iter().any(|(p, s)| p == path && declared.contains(*s));
             if inside && !out.contains(agent) {
                 out.push(agent.clone());
             }

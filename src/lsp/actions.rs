@@ -51,7 +51,7 @@ pub fn actions(workspace: &Workspace, client: &Client, params: CodeActionParams)
     for (index, finding) in linted.diagnostics.iter().enumerate().filter(|(_, d)| d.primary.file == file) {
         any_safe |= finding.fix.as_ref().is_some_and(|f| f.safety == Safety::Safe);
         let span = finding.primary.span;
-        if span.start > end || span.end < start || !wanted(&CodeActionKind::QUICKFIX) {
+        if span.start() > end || span.end() < start || !wanted(&CodeActionKind::QUICKFIX) {
             continue;
         }
         let shown = convert::diagnostic(source, finding, |_| None);
@@ -162,7 +162,7 @@ fn safe_fixes_of(sources: &Sources, diagnostics: &[Diagnostic], file: FileId) ->
         .filter(|f| f.safety == Safety::Safe);
     for fix in fixes {
         let overlaps = fix.edits.iter().any(|e| {
-            taken.iter().any(|t| t.file == e.file && t.span.start <= e.span.end && e.span.start <= t.span.end)
+            taken.iter().any(|t| t.file == e.file && t.span.start() <= e.span.end() && e.span.start() <= t.span.end())
         });
         if overlaps {
             continue;

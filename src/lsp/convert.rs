@@ -63,7 +63,7 @@ pub fn position_in(text: &str, offset: usize) -> Position {
 }
 
 pub fn range(file: &SourceFile, span: Span) -> Range {
-    Range { start: position(file, span.start), end: position(file, span.end) }
+    Range { start: position(file, span.start()), end: position(file, span.end()) }
 }
 
 /// The byte offset of a protocol position in `text` (clamped to the line's end and to the text).

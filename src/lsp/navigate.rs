@@ -28,7 +28,7 @@ enum Target<'a> {
 }
 
 fn target_at(project: &Project, file: FileId, offset: usize) -> Option<Target<'_>> {
-    let within = |span: Span| span.start <= offset && offset <= span.end;
+    let within = |span: Span| span.start() <= offset && offset <= span.end();
     for decl in project.tools.iter().filter(|d| d.file == file) {
         if within(decl.name_span()) || within(decl.value_span()) {
             return Some(Target::Tool { name: &decl.name, span: decl.entry(), in_agent_list: false });

@@ -175,7 +175,7 @@ fn refs(doc: &Document, text: &str, list: NodeId) -> Option<Vec<ToolRef>> {
     for &item in items {
         let name = Name::from(doc.str(item)?);
         let span = doc.node(item).span;
-        let item = if flow { span } else { Span::new(block_item_start(text, span.start), span.end) };
+        let item = if flow { span } else { Span::new(block_item_start(text, span.start()), span.end()) };
         refs.push(ToolRef { name, span, item });
     }
     Some(refs)

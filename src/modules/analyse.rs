@@ -147,7 +147,7 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         // Both lists are in source order: a search, not a scan, for each of a module's (unbounded) imports.
         let erased = erased::unused_as_values(program, &semantic, decorated, read_by_jsx);
         for import in facts.imports.iter_mut().filter(|i| i.kind == ImportKind::Static) {
-            import.type_only |= erased.binary_search_by_key(&import.span.start, |at| at.start).is_ok();
+            import.type_only |= erased.binary_search_by_key(&import.span.start(), |at| Span::from(*at).start()).is_ok();
         }
         if facts.syntax_errors.is_empty()
             && commonjs
@@ -190,7 +190,7 @@ fn source_type(path: &str) -> Option<SourceType> {
 #[derive(Clone, Copy)]
 struct Found<'a> {
     specifier: &'a str,
-    span: TextSpan,
+    span: Span,
     kind: ImportKind,
     type_only: bool,
     guarded: bool,
@@ -198,8 +198,8 @@ struct Found<'a> {
 }
 
 impl Found<'_> {
-    fn start(&self) -> u32 {
-        self.span.start
+    fn start(&self) -> usize {
+        self.span.start()
     }
 
     fn import(&self) -> Import {
@@ -211,7 +211,7 @@ impl Found<'_> {
 /// Adds a pattern's `error` to the parser's `syntax_errors`, before the first that starts after it (the parser
 /// lists its lexer's errors first): the first error of a module is the one reported.
 fn insert_in_order(syntax_errors: &mut Vec<SyntaxError>, error: SyntaxError) {
-    let at = syntax_errors.iter().position(|e| e.span.start > error.span.start).unwrap_or(syntax_errors.len());
+    let at = syntax_errors.iter().position(|e| e.span.start() > error.span.start()).unwrap_or(syntax_errors.len());
     syntax_errors.insert(at, error);
 }
 

@@ -1,9 +1,8 @@
 //! What static analysis learns about one tool module: the facts rules read.
-//! Spans are byte ranges into the module's text ([`TextSpan`] in what every module keeps). Facts are a pure function of the file's bytes and
+//! Spans are byte ranges into the module's text ([`Span`], 8 bytes). Facts are a pure function of the file's bytes and
 //! extension, so the warm cache ([`crate::cache`]) stores them as they are.
 
 use crate::source::Span;
-pub use crate::source::TextSpan;
 
 mod codec;
 mod params;
@@ -17,21 +16,15 @@ pub use shape::{Foreign, Wrapper};
 /// short: `id`, `context`, `node:fs`, `../lib/x.ts`), and every module keeps its facts to the end of the run.
 pub type InlineStr = compact_str::CompactString;
 
-impl From<oxc_span::Span> for TextSpan {
-    fn from(span: oxc_span::Span) -> TextSpan {
-        TextSpan::new(span.start, span.end)
-    }
-}
-
 /// A property of the default-exported object, as far as it could be read without running the module.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Field<T> {
     /// Not present in the object literal.
     Missing,
     /// Present and read; `span` is the whole property (`key: value`, or the method).
-    Found { span: TextSpan, value: T },
+    Found { span: Span, value: T },
     /// Present (or possibly present), but built at run time: a spread, a call, an import. `why` says what.
-    Unanalyzable { span: TextSpan, why: Box<str> },
+    Unanalyzable { span: Span, why: Box<str> },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,11 +50,11 @@ pub struct Parameters {
     /// Keys of `properties` when it is an object literal without spreads or computed keys; `None` otherwise.
     pub properties: Option<Properties>,
     /// Span of the `properties` key-value, when present.
-    pub properties_span: Option<TextSpan>,
+    pub properties_span: Option<Span>,
     /// String elements of `required` (an array literal) that `properties` does not define, each with its span; none
     /// when `properties` is not read (`None`). All that a rule asks of `required`: the whole list cost nearly every
     /// module an allocation kept to the end of the run (1 MB at the 20k bench), for names `properties` holds.
-    pub required_undefined: Box<[(InlineStr, TextSpan)]>,
+    pub required_undefined: Box<[(InlineStr, Span)]>,
     /// `parameters` is a zod schema (`z.object({...})`, a call on a binding imported from `zod`), not JSON
     /// Schema: the call as written.
     pub zod: Option<Box<str>>,
@@ -112,7 +105,7 @@ pub enum DefaultExportKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DefaultExport {
     /// The whole `export default …` / `export { x as default }` / `module.exports = …` statement.
-    pub statement: TextSpan,
+    pub statement: Span,
     pub kind: DefaultExportKind,
 }
 
@@ -150,7 +143,7 @@ pub enum ImportKind {
 pub struct Import {
     pub specifier: InlineStr,
     /// The statement (`import …;`) or the call expression (`require('x')`, `import('x')`).
-    pub span: TextSpan,
+    pub span: Span,
     pub kind: ImportKind,
     /// Erased at run time: `import type …`, `export type … from`, an import whose every specifier is `type`-only,
     /// or, in TypeScript, an `import … from` none of whose bindings is used as a value (Bun's transpiler drops it).
@@ -168,7 +161,7 @@ pub struct EnvRead {
     /// The variable name (`X` of `process.env.X`, `process.env['X']`, `Bun.env.X`, `const { X } = process.env`).
     pub name: InlineStr,
     /// The member expression (or the destructured property).
-    pub span: TextSpan,
+    pub span: Span,
     /// `"process.env"` or `"Bun.env"`.
     pub via: &'static str,
 }
@@ -176,11 +169,11 @@ pub struct EnvRead {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExecuteFacts {
     /// Span of the `execute` property/method (for `module-execute-signature`).
-    pub span: TextSpan,
+    pub span: Span,
     /// `fetch(...)` calls inside `execute` whose arguments pass no `signal` (no second argument, or an object
     /// literal without a `signal` key and without a spread). Each span is the call's callee-to-paren `fetch(`
     /// expression (the whole call expression is fine).
-    pub fetch_without_signal: Box<[TextSpan]>,
+    pub fetch_without_signal: Box<[Span]>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -357,7 +350,6 @@ mod tests {
 
     #[test]
     fn what_every_module_keeps_stays_small() {
-        assert_eq!(std::mem::size_of::<TextSpan>(), 8);
         assert!(std::mem::size_of::<Import>() <= 40, "{}", std::mem::size_of::<Import>());
         let params = Params::new(["{ a, b }", "context", "...rest"]);
         assert_eq!(
@@ -371,7 +363,5 @@ mod tests {
         {
             assert_eq!(Params::from_parts(joined, count, first), None, "{joined} {count} {first}");
         }
-        let span = TextSpan::from(Span::new(3, 9));
-        assert_eq!((span.span(), TextSpan::from(Span::new(0, usize::MAX)).end), (Span::new(3, 9), u32::MAX));
     }
 }

@@ -49,7 +49,7 @@ pub struct Module {
     // Boxed for its size in every module (8 bytes, the list's own 24 on the heap for a helper only): the lint's
     // "`Vec` is on the heap already" holds for the items, not for the list.
     #[allow(clippy::box_collection)]
-    loaders: Option<Box<Vec<(u32, facts::TextSpan)>>>,
+    loaders: Option<Box<Vec<(u32, Span)>>>,
     /// An xcsh custom tool (docs/spec/rules.md §6): a root of the closure that the xcsh loader finds in a tool folder.
     pub xcsh: bool,
     /// Boxed: moved from the analysis threads to the module list without copying, and a module stays small.
@@ -62,7 +62,7 @@ pub struct Module {
 impl Module {
     /// For a helper: each root that loads it (an index into the modules) with the import statement in that root
     /// through which it does. Empty for a root (a declared module or an xcsh tool).
-    pub fn loaded_by(&self) -> &[(u32, facts::TextSpan)] {
+    pub fn loaded_by(&self) -> &[(u32, Span)] {
         self.loaders.as_deref().map_or(&[], Vec::as_slice)
     }
 
@@ -146,7 +146,7 @@ fn mark_loaders(modules: &mut [Module], edges: &Edges) {
             }
             seen_from[at] = root_id;
             if !modules[at].is_root() {
-                modules[at].loaders.get_or_insert_default().push((root_id, via.into()));
+                modules[at].loaders.get_or_insert_default().push((root_id, via));
             }
             stack.extend(edges.of(at).rev().map(|(next, _)| (next, via)));
         }
@@ -164,20 +164,19 @@ struct Edges {
     ends: Vec<u32>,
     /// The module an import loads and the import's span, in 32 bits each (a text is at most 32 MiB, and there are
     /// fewer modules than files): 12 bytes an edge instead of 24, one edge per import of every module.
-    targets: Vec<[u32; 3]>,
+    targets: Vec<(u32, Span)>,
 }
 
 impl Edges {
     /// The edges of module `at`: (the module loaded, the import's span).
     fn of(&self, at: usize) -> impl DoubleEndedIterator<Item = (usize, Span)> + '_ {
         let start = at.checked_sub(1).map_or(0, |before| self.ends[before] as usize);
-        let edge = |&[to, start, end]: &[u32; 3]| (to as usize, Span::new(start as usize, end as usize));
-        self.targets[start..self.ends[at] as usize].iter().map(edge)
+        self.targets[start..self.ends[at] as usize].iter().map(|&(to, span)| (to as usize, span))
     }
 
     /// An edge of the module being added: its import at `span` loads module `to`.
-    fn push(&mut self, to: usize, span: facts::TextSpan) {
-        self.targets.push([to as u32, span.start, span.end]);
+    fn push(&mut self, to: usize, span: Span) {
+        self.targets.push((to as u32, span));
     }
 
     /// Ends the edges of the module being added (those pushed to `targets` since the last one).

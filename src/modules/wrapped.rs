@@ -20,7 +20,7 @@ pub(super) fn settle_imported_wrappers(modules: &mut [Module], edges: &Edges) {
             .imports
             .iter()
             .find(|i| matches!(i.kind, ImportKind::Static | ImportKind::Require) && i.specifier == *specifier);
-        let helper = import.and_then(|import| edges.of(at).find(|(_, span)| *span == import.span.span()));
+        let helper = import.and_then(|import| edges.of(at).find(|(_, span)| *span == import.span));
         let returns_argument =
             helper.is_some_and(|(helper, _)| modules[helper].facts.identity_exports().binary_search(imported).is_ok());
         if returns_argument {

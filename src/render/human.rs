@@ -87,7 +87,7 @@ impl<'a> Finding<'a> {
                     labels.push(label(f, extra.span, label_text(&extra.message), false))
                 }
                 Some(f) => {
-                    let at = f.position(extra.span.start);
+                    let at = f.position(extra.span.start());
                     let what = escape(extra.message.as_deref().unwrap_or("related location"));
                     help.push(format!("see {}:{}:{}: {what}", escape(&f.shown), at.line, at.column));
                 }
@@ -115,13 +115,13 @@ impl<'a> Finding<'a> {
 /// character when the file does not end in a line break).
 fn label(file: &SourceFile, span: Span, message: Option<String>, primary: bool) -> LabeledSpan {
     let text = file.text.as_str();
-    let mut start = floor_boundary(text, span.start.min(text.len()));
-    let mut end = ceil_boundary(text, span.end.clamp(start, text.len()));
+    let mut start = floor_boundary(text, span.start().min(text.len()));
+    let mut end = ceil_boundary(text, span.end().clamp(start, text.len()));
     if start == end && start == text.len() && !text.is_empty() {
         // miette draws nothing past the last character of the last line.
         let last = file.line_count() - 1;
         start = if last > 0 && file.line_start(last) == text.len() {
-            file.line_span(last - 1).end
+            file.line_span(last - 1).end()
         } else {
             floor_boundary(text, text.len() - 1)
         };

@@ -159,8 +159,8 @@ fn fix<'a>(report: &'a Report, fix: &'a Fix) -> JsonFix<'a> {
             .iter()
             .map(|edit| JsonEdit {
                 path: locate(&report.sources, edit.file, edit.span).path,
-                start: edit.span.start,
-                end: edit.span.end,
+                start: edit.span.start(),
+                end: edit.span.end(),
                 content: &edit.content,
             })
             .collect(),

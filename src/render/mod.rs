@@ -72,7 +72,9 @@ pub(crate) struct Location<'a> {
 
 pub(crate) fn locate(sources: &Sources, id: FileId, span: Span) -> Location<'_> {
     match file(sources, id) {
-        Some(file) => Location { path: &file.shown, start: file.position(span.start), end: file.position(span.end) },
+        Some(file) => {
+            Location { path: &file.shown, start: file.position(span.start()), end: file.position(span.end()) }
+        }
         None => {
             let unknown = Position { line: 1, column: 1 };
             Location { path: "", start: unknown, end: unknown }

@@ -47,7 +47,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         // A block scalar becomes a plain value on the key's line (its content alone set to `beeuni:show` would keep
         // the line break `|` and `>` add); one whose `|`/`>` line holds a comment, tag or anchor gets no fix.
         let text = &project.file(decl.file).text;
-        let fix = settable_value(text, decl.name_span().end, decl.value_span()).map(|span| {
+        let fix = settable_value(text, decl.name_span().end(), decl.value_span()).map(|span| {
             let content = requote(project.file(decl.file).slice(span), &format!("beeuni:{name}"));
             Fix::new(Safety::Safe, vec![Edit { file: decl.file, span, content }])
         });

@@ -37,11 +37,11 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             let Some(named) = ejected_from(&comment.text) else {
                 continue;
             };
-            let line = source.line_index(comment.span.start);
+            let line = source.line_index(comment.span.start());
             let mut on_line = project
                 .tools
                 .iter()
-                .filter(|d| d.file == manifest.file && source.line_index(d.name_span().start) == line);
+                .filter(|d| d.file == manifest.file && source.line_index(d.name_span().start()) == line);
             // A flow mapping holds several entries on one line: the comment is right when one of them is `<x>`.
             let Some(decl) = on_line.clone().next() else { continue };
             if on_line.any(|d| d.name == named) {

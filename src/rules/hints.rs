@@ -36,19 +36,22 @@ fn is_pending(diagnostic: &Diagnostic) -> bool {
 
 /// Adds the did-you-mean (and what depends on it) to each finding of those rules in `diagnostics`.
 pub fn complete(project: &Project, diagnostics: &mut [Diagnostic]) {
-    let mut named: HashMap<(FileId, usize), Option<Named>> =
-        diagnostics.iter().filter(|d| is_pending(d)).map(|d| ((d.primary.file, d.primary.span.start), None)).collect();
+    let mut named: HashMap<(FileId, usize), Option<Named>> = diagnostics
+        .iter()
+        .filter(|d| is_pending(d))
+        .map(|d| ((d.primary.file, d.primary.span.start()), None))
+        .collect();
     if named.is_empty() {
         return;
     }
     for agent in &project.agents {
         for (tool, _) in agent.named() {
-            if let Some(slot) = named.get_mut(&(agent.file, tool.item.start)) {
+            if let Some(slot) = named.get_mut(&(agent.file, tool.item.start())) {
                 *slot = Some(Named::Tool(agent, tool));
             }
         }
         for (key, span) in &agent.permission {
-            if let Some(slot) = named.get_mut(&(agent.file, span.start)) {
+            if let Some(slot) = named.get_mut(&(agent.file, span.start())) {
                 *slot = Some(Named::PermissionKey(key));
             }
         }
@@ -57,7 +60,9 @@ pub fn complete(project: &Project, diagnostics: &mut [Diagnostic]) {
     let mut tools = NearMatcher::new(known.iter().copied(), COMPARISONS);
     let mut keys = None;
     for diagnostic in diagnostics.iter_mut().filter(|d| is_pending(d)) {
-        let Some(Some(about)) = named.get(&(diagnostic.primary.file, diagnostic.primary.span.start)) else { continue };
+        let Some(Some(about)) = named.get(&(diagnostic.primary.file, diagnostic.primary.span.start())) else {
+            continue;
+        };
         let finding = diagnostic.clone();
         *diagnostic = match about {
             Named::Tool(agent, tool) => {

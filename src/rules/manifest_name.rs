@@ -32,5 +32,5 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let span = project.file(file).line_span(0);
     let message = format!("the manifest must be named `beeuni.yaml`; `{path}` is not read");
     let help = format!("rename `{path}` to `beeuni.yaml`");
-    out.push(RULE.diagnostic(Label::new(file, Span::new(0, span.end)), message).help(help));
+    out.push(RULE.diagnostic(Label::new(file, Span::new(0, span.end())), message).help(help));
 }

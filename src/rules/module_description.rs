@@ -36,12 +36,11 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 format!("the tool in `{}` has no `description`", project.module_path(module)),
             ),
             Field::Found { span, value: Description::Text { blank: true } } => {
-                (span.span(), format!("the `description` of the tool in `{}` is empty", project.module_path(module)))
+                (*span, format!("the `description` of the tool in `{}` is empty", project.module_path(module)))
             }
-            Field::Found { span, value: Description::NotString } => (
-                span.span(),
-                format!("the `description` of the tool in `{}` is not a string", project.module_path(module)),
-            ),
+            Field::Found { span, value: Description::NotString } => {
+                (*span, format!("the `description` of the tool in `{}` is not a string", project.module_path(module)))
+            }
             _ => continue,
         };
         let diagnostic = in_module(project, &RULE, module, span, message);

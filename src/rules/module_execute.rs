@@ -45,10 +45,9 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 out.push(diagnostic.help(help));
                 continue;
             }
-            Field::Found { span, value: Execute::NotFunction } => (
-                span.span(),
-                format!("the `execute` of the tool in `{}` is not a function", project.module_path(module)),
-            ),
+            Field::Found { span, value: Execute::NotFunction } => {
+                (*span, format!("the `execute` of the tool in `{}` is not a function", project.module_path(module)))
+            }
             _ => continue,
         };
         let diagnostic = in_module(project, &RULE, module, span, message);

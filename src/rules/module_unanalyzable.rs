@@ -96,7 +96,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
 
 fn unanalyzable<T>(field: &Field<T>) -> Option<(crate::source::Span, &str)> {
     match field {
-        Field::Unanalyzable { span, why } => Some((span.span(), &**why)),
+        Field::Unanalyzable { span, why } => Some((*span, &**why)),
         _ => None,
     }
 }

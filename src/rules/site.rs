@@ -60,7 +60,7 @@ pub fn origins(project: &Project, module: &Module) -> Vec<Label> {
         .iter()
         .enumerate()
         .map(|(index, &(root, via))| {
-            let (root, via) = (&project.modules[root as usize], via.span());
+            let root = &project.modules[root as usize];
             let message = match more {
                 0 => format!("imported by `{}`", project.module_path(root)),
                 _ if index + 1 < shown => format!("imported by `{}`", project.module_path(root)),
@@ -100,9 +100,9 @@ pub fn export_site(project: &Project, module: &Module) -> Span {
         Some(export) => {
             let file = project.file(module.file);
             // The `export default` line, not the whole (multi-line) object.
-            let statement = export.statement.span();
-            let line = file.line_span(file.line_index(statement.start));
-            Span::new(statement.start, line.end.max(statement.start))
+            let statement = export.statement;
+            let line = file.line_span(file.line_index(statement.start()));
+            Span::new(statement.start(), line.end().max(statement.start()))
         }
         None => first_line(project, module),
     }

@@ -76,14 +76,14 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 format!("export the factory as the default: `export default {local}`"),
             ),
             Export::CommonJsDefault { span } => (
-                first_line_from(project, module, span.start),
+                first_line_from(project, module, span.start()),
                 format!(
                     "`{path}` sets `exports.default` without `__esModule`: Bun's default export is then the exports object `{{ default: … }}`, and {LOADER}"
                 ),
                 "assign the factory to `module.exports`, or mark the module with `Object.defineProperty(exports, '__esModule', { value: true })`".to_string(),
             ),
             Export::NotFunction { span, beeuni: true, binding, keys, .. } => (
-                first_line_from(project, module, span.start),
+                first_line_from(project, module, span.start()),
                 format!("`{path}` exports a plain object: this is the Beeuni form; {CONTRACT}"),
                 format!(
                     "return the object from a factory, with a `name`: `{}`; make `parameters` a TypeBox schema (`pi.typebox.Type.Object({{ … }})`) and take `execute(toolCallId, params, onUpdate, ctx, signal)`; a Beeuni tool belongs under `tools:` in beeuni.yaml",
@@ -91,7 +91,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 ),
             ),
             Export::NotFunction { span, what, binding, keys, .. } => (
-                first_line_from(project, module, span.start),
+                first_line_from(project, module, span.start()),
                 format!("`{path}` exports {what}, not a function: {CONTRACT}"),
                 format!("export a factory that returns the tool: `{}`", factory_of(&name, binding.as_deref(), keys)),
             ),

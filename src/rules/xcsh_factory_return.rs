@@ -70,7 +70,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                         "the factory of `{path}` returns {what}, not a tool: it must return a tool, an array of tools, or a Promise of either"
                     );
                     let related = Label::with_message(module.file, *span, format!("{what} returned here"));
-                    let diagnostic = at(&RULE, module, first_line_from(project, module, factory.span.start), message);
+                    let diagnostic = at(&RULE, module, first_line_from(project, module, factory.span.start()), message);
                     out.push(diagnostic.related(related).help(
                         "the loader reads `name` of each value the factory returns: return the tool object, or `[]` for no tool",
                     ));
@@ -78,7 +78,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 continue;
             }
         };
-        let span = first_line_from(project, module, factory.span.start);
+        let span = first_line_from(project, module, factory.span.start());
         out.push(at(&RULE, module, span, message).help(help));
     }
 }

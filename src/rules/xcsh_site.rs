@@ -16,7 +16,7 @@ pub fn at(rule: &Rule, module: &XcshModule, span: Span, message: String) -> Diag
 pub fn first_line_from(project: &Project, module: &XcshModule, start: usize) -> Span {
     let file = project.file(module.file);
     let line = file.line_span(file.line_index(start));
-    Span::new(start, line.end.max(start))
+    Span::new(start, line.end().max(start))
 }
 
 /// The module's path as reports show it (relative to the git work tree root).

@@ -44,7 +44,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 None => String::new(),
             };
             let message = format!("{} returned by `{path}` lacks {fields}", capitalised(&tool_label(tool)));
-            let span = first_line_from(project, module, tool.span.start);
+            let span = first_line_from(project, module, tool.span.start());
             out.push(at(&RULE, module, span, message).help(
                 "an xcsh tool has `name`, `description`, `parameters` (a TypeBox schema) and `execute(toolCallId, params, onUpdate, ctx, signal)`",
             ));

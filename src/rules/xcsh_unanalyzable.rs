@@ -42,7 +42,7 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         match &facts.export {
             Export::Unanalyzable { span, why } => {
                 let message = format!("the default export of `{path}` could not be checked: {why}");
-                out.push(at(&RULE, module, first_line_from(project, module, span.start), message).help(HELP));
+                out.push(at(&RULE, module, first_line_from(project, module, span.start()), message).help(HELP));
             }
             Export::Factory(factory) => {
                 let Returns::Values(values) = &factory.returns else { continue };

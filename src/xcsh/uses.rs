@@ -65,7 +65,7 @@ impl Receivers {
 
     /// Is `name` at `at` a receiver whose `.ui` needs a guard: inside the function it is a parameter of?
     fn needs_guard(&self, name: &str, at: oxc_span::Span) -> bool {
-        self.ui.iter().any(|(n, f)| n == name && f.start <= at.start as usize && at.end as usize <= f.end)
+        self.ui.iter().any(|(n, f)| n == name && f.contains(Span::from(at)))
     }
 
     fn is(&self, expr: &Expression, name: &Option<String>) -> bool {
@@ -134,7 +134,7 @@ struct Uses<'r> {
 
 impl<'r> Uses<'r> {
     fn in_execute(&self, at: oxc_span::Span) -> bool {
-        self.receivers.executes.iter().any(|f| f.start <= at.start as usize && at.end as usize <= f.end)
+        self.receivers.executes.iter().any(|f| f.contains(Span::from(at)))
     }
 
     fn new(receivers: &'r Receivers) -> Self {

@@ -30,7 +30,7 @@ pub fn requote(original: &str, new: &str) -> String {
 /// is part of the value). `None` when the header line holds something an edit would lose (a comment, a tag or an
 /// anchor): such a value is not edited.
 pub fn settable_value(text: &str, key_end: usize, value: Span) -> Option<Span> {
-    let between = text.get(key_end..value.start)?;
+    let between = text.get(key_end..value.start())?;
     let Some(colon) = between.find(':') else { return Some(value) };
     let after_colon = &between[colon + 1..];
     let header = after_colon.trim_start_matches([' ', '\t']);
@@ -40,7 +40,7 @@ pub fn settable_value(text: &str, key_end: usize, value: Span) -> Option<Span> {
     // The header is the indicator (`|`, `>`, with `-`/`+` and an indentation digit), then the line break.
     let line = header.split(['\n', '\r']).next().unwrap_or_default();
     let indicator_only = line.trim_end_matches([' ', '\t']).chars().skip(1).all(|c| matches!(c, '-' | '+' | '1'..='9'));
-    indicator_only.then(|| Span::new(value.start - header.len(), value.end))
+    indicator_only.then(|| Span::new(value.start() - header.len(), value.end()))
 }
 
 /// The indentation before `at` when only spaces (after a BOM on line 1) stand between the line start and `at`.
@@ -66,14 +66,14 @@ fn whole_line(text: &str, at: usize) -> Span {
 
 /// Right after the `:` that follows a key.
 fn after_colon(text: &str, key: Span) -> Option<usize> {
-    let rest = &text[key.end..];
+    let rest = &text[key.end()..];
     let colon = rest.find(':')?;
-    rest[..colon].bytes().all(|b| b == b' ').then_some(key.end + colon + 1)
+    rest[..colon].bytes().all(|b| b == b' ').then_some(key.end() + colon + 1)
 }
 
 /// Where a node ends (an empty value sits on its `:` and ends there).
 fn end_of(doc: &Document, id: NodeId) -> usize {
-    doc.node(id).span.end
+    doc.node(id).span.end()
 }
 
 /// Adds `lines` (`name: value` each) to the mapping that is the value of `key` (or to its empty value).
@@ -94,21 +94,21 @@ pub fn add_entries(
                 edit(Span::empty(end_of(doc, last.value)), format!(", {}", lines.join(", ")))
             }
             Some(_) => None,
-            None => edit(Span::empty(node.span.start + 1), lines.join(", ")),
+            None => edit(Span::empty(node.span.start() + 1), lines.join(", ")),
         },
         Value::Map(entries) => {
             let first = entries.first()?;
-            let indent = indentation(text, doc.node(first.key).span.start)?;
+            let indent = indentation(text, doc.node(first.key).span.start())?;
             let last = entries.last()?;
-            let end = doc.node(last.value).span.end.max(doc.node(last.key).span.end);
+            let end = doc.node(last.value).span.end().max(doc.node(last.key).span.end());
             // A block scalar's span runs over the line breaks after it: the new lines go after its last text.
-            let end = text[..end].trim_end().len().max(doc.node(last.key).span.end);
+            let end = text[..end].trim_end().len().max(doc.node(last.key).span.end());
             let at = line_end(text, end);
             edit(Span::empty(at), lines.iter().map(|l| format!("{eol}{indent}{l}")).collect())
         }
         Value::Scalar { .. } if doc.is_null(value) && node.span.is_empty() => {
-            let indent = format!("{}  ", indentation(text, key.start)?);
-            let at = line_end(text, key.end);
+            let indent = format!("{}  ", indentation(text, key.start())?);
+            let at = line_end(text, key.end());
             edit(Span::empty(at), lines.iter().map(|l| format!("{eol}{indent}{l}")).collect())
         }
         Value::Scalar { .. } if doc.is_null(value) => edit(node.span, format!("{{{}}}", lines.join(", "))),
@@ -133,9 +133,9 @@ pub fn remove_item(
     if node.flow {
         return Some(vec![Edit { file, span: flow_removal(&spans, index), content: String::new() }]);
     }
-    let dash = block_item_start(text, spans[index].start);
+    let dash = block_item_start(text, spans[index].start());
     indentation(text, dash)?;
-    alone_on_line(text, spans[index].end)?;
+    alone_on_line(text, spans[index].end())?;
     block_removal(text, file, key, whole_line(text, dash), items.len() == 1, "[]")
 }
 
@@ -152,7 +152,7 @@ pub fn remove_entry(
     let node = doc.node(map);
     let Value::Map(entries) = &node.value else { return None };
     let spans: Vec<Span> =
-        entries.iter().map(|e| Span::new(doc.node(e.key).span.start, end_of(doc, e.value))).collect();
+        entries.iter().map(|e| Span::new(doc.node(e.key).span.start(), end_of(doc, e.value))).collect();
     let span = *spans.get(index)?;
     if node.flow {
         if entries.len() == 1 {
@@ -160,9 +160,9 @@ pub fn remove_entry(
         }
         return Some(vec![Edit { file, span: flow_removal(&spans, index), content: String::new() }]);
     }
-    indentation(text, span.start)?;
-    alone_on_line(text, span.end)?;
-    block_removal(text, file, key, whole_line(text, span.start), entries.len() == 1, empty)
+    indentation(text, span.start())?;
+    alone_on_line(text, span.end())?;
+    block_removal(text, file, key, whole_line(text, span.start()), entries.len() == 1, empty)
 }
 
 /// Nothing but a comment may follow `end` on its line.
@@ -175,8 +175,8 @@ fn alone_on_line(text: &str, end: usize) -> Option<()> {
 /// one) from the previous item's end.
 fn flow_removal(spans: &[Span], index: usize) -> Span {
     match (spans.get(index + 1), index.checked_sub(1).map(|i| spans[i])) {
-        (Some(next), _) => Span::new(spans[index].start, next.start),
-        (None, Some(previous)) => Span::new(previous.end, spans[index].end),
+        (Some(next), _) => Span::new(spans[index].start(), next.start()),
+        (None, Some(previous)) => Span::new(previous.end(), spans[index].end()),
         (None, None) => spans[index],
     }
 }
@@ -204,15 +204,15 @@ pub fn map_to_exclude(doc: &Document, text: &str, file: FileId, map: NodeId) -> 
     let mut edits = Vec::with_capacity(entries.len());
     for (i, entry) in entries.iter().enumerate() {
         let key = doc.node(entry.key).span;
-        let span = Span::new(key.start, end_of(doc, entry.value));
+        let span = Span::new(key.start(), end_of(doc, entry.value));
         let name = &text[key.range()];
         let content = if node.flow {
             let open = if i == 0 { "exclude: [" } else { "" };
             let close = if i == last { "]" } else { "" };
             format!("{open}{name}{close}")
         } else {
-            let indent = indentation(text, key.start)?;
-            alone_on_line(text, span.end)?;
+            let indent = indentation(text, key.start())?;
+            alone_on_line(text, span.end())?;
             if i == 0 { format!("exclude:{eol}{indent}- {name}") } else { format!("- {name}") }
         };
         edits.push(Edit { file, span, content });

@@ -158,10 +158,10 @@ fn is_key_line(line: &[u8]) -> bool {
 /// unless its top-level mapping starts at its first key (`indent` spaces into it).
 fn parse_part(part: &str, start: usize, indent: usize) -> Option<Document> {
     let mut doc = build_document(part, false, |_, _| {}).ok()?;
-    if doc.root.is_none_or(|root| doc.nodes[root].span.start != indent) {
+    if doc.root.is_none_or(|root| doc.nodes[root].span.start() != indent) {
         return None;
     }
-    let moved = |span: &mut Span| *span = Span::new(span.start + start, span.end + start);
+    let moved = |span: &mut Span| *span = Span::new(span.start() + start, span.end() + start);
     doc.nodes.iter_mut().for_each(|node| moved(&mut node.span));
     doc.comments.iter_mut().for_each(|comment| moved(&mut comment.span));
     Some(doc)
@@ -172,7 +172,7 @@ fn parse_part(part: &str, start: usize, indent: usize) -> Option<Document> {
 fn top_entries(doc: &mut Document, text: &str, first: bool) -> Option<(usize, Vec<Entry>)> {
     let root = doc.root.take()?;
     let node = doc.nodes.pop_if(|node| !node.flow && matches!(node.value, Value::Map(_)))?;
-    let at = node.span.start;
+    let at = node.span.start();
     let at_line_start = !first || at == 0 || text.as_bytes().get(at - 1) == Some(&b'\n');
     match node.value {
         Value::Map(entries) if root == doc.nodes.len() && at_line_start && !entries.is_empty() => Some((at, entries)),
@@ -256,7 +256,7 @@ impl<'t> Join<'t> {
         let last = self.entries.last()?;
         let node = self.doc.nodes.last().filter(|_| last.value + 1 == self.doc.nodes.len())?;
         let Value::Map(entries) = &node.value else { return None };
-        if node.flow || column(self.text, node.span.start) != indent || entries.is_empty() {
+        if node.flow || column(self.text, node.span.start()) != indent || entries.is_empty() {
             return None;
         }
         let node = self.doc.nodes.pop()?;
@@ -266,7 +266,7 @@ impl<'t> Join<'t> {
         while self.doc.duplicate_keys.last().is_some_and(|duplicate| keys.contains(&duplicate.first)) {
             self.doc.duplicate_keys.pop();
         }
-        Some(Open { start: node.span.start, entries })
+        Some(Open { start: node.span.start(), entries })
     }
 
     /// Closes the open mapping, if any, as the whole text closes it (its repeated keys, its span), and tells of the

@@ -194,9 +194,9 @@ fn applied(text: &str, edits: &[(usize, usize, String)], what: &str) -> String {
     let scalars = |doc: &beeuni_lint::yaml::Document| -> Vec<(usize, usize, String)> {
         doc.nodes
             .iter()
-            .filter(|n| n.span.start < n.span.end)
+            .filter(|n| !n.span.is_empty())
             .filter_map(|n| match &n.value {
-                beeuni_lint::yaml::Value::Scalar { text, .. } => Some((n.span.start, n.span.end, text.to_string())),
+                beeuni_lint::yaml::Value::Scalar { text, .. } => Some((n.span.start(), n.span.end(), text.to_string())),
                 _ => None,
             })
             .collect()

@@ -54,42 +54,41 @@ fn fixture_documents() -> Vec<(PathBuf, usize, Document)> {
 /// Facts with every variant and option the form has, the ones fixtures seldom show included.
 fn rich_facts() -> Vec<ModuleFacts> {
     let wide = |n: usize| Span::new(n, n * 3 + 1);
-    let span = |n: usize| TextSpan::from(wide(n));
     let long = "a name longer than twenty-four bytes, ünïcödé";
     fn field<T>(n: usize) -> Field<T> {
-        Field::Unanalyzable { span: TextSpan::new(n as u32, n as u32 * 3 + 1), why: "a spread".into() }
+        Field::Unanalyzable { span: Span::new(n, n * 3 + 1), why: "a spread".into() }
     }
     let parameters = Parameters {
         type_value: Some("object".into()),
         has_type: true,
         is_object_literal: true,
         properties: Some(Properties::new(["a", "b\0c", long])),
-        properties_span: Some(span(40)),
-        required_undefined: vec![("a".into(), span(41))].into(),
+        properties_span: Some(wide(40)),
+        required_undefined: vec![("a".into(), wide(41))].into(),
         zod: Some("z.object({})".into()),
     };
     let objects = [
         ObjectExport {
-            description: Field::Found { span: span(1), value: Description::Text { blank: false } },
-            parameters: Field::Found { span: span(2), value: parameters },
+            description: Field::Found { span: wide(1), value: Description::Text { blank: false } },
+            parameters: Field::Found { span: wide(2), value: parameters },
             execute: Field::Found {
-                span: span(3),
+                span: wide(3),
                 value: Execute::Function { params: Params::new(["{ x }", "context"]) },
             },
             wrapper: Wrapper::None,
             foreign: Foreign::default(),
         },
         ObjectExport {
-            description: Field::Found { span: span(4), value: Description::Other },
-            parameters: Field::Found { span: span(5), value: Parameters { zod: None, ..no_parameters() } },
-            execute: Field::Found { span: span(6), value: Execute::NotFunction },
+            description: Field::Found { span: wide(4), value: Description::Other },
+            parameters: Field::Found { span: wide(5), value: Parameters { zod: None, ..no_parameters() } },
+            execute: Field::Found { span: wide(6), value: Execute::NotFunction },
             wrapper: Wrapper::AiSdk,
             foreign: Foreign::from_bits(1).unwrap(),
         },
         ObjectExport {
-            description: Field::Found { span: span(7), value: Description::Text { blank: true } },
+            description: Field::Found { span: wide(7), value: Description::Text { blank: true } },
             parameters: field(8),
-            execute: Field::Found { span: span(9), value: Execute::Other },
+            execute: Field::Found { span: wide(9), value: Execute::Other },
             wrapper: Wrapper::Imported { local: "define".into(), imported: long.into(), specifier: "../lib/x".into() },
             foreign: Foreign::from_bits(6).unwrap(),
         },
@@ -113,7 +112,7 @@ fn rich_facts() -> Vec<ModuleFacts> {
     ]);
     let import = |kind, n: usize| Import {
         specifier: if n.is_multiple_of(2) { "node:fs".into() } else { long.into() },
-        span: span(n),
+        span: wide(n),
         kind,
         type_only: n.is_multiple_of(3),
         guarded: n % 4 == 1,
@@ -128,7 +127,7 @@ fn rich_facts() -> Vec<ModuleFacts> {
             ModuleFacts::from(Collected {
                 syntax_errors: vec![SyntaxError { span: wide(n), message: "expected `}`".into() }],
                 not_analysed: (n % 2 == 0).then(|| NotAnalysed { span: wide(0), why: "nested too deep".into() }),
-                default_export: Some(DefaultExport { statement: span(100 + n), kind }),
+                default_export: Some(DefaultExport { statement: wide(100 + n), kind }),
                 opencode_exports: vec!["search".into(), long.into()],
                 named_tool_object: (n % 3 != 0).then(|| NamedToolObject {
                     name: long.into(),
@@ -142,13 +141,13 @@ fn rich_facts() -> Vec<ModuleFacts> {
                 registers_tools: n % 2 == 1,
                 serves_tools: n % 3 == 2,
                 imports: (0..6).map(|i| import(kinds_of_import[(n + i) % kinds_of_import.len()], i)).collect(),
-                env_reads: ENVIRONMENTS.iter().map(|&via| EnvRead { name: "KEY".into(), span: span(n), via }).collect(),
+                env_reads: ENVIRONMENTS.iter().map(|&via| EnvRead { name: "KEY".into(), span: wide(n), via }).collect(),
                 context_env: vec!["TOKEN".into(), long.into()],
                 execute: Some(ExecuteFacts {
-                    span: span(200),
-                    fetch_without_signal: vec![span(201), span(u32::MAX as usize / 4)].into(),
+                    span: wide(200),
+                    fetch_without_signal: vec![wide(201), wide(u32::MAX as usize / 4)].into(),
                 }),
-                comments: vec![(wide(usize::MAX / 4), " beeuni-lint: ignore[module-env]".into())],
+                comments: vec![(wide(u32::MAX as usize / 4), " beeuni-lint: ignore[module-env]".into())],
             })
         })
         .collect();
@@ -269,6 +268,20 @@ fn numbers_take_the_fewest_bytes_and_overlong_ones_do_not_decode() {
     assert_eq!(Reader::new(&eleven, usize::MAX).unwrap().number(), None);
     let too_big = [&[0u8][..], &[0xff; 9], &[2]].concat();
     assert_eq!(Reader::new(&too_big, usize::MAX).unwrap().number(), None);
+}
+
+#[test]
+fn a_span_that_ends_past_4_gib_does_not_decode() {
+    let decoded = |start: usize, len: usize| {
+        let mut w = Writer::default();
+        w.number(start);
+        w.number(len);
+        let bytes = w.finish();
+        Reader::new(&bytes, usize::MAX).unwrap().span()
+    };
+    let last = u32::MAX as usize;
+    assert_eq!(decoded(last - 1, 1), Some(Span::new(last - 1, last)));
+    assert_eq!(decoded(last, 1), None, "not cut to 4 GiB");
 }
 
 #[test]

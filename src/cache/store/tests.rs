@@ -13,7 +13,7 @@ use std::time::{Duration, SystemTime};
 fn facts(n: usize) -> ModuleFacts {
     let import = |k: usize| Import {
         specifier: format!("../lib/helper_{n}_{k}_with_a_long_name.ts").into(),
-        span: Span::new(k, k + n).into(),
+        span: Span::new(k, k + n),
         kind: ImportKind::Static,
         type_only: false,
         guarded: false,

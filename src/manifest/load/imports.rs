@@ -27,7 +27,7 @@ pub(super) fn import_items(doc: &Document, file: FileId, text: &str) -> Vec<Impo
         .filter_map(|&item| {
             let path = doc.str(item)?.to_string();
             let span = doc.node(item).span;
-            let label = Label::new(file, Span::new(block_item_start(text, span.start), span.end));
+            let label = Label::new(file, Span::new(block_item_start(text, span.start()), span.end()));
             Some(ImportItem { label, path })
         })
         .collect()

@@ -11,6 +11,7 @@ use super::regex::RegexLiteral;
 use super::signal::{is_request_with_signal, passes_no_signal};
 use super::{Found, changed, commonjs};
 use crate::modules::facts::*;
+use crate::source::Span;
 
 mod env;
 
@@ -26,7 +27,7 @@ const MAX_VISIT_DEPTH: usize = 25_000;
 /// made once at their exact size, instead of lists grown, shrunk and freed between them (see [`super::analyse`]).
 pub(super) struct Collector<'a, 'f> {
     /// The span of `execute`'s function node: calls inside it are `execute`'s.
-    execute_body: Option<TextSpan>,
+    execute_body: Option<Span>,
     /// `<name>.env.X` reads count as `context.env` reads for these names (one name given twice when `execute`
     /// names its context).
     context_names: [&'a str; 2],
@@ -48,11 +49,11 @@ pub(super) struct Collector<'a, 'f> {
     /// Every import, in the order visited.
     pub(super) imports: ArenaVec<'a, Found<'a>>,
     /// `process.env` / `Bun.env` reads: (name, member expression, environment).
-    pub(super) env_reads: ArenaVec<'a, (&'a str, TextSpan, &'static str)>,
+    pub(super) env_reads: ArenaVec<'a, (&'a str, Span, &'static str)>,
     /// Names read from the context's `env`, each once.
     pub(super) context_env: ArenaVec<'a, &'a str>,
     /// The `fetch` calls inside `execute` that pass no `signal`.
-    pub(super) fetches: ArenaVec<'a, TextSpan>,
+    pub(super) fetches: ArenaVec<'a, Span>,
     /// Names given first to `Object.assign(x, ...)` and its kin, which change them.
     pub(super) passed_to_change: ArenaVec<'a, &'a str>,
     /// Every regular expression literal, in the order visited: their patterns are parsed after the walk.
@@ -127,7 +128,7 @@ impl<'a> Collector<'a, '_> {
             let why = format!(
                 "nests more than {MAX_VISIT_DEPTH} expressions and statements inside one another, deeper than beeuni-lint analyses"
             );
-            self.facts.not_analysed = Some(NotAnalysed { span: span(at).span(), why });
+            self.facts.not_analysed = Some(NotAnalysed { span: span(at), why });
         }
     }
 
@@ -138,7 +139,7 @@ impl<'a> Collector<'a, '_> {
     }
 
     fn in_execute(&self, at: oxc_span::Span) -> bool {
-        self.execute_body.is_some_and(|body| body.start <= at.start && at.end <= body.end)
+        self.execute_body.is_some_and(|body| body.contains(span(at)))
     }
 }
 

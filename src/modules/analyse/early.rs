@@ -52,7 +52,7 @@ pub(super) fn check<'a>(
             let message = "A module cannot have multiple default exports.".to_string();
             errors.push(SyntaxError { span: span(second), message });
         }
-        errors.sort_by_key(|e| e.span.start);
+        errors.sort_by_key(|e| e.span.start());
     }
     if errors.is_empty() {
         errors.extend(identifiers::check(program));
@@ -81,7 +81,7 @@ fn default_exports<'p>(program: &'p Program) -> impl Iterator<Item = oxc_span::S
 }
 
 fn span(at: oxc_span::Span) -> Span {
-    Span::new(at.start as usize, at.end as usize)
+    Span::from(at)
 }
 
 fn transpiler_accepts(diagnostic: &OxcDiagnostic) -> bool {

@@ -9,6 +9,7 @@ use oxc_span::GetSpan;
 use super::bindings::{Binding, Bindings, Values, bindings};
 use super::commonjs::{CommonJs, commonjs_statement};
 use crate::modules::facts::*;
+use crate::source::Span;
 
 mod fields;
 mod named;
@@ -18,7 +19,7 @@ mod wrapper;
 /// Identifier hops followed when resolving a binding, so that `const a = b; const b = a` ends.
 const MAX_HOPS: usize = 8;
 
-pub(super) fn span(s: oxc_span::Span) -> TextSpan {
+pub(super) fn span(s: oxc_span::Span) -> Span {
     s.into()
 }
 
@@ -33,9 +34,9 @@ enum Resolved<'b, 'a> {
 
 /// The `execute` function of an object export, for the facts the visitor gathers inside it.
 pub(super) struct ExecuteInfo<'a> {
-    pub property: TextSpan,
+    pub property: Span,
     /// The function node (method, arrow, function expression or declaration), when there is one.
-    pub function: Option<TextSpan>,
+    pub function: Option<Span>,
     /// The name of its second parameter (the context), `_` for a destructuring pattern.
     pub context: Option<&'a str>,
     /// `e` of a second parameter `{ env: e }` (or `{ env }`): the context's environment itself.

@@ -21,7 +21,7 @@ pub(super) fn import_in_commonjs(program: &Program, imports: &[Import]) -> Optio
     program.body.iter().find(|statement| commonjs_statement(statement).is_some())?;
     let import = imports.iter().find(|import| import.kind == ImportKind::Static && !import.type_only)?;
     let message = "Cannot use import statement with CommonJS-only features: the module assigns CommonJS's exports (`module.exports`, `exports.NAME`), so Bun compiles it as CommonJS and refuses the import".to_string();
-    Some(SyntaxError { span: Span::from(import.span), message })
+    Some(SyntaxError { span: import.span, message })
 }
 
 /// The first top-level assignment to CommonJS's exports in a module with an `export` statement, which throws when
@@ -36,7 +36,7 @@ pub(super) fn commonjs_in_es_module(text: &str, program: &Program) -> Option<Syn
         .iter()
         .filter(|statement| matches!(statement, Statement::ExpressionStatement(_)))
         .find(|statement| commonjs_statement(statement).is_some())?;
-    let span = Span::from(crate::modules::facts::TextSpan::from(statement.span()));
+    let span = Span::from(statement.span());
     let written = text.get(span.range()).unwrap_or("");
     let name = if written.contains("module") { "module" } else { "exports" };
     let message = format!(

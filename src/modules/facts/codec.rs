@@ -32,7 +32,7 @@ impl Codec for ModuleFacts {
         }
         w.list(&self.imports, |w, import| {
             w.str(&import.specifier);
-            w.text_span(import.span);
+            w.span(import.span);
             let kind = match import.kind {
                 ImportKind::Static => 0,
                 ImportKind::ReExport => 1,
@@ -46,14 +46,14 @@ impl Codec for ModuleFacts {
         });
         w.list(&self.env_reads, |w, read| {
             w.str(&read.name);
-            w.text_span(read.span);
+            w.span(read.span);
             // An environment the list lacks cannot be read back: the entry is a miss, never a wrong name.
             w.byte(ENVIRONMENTS.iter().position(|known| *known == read.via).map_or(u8::MAX, |i| i as u8));
         });
         w.list(&self.context_env, |w, name| w.str(name));
         if let Some(execute) = &self.execute {
-            w.text_span(execute.span);
-            w.list(&execute.fetch_without_signal, |w, span| w.text_span(*span));
+            w.span(execute.span);
+            w.list(&execute.fetch_without_signal, |w, span| w.span(*span));
         }
         // The facts most modules have none of: four empty lists cost four bytes.
         w.list(self.syntax_errors(), |w, error| {
@@ -91,7 +91,7 @@ impl Codec for ModuleFacts {
         }
         let default_export = if flags & DEFAULT_EXPORT != 0 { Some(read_default_export(&mut r)?) } else { None };
         let imports = r.list(STR + SPAN + BYTE, |r| {
-            let (specifier, span) = (InlineStr::new(r.str()?), r.text_span()?);
+            let (specifier, span) = (InlineStr::new(r.str()?), r.span()?);
             let bits = r.byte()?;
             let kind = match bits & 7 {
                 0 => ImportKind::Static,
@@ -111,14 +111,14 @@ impl Codec for ModuleFacts {
             })
         })?;
         let env_reads = r.list(STR + SPAN + BYTE, |r| {
-            let (name, span) = (InlineStr::new(r.str()?), r.text_span()?);
+            let (name, span) = (InlineStr::new(r.str()?), r.span()?);
             Some(EnvRead { name, span, via: ENVIRONMENTS.get(usize::from(r.byte()?))? })
         })?;
         let context_env = r.list(STR, |r| r.str().map(InlineStr::new))?;
         let execute = match flags & EXECUTE != 0 {
             true => {
-                let span = r.text_span()?;
-                Some(ExecuteFacts { span, fetch_without_signal: r.list(SPAN, Reader::text_span)?.into_boxed_slice() })
+                let span = r.span()?;
+                Some(ExecuteFacts { span, fetch_without_signal: r.list(SPAN, Reader::span)?.into_boxed_slice() })
             }
             false => None,
         };
@@ -170,7 +170,7 @@ impl Codec for ModuleFacts {
 }
 
 fn default_export(w: &mut Writer, export: &DefaultExport) {
-    w.text_span(export.statement);
+    w.span(export.statement);
     match &export.kind {
         DefaultExportKind::Object(object) => {
             w.byte(0);
@@ -242,7 +242,7 @@ fn read_shape(r: &mut Reader) -> Option<(Wrapper, Foreign)> {
 
 #[inline(always)]
 fn read_default_export(r: &mut Reader) -> Option<DefaultExport> {
-    let statement = r.text_span()?;
+    let statement = r.span()?;
     let kind = match r.byte()? {
         0 => {
             let description = read_field(r, |r| match r.byte()? {
@@ -281,12 +281,12 @@ fn field<T>(w: &mut Writer, field: &Field<T>, value: impl FnOnce(&mut Writer, &T
         Field::Missing => w.byte(0),
         Field::Found { span, value: found } => {
             w.byte(1);
-            w.text_span(*span);
+            w.span(*span);
             value(w, found);
         }
         Field::Unanalyzable { span, why } => {
             w.byte(2);
-            w.text_span(*span);
+            w.span(*span);
             w.str(why);
         }
     }
@@ -296,8 +296,8 @@ fn field<T>(w: &mut Writer, field: &Field<T>, value: impl FnOnce(&mut Writer, &T
 fn read_field<'a, T>(r: &mut Reader<'a>, value: impl FnOnce(&mut Reader<'a>) -> Option<T>) -> Option<Field<T>> {
     match r.byte()? {
         0 => Some(Field::Missing),
-        1 => Some(Field::Found { span: r.text_span()?, value: value(r)? }),
-        2 => Some(Field::Unanalyzable { span: r.text_span()?, why: r.str()?.into() }),
+        1 => Some(Field::Found { span: r.span()?, value: value(r)? }),
+        2 => Some(Field::Unanalyzable { span: r.span()?, why: r.str()?.into() }),
         _ => None,
     }
 }
@@ -331,11 +331,11 @@ fn parameters(w: &mut Writer, parameters: &Parameters) {
         w.number(separator as usize);
     }
     if let Some(span) = parameters.properties_span {
-        w.text_span(span);
+        w.span(span);
     }
     w.list(&parameters.required_undefined, |w, (name, span)| {
         w.str(name);
-        w.text_span(*span);
+        w.span(*span);
     });
     if let Some(zod) = &parameters.zod {
         w.str(zod);
@@ -357,9 +357,8 @@ fn read_parameters(r: &mut Reader) -> Option<Parameters> {
         }
         false => None,
     };
-    let properties_span = if flags & PROPERTIES_SPAN != 0 { Some(r.text_span()?) } else { None };
-    let required_undefined =
-        r.list(STR + SPAN, |r| Some((InlineStr::new(r.str()?), r.text_span()?)))?.into_boxed_slice();
+    let properties_span = if flags & PROPERTIES_SPAN != 0 { Some(r.span()?) } else { None };
+    let required_undefined = r.list(STR + SPAN, |r| Some((InlineStr::new(r.str()?), r.span()?)))?.into_boxed_slice();
     let zod = if flags & ZOD != 0 { Some(r.str()?.into()) } else { None };
     Some(Parameters {
         type_value,

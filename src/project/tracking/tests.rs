@@ -45,7 +45,7 @@ fn tracking_findings(project: &Project) -> Vec<(&'static str, Severity, String, 
         .into_iter()
         .map(|d| {
             let file = project.file(d.primary.file);
-            (d.rule, d.severity, file.path.to_string(), file.position(d.primary.span.start).line, d.message)
+            (d.rule, d.severity, file.path.to_string(), file.position(d.primary.span.start()).line, d.message)
         })
         .collect()
 }

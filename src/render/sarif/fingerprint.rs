@@ -36,12 +36,12 @@ impl Fingerprints {
         let Some(source) = file(&report.sources, d.primary.file) else {
             return fnv1a(&[d.rule, "", "", "0", "0", &without_numbers(&d.message)]);
         };
-        let start = d.primary.span.start.min(source.text.len());
+        let start = d.primary.span.start().min(source.text.len());
         let line = source.line_index(start);
         let line_span = source.line_span(line);
         let text = source.slice(line_span);
         let indent = text.len() - text.trim_start().len();
-        let within = start.saturating_sub(line_span.start + indent);
+        let within = start.saturating_sub(line_span.start() + indent);
         let occurrences = self.occurrences.entry(d.primary.file).or_insert_with(|| {
             let mut seen: HashMap<&str, usize> = HashMap::new();
             (0..source.line_count())

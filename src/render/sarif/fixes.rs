@@ -18,8 +18,8 @@ pub(super) fn fix(report: &Report, fix: &Fix) -> sarif::Fix {
     let mut changes: Vec<(FileId, sarif::ArtifactChange)> = Vec::new();
     for edit in &fix.edits {
         let (path, mut deleted) = region(report, edit.file, edit.span);
-        deleted.byte_offset = Some(number(edit.span.start));
-        deleted.byte_length = Some(number(edit.span.end.saturating_sub(edit.span.start)));
+        deleted.byte_offset = Some(number(edit.span.start()));
+        deleted.byte_length = Some(number(edit.span.end().saturating_sub(edit.span.start())));
         let inserted = sarif::ArtifactContent { text: Some(edit.content.clone()), ..Default::default() };
         let replacement =
             sarif::Replacement { deleted_region: deleted, inserted_content: Some(inserted), properties: None };

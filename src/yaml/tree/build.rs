@@ -56,7 +56,7 @@ pub(in crate::yaml) fn build_document(
                 documents += 1;
                 if documents > 1 {
                     return Err(SyntaxError {
-                        offset: span.start,
+                        offset: span.start(),
                         message: "a second YAML document starts here: a manifest file holds exactly one".into(),
                     });
                 }
@@ -86,7 +86,7 @@ pub(in crate::yaml) fn build_document(
             Event::Alias(anchor) => {
                 let Some(&target) = anchors.get(&anchor) else {
                     return Err(SyntaxError {
-                        offset: span.start,
+                        offset: span.start(),
                         message: "this alias refers to a node that contains it, or to no anchor".into(),
                     });
                 };
@@ -95,12 +95,12 @@ pub(in crate::yaml) fn build_document(
             }
             Event::SequenceStart(style, anchor, _) => {
                 let flow = style == StructureStyle::Flow;
-                stack.push(Frame::Seq { start: span.start, from: items.len(), flow, anchor });
+                stack.push(Frame::Seq { start: span.start(), from: items.len(), flow, anchor });
                 continue;
             }
             Event::MappingStart(style, anchor, _) => {
                 let flow = style == StructureStyle::Flow;
-                stack.push(Frame::Map { start: span.start, from: entries.len(), key: None, flow, anchor });
+                stack.push(Frame::Map { start: span.start(), from: entries.len(), key: None, flow, anchor });
                 continue;
             }
             Event::SequenceEnd | Event::MappingEnd => {
@@ -117,7 +117,7 @@ pub(in crate::yaml) fn build_document(
                         (Value::Map(entries), start, flow, anchor)
                     }
                 };
-                let end = if flow { span.end } else { block_end(&doc, &value, start, text) };
+                let end = if flow { span.end() } else { block_end(&doc, &value, start, text) };
                 let id = push(&mut doc, value, Span::new(start, end), flow);
                 if anchor != 0 {
                     anchors.insert(anchor, id);
@@ -197,7 +197,7 @@ fn last_child_end(doc: &Document, value: &Value) -> Option<usize> {
     };
     let node = &doc.nodes[last];
     // An empty value sits on its `:`; the entry still ends after the colon.
-    Some(if node.span.start == node.span.end { node.span.end + 1 } else { node.span.end })
+    Some(if node.span.start() == node.span.end() { node.span.end() + 1 } else { node.span.end() })
 }
 
 /// A block scalar's span as its content: the parser's span runs on past the last content line, over its line break
@@ -205,8 +205,8 @@ fn last_child_end(doc: &Document, value: &Value) -> Option<usize> {
 /// restore that sets the value) would join the next entry to the value's line and lose it, and a finding would end
 /// on the next line.
 fn block_content(text: &str, span: Span) -> Span {
-    let content = text.get(span.start..span.end).unwrap_or_default();
-    Span::new(span.start, span.start + content.trim_end_matches([' ', '\t', '\r', '\n']).len())
+    let content = text.get(span.range()).unwrap_or_default();
+    Span::new(span.start(), span.start() + content.trim_end_matches([' ', '\t', '\r', '\n']).len())
 }
 
 #[cfg(test)]
@@ -220,7 +220,7 @@ mod tests {
     fn an_empty_value_at_the_end_of_the_text_ends_within_it() {
         for text in ["tools:\n  web_searcimports:\n  - a.yaml\n  - ", "tools:\n  x:", "a:\n  - b:"] {
             let doc = parse(text).unwrap();
-            assert!(doc.nodes.iter().all(|node| node.span.end <= text.len()), "{text:?}: {doc:?}");
+            assert!(doc.nodes.iter().all(|node| node.span.end() <= text.len()), "{text:?}: {doc:?}");
         }
     }
 
@@ -234,7 +234,7 @@ mod tests {
         assert_eq!(slice(text, &doc, tools.value), "web_search: beeuni:web_search  # c\n  empty:");
         let empty = doc.get(tools.value, "empty").unwrap();
         assert!(doc.is_null(empty.value));
-        assert_eq!(doc.node(empty.value).span.start, text.find("empty:").unwrap() + 5);
+        assert_eq!(doc.node(empty.value).span.start(), text.find("empty:").unwrap() + 5);
         let agents = doc.get(root, "agents").unwrap();
         assert_eq!(slice(text, &doc, agents.value), "{a: [x, \"y\"]}");
         let list = doc.get(agents.value, "a").unwrap().value;

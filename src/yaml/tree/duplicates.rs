@@ -55,8 +55,8 @@ mod tests {
         let doc = parse(text).unwrap();
         assert_eq!(doc.duplicate_keys.len(), 1);
         let dup = doc.duplicate_keys[0];
-        assert_eq!(doc.node(dup.first).span.start, 0);
-        assert_eq!(doc.node(dup.repeat).span.start, 10);
+        assert_eq!(doc.node(dup.first).span.start(), 0);
+        assert_eq!(doc.node(dup.repeat).span.start(), 10);
     }
 
     #[test]
@@ -73,12 +73,12 @@ mod tests {
             assert_eq!(pairs, [("k1", "k1"), ("~", "null"), ("1", "1"), ("k1", "k1")], "{size} entries");
             let first_k1 = text.find("k1:").unwrap();
             let k1 = doc.duplicate_keys.iter().filter(|d| slice(&text, &doc, d.first) == "k1");
-            assert!(k1.into_iter().all(|d| doc.node(d.first).span.start == first_k1));
+            assert!(k1.into_iter().all(|d| doc.node(d.first).span.start() == first_k1));
         }
         // Pair by pair: a mapping of a few entries.
         let text = "a: {x: 1, ~: 2, null: 3, x: 4, \"x\": 5}\n";
         let doc = parse(text).unwrap();
-        let repeats: Vec<usize> = doc.duplicate_keys.iter().map(|d| doc.node(d.repeat).span.start).collect();
+        let repeats: Vec<usize> = doc.duplicate_keys.iter().map(|d| doc.node(d.repeat).span.start()).collect();
         assert_eq!(repeats, [text.find("null").unwrap(), text.find("x: 4").unwrap(), text.find("\"x\"").unwrap()]);
     }
 }

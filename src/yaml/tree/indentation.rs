@@ -39,7 +39,7 @@ pub(super) fn check_continuation(text: &str, span: Span, block: usize, flow: boo
                 "this line continues {what} but is indented by {spaces} spaces: YAML needs more than {block}, the indentation of the block it is in"
             )
         };
-        return Err(SyntaxError { offset: span.start + at + first, message });
+        return Err(SyntaxError { offset: span.start() + at + first, message });
     }
     Ok(())
 }

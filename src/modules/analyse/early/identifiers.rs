@@ -59,7 +59,7 @@ fn in_table(table: &[(u32, u32)], character: char) -> bool {
 }
 
 fn span(at: oxc_span::Span) -> crate::source::Span {
-    crate::source::Span::new(at.start as usize, at.end as usize)
+    crate::source::Span::from(at)
 }
 
 impl<'a> Visit<'a> for Checker {

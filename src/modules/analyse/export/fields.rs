@@ -87,7 +87,7 @@ impl<'b, 'a> Scope<'b, 'a> {
         description: Option<Written<'b, 'a>>,
         parameters: Option<Written<'b, 'a>>,
         execute: Option<Written<'b, 'a>>,
-        spread: &Option<(TextSpan, String)>,
+        spread: &Option<(Span, String)>,
     ) -> (ObjectExport, Option<ExecuteInfo<'a>>) {
         let (execute, info) = match execute {
             Some(p) => {
@@ -153,7 +153,7 @@ impl<'b, 'a> Scope<'b, 'a> {
         Field::Unanalyzable { span: at, why: why.into() }
     }
 
-    fn schema(&self, at: TextSpan, object: &'b ObjectExpression<'a>) -> Field<Parameters> {
+    fn schema(&self, at: Span, object: &'b ObjectExpression<'a>) -> Field<Parameters> {
         let mut value = parameters(true);
         let mut spread = None;
         // The last `required` array, read once `properties` is known too (it may come first).
@@ -258,7 +258,7 @@ fn parameters(is_object_literal: bool) -> Parameters {
 }
 
 /// A field the object does not spell out: missing, unless a spread (or a prototype) may supply it: where, and why.
-fn absent<T>(spread: &Option<(TextSpan, String)>) -> Field<T> {
+fn absent<T>(spread: &Option<(Span, String)>) -> Field<T> {
     match spread {
         Some((at, why)) => Field::Unanalyzable { span: *at, why: why.as_str().into() },
         None => Field::Missing,

@@ -118,7 +118,7 @@ fn truncated_modules_never_panic() {
         for end in (0..=text.len()).filter(|&end| text.is_char_boundary(end)) {
             for path in ["a.ts", "a.cjs"] {
                 let facts = analyse(path, &text[..end], &mut allocator);
-                assert!(facts.syntax_errors().iter().all(|e| e.span.end <= end.max(1)), "{end}: {facts:?}");
+                assert!(facts.syntax_errors().iter().all(|e| e.span.end() <= end.max(1)), "{end}: {facts:?}");
             }
         }
     }
@@ -127,7 +127,7 @@ fn truncated_modules_never_panic() {
 /// The finding of a module refused for a regular expression: where (a byte offset) and why.
 fn refused_regex(text: String) -> (usize, String) {
     let not = not_analysed(on_big_stack(move || run("a.ts", &text)));
-    (not.span.start, not.why.to_string())
+    (not.span.start(), not.why.to_string())
 }
 
 const NESTED_REGEX: &str =
@@ -239,8 +239,8 @@ fn regular_expression_errors_are_found_as_the_parser_found_them() {
     for text in cases {
         let parsed = parser_errors(text);
         let mut expected: Vec<SyntaxError> = parsed.iter().filter(|e| !invalid(e)).cloned().collect();
-        if let Some(first) = parsed.iter().filter(|e| invalid(e)).min_by_key(|e| e.span.start) {
-            let at = expected.iter().position(|e| e.span.start > first.span.start).unwrap_or(expected.len());
+        if let Some(first) = parsed.iter().filter(|e| invalid(e)).min_by_key(|e| e.span.start()) {
+            let at = expected.iter().position(|e| e.span.start() > first.span.start()).unwrap_or(expected.len());
             expected.insert(at, first.clone());
         }
         assert!(!expected.is_empty(), "{text}");

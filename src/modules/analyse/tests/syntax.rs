@@ -29,7 +29,7 @@ fn syntax_error_with_position() {
     assert!(!facts.syntax_errors().is_empty());
     let error = &facts.syntax_errors()[0];
     assert!(!error.message.is_empty());
-    assert_eq!(error.span.start, text.find(",,").unwrap() + 1, "{error:?}");
+    assert_eq!(error.span.start(), text.find(",,").unwrap() + 1, "{error:?}");
     // TypeScript is a syntax error in a `.js` module; a top-level `return` only in an ES module.
     assert!(!run("a.js", "const x: number = 1\nexport default {}").syntax_errors().is_empty());
     assert!(!run("a.mjs", "return").syntax_errors().is_empty());
