@@ -8,7 +8,7 @@ use crate::access::{self, Source};
 use crate::modules::Module;
 use crate::modules::facts::{DefaultExportKind, Field};
 use crate::project::Project;
-use crate::source::TextSpan;
+use crate::source::Span;
 use std::collections::{BTreeSet, HashMap};
 
 /// The fields of a tool module, as read: each as its text without white space.
@@ -77,21 +77,21 @@ fn fields(project: &Project, module: &Module) -> ToolFields {
         return out;
     };
     let lines = file.lines();
-    let text_of = |span: TextSpan| {
-        let text = lines.text.get(span.start as usize..span.end as usize).unwrap_or_default();
+    let text_of = |span: Span| {
+        let text = lines.text.get(span.range()).unwrap_or_default();
         text.split_whitespace().collect::<String>()
     };
     out.description = span_of(&object.description).map(text_of);
     out.parameters = span_of(&object.parameters).map(text_of);
     if let Field::Found { value, span } = &object.parameters {
         out.properties = value.properties.iter().flat_map(|p| p.iter()).map(String::from).collect();
-        let text = lines.text.get(span.start as usize..span.end as usize).unwrap_or_default();
+        let text = lines.text.get(span.range()).unwrap_or_default();
         out.required = required(text);
     }
     out
 }
 
-fn span_of<T>(field: &Field<T>) -> Option<TextSpan> {
+fn span_of<T>(field: &Field<T>) -> Option<Span> {
     match field {
         Field::Missing => None,
         Field::Found { span, .. } | Field::Unanalyzable { span, .. } => Some(*span),
