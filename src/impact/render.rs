@@ -90,11 +90,18 @@ fn source(source: Source) -> &'static str {
     }
 }
 
-/// Lines about the project's tools and agents as a whole, each a list of repository names run through `name`.
-fn project_lines(project: &ProjectImpact, name: &dyn Fn(&str) -> String) -> Vec<String> {
-    let names = |list: &[String]| list.iter().map(|n| name(n)).collect::<Vec<_>>().join(", ");
+/// Lines about the project's tools and agents as a whole, each a list of repository names run through `name`, at
+/// most `most` of them (then how many more).
+fn project_lines(project: &ProjectImpact, name: &dyn Fn(&str) -> String, most: usize) -> Vec<String> {
+    let listed = |shown: Vec<String>, all: usize| {
+        let more = all.saturating_sub(most);
+        let shown = shown.join(", ");
+        if more > 0 { format!("{shown} and {more} more") } else { shown }
+    };
+    let names = |list: &[String]| listed(list.iter().take(most).map(|n| name(n)).collect(), list.len());
     let tools = |list: &[Tool]| {
-        list.iter().map(|t| format!("{} ({})", name(&t.name), source(t.source))).collect::<Vec<_>>().join(", ")
+        let shown = list.iter().take(most).map(|t| format!("{} ({})", name(&t.name), source(t.source))).collect();
+        listed(shown, list.len())
     };
     let mut out = Vec::new();
     if let Some(why) = unreadable(project) {
@@ -197,7 +204,7 @@ pub fn human(impact: &Impact) -> String {
         if several {
             let _ = writeln!(out, "==> {} <==", escape(&project.project));
         }
-        for line in project_lines(project, &name) {
+        for line in project_lines(project, &name, usize::MAX) {
             let _ = writeln!(out, "{line}");
         }
         for agent in &project.agents {
@@ -210,38 +217,49 @@ pub fn human(impact: &Impact) -> String {
     out
 }
 
-/// For a pull-request comment: a heading, the summary, the projects' lines, then one collapsed section per agent
-/// until [`MARKDOWN_BUDGET`] is spent.
+/// The names a line of the comment shows of a list (tools added, properties removed, …): a longer list is for
+/// `--format human` or `json`.
+const MARKDOWN_NAMES: usize = 50;
+
+/// For a pull-request comment: a heading, the summary, then the projects' lines and one collapsed section per
+/// agent until [`MARKDOWN_BUDGET`] is spent (a line or a section that does not fit is left out and counted).
 pub fn markdown(impact: &Impact) -> String {
     let name = |text: &str| code_span(&escape(text));
     let mut out = format!("### beeuni-lint impact\n\n{}\n\n", summary(impact));
     let _ = writeln!(out, "Compared {} with {}.", impact.head, code_span(&escape(&impact.base)));
     let several = impact.projects.len() > 1 || impact.projects.iter().any(|p| p.project != ".");
-    let mut left_out = 0;
+    let (mut lines_left_out, mut agents_left_out) = (0, 0);
     for project in impact.projects.iter().filter(|p| !p.is_empty()) {
         if several {
-            let _ = write!(out, "\n#### Project {}\n", name(&project.project));
+            fits(&mut out, &format!("\n#### Project {}\n", name(&project.project)));
         }
-        let lines = project_lines(project, &name);
+        let lines = project_lines(project, &name, MARKDOWN_NAMES);
         if !lines.is_empty() {
             out.push('\n');
-            lines.iter().for_each(|line| {
-                let _ = writeln!(out, "- {line}");
-            });
         }
-        for agent in &project.agents {
-            let section = agent_section(agent);
-            if out.len() + section.len() > MARKDOWN_BUDGET {
-                left_out += 1;
-                continue;
-            }
-            out.push_str(&section);
-        }
+        lines_left_out += lines.iter().filter(|line| !fits(&mut out, &format!("- {line}\n"))).count();
+        agents_left_out += project.agents.iter().filter(|agent| !fits(&mut out, &agent_section(agent))).count();
     }
-    if left_out > 0 {
-        let _ = write!(out, "\n… and {left_out} more agents: run `beeuni-lint impact --format human` to see them.\n");
+    let plural = |n: usize, noun: &str| if n == 1 { format!("1 more {noun}") } else { format!("{n} more {noun}s") };
+    let left_out = match (lines_left_out, agents_left_out) {
+        (0, 0) => None,
+        (0, agents) => Some(plural(agents, "agent")),
+        (lines, 0) => Some(plural(lines, "line")),
+        (lines, agents) => Some(format!("{} and {}", plural(lines, "line"), plural(agents, "agent"))),
+    };
+    if let Some(left_out) = left_out {
+        let _ = write!(out, "\n… and {left_out}: run `beeuni-lint impact --format human` to see them.\n");
     }
     out
+}
+
+/// Appends `text` to the comment if it leaves it within [`MARKDOWN_BUDGET`]; `false` when it would not.
+fn fits(out: &mut String, text: &str) -> bool {
+    if out.len() + text.len() > MARKDOWN_BUDGET {
+        return false;
+    }
+    out.push_str(text);
+    true
 }
 
 fn agent_section(agent: &AgentImpact) -> String {

@@ -58,3 +58,19 @@ fn the_summary_counts_agents_once_and_secrets_by_grant() {
     assert_eq!(summary(&one), "2 agents gain tools, 1 loses; 1 secret granted");
     assert_eq!(summary(&impact(Vec::new())), "No change to what any agent can call.");
 }
+
+#[test]
+fn markdown_bounds_the_projects_lines_too() {
+    // A change that declares 20,000 tools (and adds as many agents, none of which changed otherwise).
+    let mut many = impact(Vec::new());
+    let project = &mut many.projects[0];
+    project.tools_added =
+        (0..20_000).map(|t| Tool { name: format!("tool_{t}_{}", "x".repeat(40)), source: Source::Project }).collect();
+    project.agents_added = (0..20_000).map(|a| format!("agent_{a}_{}", "y".repeat(3_000))).collect();
+    let text = markdown(&many);
+    assert!(text.len() <= MARKDOWN_BUDGET + 200, "{}", text.len());
+    assert!(text.contains("\n- tools added: `tool_0_"), "{text}");
+    assert!(text.contains("(project) and 19950 more\n"), "{text}");
+    assert!(!text.contains("- agents added"), "50 names of 3,000 characters do not fit: the line is left out");
+    assert!(text.ends_with("\n… and 1 more line: run `beeuni-lint impact --format human` to see them.\n"), "{text}");
+}
