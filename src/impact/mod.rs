@@ -129,6 +129,24 @@ pub struct TaskReach {
     pub via: String,
 }
 
+impl HarnessImpact {
+    /// How many tools the agent can newly call: each gained, and each newly reached through `task` that it could
+    /// not call itself before (one it could is in `lost`: moved, not gained).
+    pub fn gains(&self) -> usize {
+        let lost: HashSet<&str> = self.lost.iter().map(|t| t.name.as_str()).collect();
+        self.gained.len() + self.task_gained.iter().filter(|t| !lost.contains(t.name.as_str())).count()
+    }
+
+    /// How many tools the agent can no longer reach at all: one lost but now reached through `task`, or no
+    /// longer reached through `task` because it now calls it itself, is still in reach.
+    pub fn losses(&self) -> usize {
+        let gained: HashSet<&str> = self.gained.iter().map(|t| t.name.as_str()).collect();
+        let task_gained: HashSet<&str> = self.task_gained.iter().map(|t| t.name.as_str()).collect();
+        self.lost.iter().filter(|t| !task_gained.contains(t.name.as_str())).count()
+            + self.task_lost.iter().filter(|t| !gained.contains(t.name.as_str())).count()
+    }
+}
+
 impl ProjectImpact {
     pub fn is_empty(&self) -> bool {
         self.agents_added.is_empty()

@@ -23,8 +23,8 @@ pub fn summary(impact: &Impact) -> String {
     let count = |f: &dyn Fn(&AgentImpact) -> bool| -> usize {
         projects.iter().flat_map(|p| &p.agents).filter(|a| a.change == AgentChange::Changed && f(a)).count()
     };
-    let gain = count(&|a| a.harnesses.iter().any(|h| !h.gained.is_empty() || !h.task_gained.is_empty()));
-    let lose = count(&|a| a.harnesses.iter().any(|h| !h.lost.is_empty() || !h.task_lost.is_empty()));
+    let gain = count(&|a| a.harnesses.iter().any(|h| h.gains() > 0));
+    let lose = count(&|a| a.harnesses.iter().any(|h| h.losses() > 0));
     let sum = |f: &dyn Fn(&ProjectImpact) -> usize| -> usize { projects.iter().map(f).sum() };
     let mut groups: Vec<String> = Vec::new();
     let agents = |n: usize| if n == 1 { "1 agent".to_string() } else { format!("{n} agents") };
@@ -170,8 +170,8 @@ fn agent_lines(agent: &AgentImpact, name: &dyn Fn(&str) -> String) -> Vec<(Optio
 
 fn agent_summary(agent: &AgentImpact) -> String {
     let count = |f: &dyn Fn(&super::HarnessImpact) -> usize| agent.harnesses.iter().map(f).max().unwrap_or(0);
-    let gained = count(&|h| h.gained.len() + h.task_gained.len());
-    let lost = count(&|h| h.lost.len() + h.task_lost.len());
+    let gained = count(&|h| h.gains());
+    let lost = count(&|h| h.losses());
     let mut parts: Vec<String> = match agent.change {
         AgentChange::Added => vec!["new agent".into()],
         AgentChange::Removed => vec!["removed".into()],
@@ -189,6 +189,10 @@ fn agent_summary(agent: &AgentImpact) -> String {
     }
     if revoked > 0 {
         parts.push(format!("{revoked} {} revoked", if revoked == 1 { "secret" } else { "secrets" }));
+    }
+    if parts.is_empty() {
+        // Only tools it called itself and now reaches through `task` (see `HarnessImpact::losses`).
+        return "what it lost it still reaches through `task`".to_string();
     }
     parts.join(", ")
 }

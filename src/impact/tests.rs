@@ -74,3 +74,23 @@ fn markdown_bounds_the_projects_lines_too() {
     assert!(!text.contains("- agents added"), "50 names of 3,000 characters do not fit: the line is left out");
     assert!(text.ends_with("\n… and 1 more line: run `beeuni-lint impact --format human` to see them.\n"), "{text}");
 }
+
+#[test]
+fn a_tool_moved_between_task_and_the_agents_own_list_is_not_lost() {
+    let change = |name: &str| ToolChange { name: name.into(), source: Source::Harness, why: "x".into() };
+    let via = |name: &str| TaskReach { name: name.into(), source: Source::Harness, via: "helper".into() };
+    // `write` was reached through `task` and is now the agent's own; `bash` is new; `memory` is gone.
+    let mut moved_in = gaining("coder".into(), 0);
+    let standard = &mut moved_in.harnesses[0];
+    standard.gained = vec![change("bash"), change("write")];
+    standard.task_lost = vec![via("write")];
+    standard.lost = vec![change("memory")];
+    // `edit` was the agent's own and is now reached through `task` only.
+    let mut moved_out = gaining("reviewer".into(), 0);
+    moved_out.harnesses[0].lost = vec![change("edit")];
+    moved_out.harnesses[0].task_gained = vec![via("edit")];
+    let text = markdown(&impact(vec![moved_in, moved_out]));
+    assert!(text.starts_with("### beeuni-lint impact\n\n1 agent gains tools, 1 loses\n"), "{text}");
+    assert!(text.contains("<code>coder</code>: gains 2 tools, loses 1 tool</summary>"), "{text}");
+    assert!(text.contains("<code>reviewer</code>: what it lost it still reaches through `task`</summary>"), "{text}");
+}
