@@ -64,7 +64,14 @@ fn project_tools(project: &Project) -> Vec<(String, ToolFields)> {
         .filter(|(_, source)| *source == Source::Project)
         .filter_map(|(name, _)| {
             let index = project.first_declared(name)?;
-            let fields = module_of.get(index).copied().flatten().map(|m| fields(project, m)).unwrap_or_default();
+            let fields = match module_of.get(index).copied().flatten() {
+                Some(module) => fields(project, module),
+                // Not read (a link out of the repository, a file that is gone): its path as declared.
+                None => ToolFields {
+                    module: project.tools.get(index).and_then(|d| d.module_path()).unwrap_or_default().to_string(),
+                    ..ToolFields::default()
+                },
+            };
             Some((name.to_string(), fields))
         })
         .collect()

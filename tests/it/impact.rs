@@ -335,6 +335,26 @@ fn a_module_reformatted_is_not_a_change() {
 }
 
 #[test]
+fn a_module_that_became_a_link_out_of_the_repository_is_not_read() {
+    let yaml = "tools:\n  crm: ./tools/crm.ts\nagents:\n  a:\n    tools: [crm]\n";
+    let repo = two_commits(&[("beeuni.yaml", yaml), ("tools/crm.ts", CRM_BEFORE)], &[("beeuni.yaml", yaml)]);
+    let outside = repo.tmp.path().join("outside.ts");
+    std::fs::write(&outside, CRM_AFTER.replace("email", "stolen_from_outside")).unwrap();
+    std::fs::create_dir(repo.path("tools")).unwrap();
+    std::os::unix::fs::symlink(&outside, repo.path("tools/crm.ts")).unwrap();
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "--amend", "--no-edit"]);
+    let report = impact(&repo);
+    // What the module said is gone (the link is never followed), and where it was is named as declared.
+    assert_eq!(
+        report["projects"][0]["modules_changed"],
+        json!([{ "name": "crm", "module": "tools/crm.ts", "description_changed": true, "parameters_changed": true,
+                 "properties_added": [], "properties_removed": ["id"],
+                 "required_added": [], "required_removed": ["id"] }])
+    );
+}
+
+#[test]
 fn agents_added_and_removed() {
     let repo = two_commits(
         &[("beeuni.yaml", "agents:\n  gone:\n    tools: [read]\n  kept:\n    tools: [read]\n")],
