@@ -15,6 +15,7 @@ use crate::rules::tool_name::name_problem;
 use crate::source::escape::escape;
 use crate::suggest;
 use serde::Serialize;
+use std::collections::HashSet;
 
 /// Where a tool comes from: the table's columns.
 #[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,9 +64,11 @@ pub fn universe(project: &Project) -> Vec<(&str, Source)> {
         .map(|n| (n, Source::Harness))
         .collect();
     names.extend(project.loaded_beeuni.iter().map(|n| (*n, Source::Beeuni)));
+    // Looked up by hash: the repository declares as many tools as it likes.
+    let mut seen: HashSet<&str> = names.iter().map(|(n, _)| *n).collect();
     for decl in project.tools.iter().filter(|d| !catalog::is_beeuni(&d.name) && d.module_path().is_some()) {
         let refused = name_problem(&decl.name).is_some() || project.harness.tier(&decl.name).is_some();
-        if !refused && !names.iter().any(|(n, _)| *n == decl.name) {
+        if !refused && seen.insert(&decl.name) {
             names.push((&decl.name, Source::Project));
         }
     }
@@ -95,13 +98,11 @@ pub fn access(project: &Project) -> Vec<AgentAccess> {
                     .collect()
             })
             .collect();
+        let callable = if standard { callable_by_some(project, &direct) } else { Vec::new() };
         for (index, agent) in project.agents.iter().enumerate() {
             let own = &direct[index];
-            let through_task = if standard && own.iter().any(|t| t.name == "task") {
-                reached(project, index, own, &direct)
-            } else {
-                Vec::new()
-            };
+            let through_task =
+                if standard && own.iter().any(|t| t.name == "task") { reached(own, &callable) } else { Vec::new() };
             let invalid = is_invalid(project, agent);
             let tools = direct_of(&direct, index);
             out.push(AgentAccess { agent: agent.name.clone(), harness, invalid, tools, through_task });
@@ -127,19 +128,27 @@ fn direct_of(direct: &[Vec<Callable>], index: usize) -> Vec<Callable> {
     direct[index].iter().map(|c| Callable { name: c.name.clone(), source: c.source, why: c.why.clone() }).collect()
 }
 
-/// On the standard harness a subagent gets its own list: what agent `index` reaches by starting another one.
-fn reached(project: &Project, index: usize, own: &[Callable], direct: &[Vec<Callable>]) -> Vec<Reached> {
-    let mut out: Vec<Reached> = Vec::new();
-    for (other, tools) in direct.iter().enumerate().filter(|(other, _)| *other != index) {
-        for tool in tools {
-            if own.iter().any(|t| t.name == tool.name) || out.iter().any(|r| r.name == tool.name) {
-                continue;
-            }
-            let via = project.agents[other].name.clone();
-            out.push(Reached { name: tool.name.clone(), source: tool.source, via });
-        }
-    }
-    out
+/// Every tool some agent can call, once, with the first agent (in declaration order) that can: found once per
+/// harness, so that what each agent reaches costs its own tools, not every other agent's.
+fn callable_by_some<'a>(project: &'a Project, direct: &'a [Vec<Callable>]) -> Vec<(&'a Callable, &'a str)> {
+    let mut seen = HashSet::new();
+    let by_agent = project.agents.iter().zip(direct);
+    by_agent
+        .flat_map(|(agent, tools)| tools.iter().map(|tool| (tool, agent.name.as_str())))
+        .filter(|(tool, _)| seen.insert(tool.name.as_str()))
+        .collect()
+}
+
+/// On the standard harness a subagent gets its own list: what an agent whose tools are `own` reaches by starting
+/// another one. The first agent that can call a tool the agent cannot is never the agent itself, so it is the
+/// first other agent that can.
+fn reached(own: &[Callable], callable: &[(&Callable, &str)]) -> Vec<Reached> {
+    let own: HashSet<&str> = own.iter().map(|t| t.name.as_str()).collect();
+    callable
+        .iter()
+        .filter(|(tool, _)| !own.contains(tool.name.as_str()))
+        .map(|(tool, via)| Reached { name: tool.name.clone(), source: tool.source, via: via.to_string() })
+        .collect()
 }
 
 /// Why `agent` can call `tool` on that harness, or `None` when it cannot.
