@@ -77,6 +77,8 @@ pub fn universe(project: &Project) -> Vec<(&str, Source)> {
 
 pub fn access(project: &Project) -> Vec<AgentAccess> {
     let universe = universe(project);
+    // What `check` calls invalid gives nothing to show, and nothing to reach through `task`.
+    let invalid: Vec<bool> = project.agents.iter().map(|agent| is_invalid(project, agent)).collect();
     let mut out = Vec::new();
     for (harness, standard) in [("standard", true), ("experimental", false)] {
         // The terminal plugin is the standard harness's.
@@ -85,9 +87,9 @@ pub fn access(project: &Project) -> Vec<AgentAccess> {
         let direct: Vec<Vec<Callable>> = project
             .agents
             .iter()
-            // What `check` calls invalid gives nothing to show, and nothing to reach through `task`.
-            .map(|agent| {
-                if is_invalid(project, agent) {
+            .zip(&invalid)
+            .map(|(agent, &invalid)| {
+                if invalid {
                     return Vec::new();
                 }
                 tools
@@ -99,12 +101,15 @@ pub fn access(project: &Project) -> Vec<AgentAccess> {
             })
             .collect();
         let callable = if standard { callable_by_some(project, &direct) } else { Vec::new() };
-        for (index, agent) in project.agents.iter().enumerate() {
-            let own = &direct[index];
-            let through_task =
-                if standard && own.iter().any(|t| t.name == "task") { reached(own, &callable) } else { Vec::new() };
-            let invalid = is_invalid(project, agent);
-            let tools = direct_of(&direct, index);
+        let through_task: Vec<Vec<Reached>> =
+            direct
+                .iter()
+                .map(|own| {
+                    if standard && own.iter().any(|t| t.name == "task") { reached(own, &callable) } else { Vec::new() }
+                })
+                .collect();
+        let agents = project.agents.iter().zip(&invalid).zip(direct).zip(through_task);
+        for (((agent, &invalid), tools), through_task) in agents {
             out.push(AgentAccess { agent: agent.name.clone(), harness, invalid, tools, through_task });
         }
     }
@@ -122,10 +127,6 @@ fn is_invalid(project: &Project, agent: &AgentDecl) -> bool {
         && doc.entries(agent.node).unwrap_or_default().iter().filter_map(|e| doc.scalar(e.key)).any(|key| {
             AGENT_KEYS.iter().find(|known| key != **known && suggest::is_near_miss(key, known)) == Some(&"tools")
         })
-}
-
-fn direct_of(direct: &[Vec<Callable>], index: usize) -> Vec<Callable> {
-    direct[index].iter().map(|c| Callable { name: c.name.clone(), source: c.source, why: c.why.clone() }).collect()
 }
 
 /// Every tool some agent can call, once, with the first agent (in declaration order) that can: found once per
@@ -151,14 +152,18 @@ fn reached(own: &[Callable], callable: &[(&Callable, &str)]) -> Vec<Reached> {
         .collect()
 }
 
+/// On the standard harness `write`, `edit` and `apply_patch` share one permission: does what `tools:` says of
+/// `named` (another of them) decide `tool` too?
+pub fn shares_permission(named: &str, tool: &str, standard: bool) -> bool {
+    standard && named != tool && SHARED_WRITE_GROUP.contains(&named) && SHARED_WRITE_GROUP.contains(&tool)
+}
+
 /// Why `agent` can call `tool` on that harness, or `None` when it cannot.
 fn why(agent: &AgentDecl, tool: &str, standard: bool) -> Option<String> {
     if standard && PTY_TOOLS.contains(&tool) {
         return why(agent, "bash", true).map(|_| "follows `bash`".to_string());
     }
-    let group = |named: &str| {
-        standard && named != tool && SHARED_WRITE_GROUP.contains(&named) && SHARED_WRITE_GROUP.contains(&tool)
-    };
+    let group = |named: &str| shares_permission(named, tool, standard);
     match &agent.tools {
         ToolList::All => Some("`all`".into()),
         ToolList::None | ToolList::Invalid => None,

@@ -4,8 +4,8 @@
 //! never of the repository's text.
 
 use super::ToolChange;
-use crate::access::{Callable, Source};
-use crate::catalog::{PTY_TOOLS, SHARED_WRITE_GROUP};
+use crate::access::{self, Callable, Source};
+use crate::catalog::PTY_TOOLS;
 use crate::manifest::agents::{AgentDecl, ToolList};
 use std::collections::HashSet;
 
@@ -76,9 +76,7 @@ fn why_not(agent: &AgentDecl, tool: &str, standard: bool) -> String {
     if standard && PTY_TOOLS.contains(&tool) {
         return format!("follows `bash`, and for `bash`: {}", why_not(agent, "bash", true));
     }
-    let shares = |named: &str| {
-        standard && named != tool && SHARED_WRITE_GROUP.contains(&named) && SHARED_WRITE_GROUP.contains(&tool)
-    };
+    let shares = |named: &str| access::shares_permission(named, tool, standard);
     match &agent.tools {
         ToolList::All => "not a tool of the project".into(),
         ToolList::None => "`tools:` gives it no tool".into(),
