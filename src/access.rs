@@ -308,7 +308,5 @@ fn table(rows: &[Row], full: &[Vec<&str>; 3]) -> String {
 }
 
 pub fn render_json(access: &[AgentAccess]) -> String {
-    let mut text = serde_json::to_string_pretty(access).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-    text.push('\n');
-    crate::source::escape::json(text)
+    crate::source::escape::json_document(access)
 }

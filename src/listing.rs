@@ -125,7 +125,5 @@ fn beeuni_table(listing: &Listing) -> String {
 }
 
 pub fn render_json(listing: &Listing) -> String {
-    let mut text = serde_json::to_string_pretty(listing).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-    text.push('\n');
-    crate::source::escape::json(text)
+    crate::source::escape::json_document(listing)
 }

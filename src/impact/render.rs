@@ -12,9 +12,7 @@ use std::fmt::Write;
 pub const MARKDOWN_BUDGET: usize = 60_000;
 
 pub fn json(impact: &Impact) -> String {
-    let mut text = serde_json::to_string_pretty(impact).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-    text.push('\n');
-    crate::source::escape::json(text)
+    crate::source::escape::json_document(impact)
 }
 
 /// "3 agents gain tools, 1 loses; 1 agent added; 1 secret granted", or that nothing changed.

@@ -107,6 +107,18 @@ pub fn json(text: String) -> String {
     out
 }
 
+/// `value` as a pretty JSON document (a line break at its end), through [`json`]. Serializing these plain structs
+/// does not fail; if it did, the answer would still be JSON.
+pub fn json_document<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    match serde_json::to_string_pretty(value) {
+        Ok(mut text) => {
+            text.push('\n');
+            json(text)
+        }
+        Err(error) => format!("{{\"error\": {}}}\n", serde_json::Value::String(error.to_string())),
+    }
+}
+
 /// `text` as a Markdown code span (CommonMark, GitHub's): delimited by one backtick more than its longest run of
 /// them, padded with a space when it starts or ends with a backtick or a space (the parser takes one off each
 /// side), so that nothing of it is read as Markdown: no link, image, HTML, emphasis or autolink. `|` is `\|`,
