@@ -128,7 +128,7 @@ fn agents(json: bool, view: ViewArgs) -> Result<u8, String> {
 /// be compared stops the run (exit 2): a comment that leaves one out would read as "nothing changed".
 fn impact(args: &cli::ImpactArgs) -> Result<u8, String> {
     if args.base.is_none() && !args.staged {
-        return Err("`impact` compares two versions: add `--base REV` (or `--staged` for the commit being made)".into());
+        return Err(beeuni_lint::impact::load::NEEDS_TWO_VERSIONS.into());
     }
     let paths = if args.paths.is_empty() { vec![std::path::PathBuf::from(".")] } else { args.paths.clone() };
     let mut document = beeuni_lint::impact::Impact {

@@ -9,6 +9,10 @@ use crate::project::{Project, ProjectInput};
 use crate::repo::checkout::Side;
 use crate::{discover, listing, modules};
 
+/// Without `--base` or `--staged` there is nothing to compare.
+pub const NEEDS_TWO_VERSIONS: &str =
+    "`impact` compares two versions: add `--base REV` (or `--staged` for the commit being made)";
+
 /// One project compared: what its base was, and the impact.
 pub struct Compared {
     pub base: String,
@@ -19,12 +23,10 @@ pub struct Compared {
 /// Compares the project that holds `options.path` at `options.base`'s merge base (or HEAD with `--staged` alone)
 /// with its head. `Err`: the run cannot happen (exit 2), as for `check --base`.
 pub fn project(options: &CheckOptions) -> Result<Compared, Error> {
-    if options.base.is_none() && !options.staged {
-        return Err(Error::Usage("`impact` compares two versions: add `--base REV` (or `--staged`)".into()));
-    }
     let Loaded { project: head, checkout, config, sides } = lint::load(options)?;
+    // `lint::load` reads the two sides when `--base` or `--staged` asks for them.
     let Some(sides) = sides else {
-        return Err(Error::Usage("`impact` needs `--base REV` or `--staged`".into()));
+        return Err(Error::Usage(NEEDS_TWO_VERSIONS.into()));
     };
     let base_checkout = checkout.at(sides.base);
     let base = match (sides.base, discover::manifest(&base_checkout)) {
