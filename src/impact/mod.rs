@@ -4,8 +4,9 @@
 //! with the reason each tool changed ([`reasons`]), the secrets each agent holds, what `task` reaches, the tools
 //! of the project and what their modules declare ([`modules`]).
 //!
-//! Every list it holds is bounded by the models it compares (their agents and tools, capped as the loader caps
-//! them); the Markdown a pull-request comment gets is bounded again by its length ([`render::markdown`]).
+//! What it holds grows with the models it compares as `agents`' answer does: per agent, the tools (and secrets)
+//! that changed, so up to the agents times the tools or secrets the repository declares (not bounded further
+//! yet); the Markdown a pull-request comment gets is bounded by its length ([`render::markdown`]).
 
 pub mod load;
 mod modules;
