@@ -18,7 +18,7 @@ use oxc_semantic::{Semantic, SemanticBuilder};
 use crate::modules::analyse::bindings::{Binding, Bindings, Values, bindings};
 use crate::modules::analyse::changed;
 use crate::modules::analyse::commonjs::{CommonJs, commonjs_statement};
-use crate::modules::analyse::export::{is_commonjs_export, not_constant};
+use crate::modules::analyse::export::not_constant;
 use crate::source::Span;
 
 /// Identifier hops followed, so that `const a = b; const b = a` ends.
@@ -149,20 +149,12 @@ impl<'b, 'a> Analyser<'b, 'a> {
                     let why = format!("it is re-exported from `{}`", export.source.value);
                     return Export::Unanalyzable { span: span(export.span), why };
                 }
-                Statement::TSExportAssignment(export) if allow_commonjs => {
-                    commonjs = Some((export.span, &export.expression));
-                }
-                Statement::ExpressionStatement(expression) if allow_commonjs => {
-                    es_module |= matches!(commonjs_statement(statement), Some(CommonJs::EsModule));
-                    if let Expression::AssignmentExpression(assign) = expression.expression.without_parentheses()
-                        && assign.operator == AssignmentOperator::Assign
-                        && is_commonjs_export(&assign.left)
-                    {
-                        let field = assign.left.as_member_expression().and_then(|m| m.static_property_name());
-                        match field {
-                            Some("default") => exports_default = Some((expression.span, &assign.right)),
-                            _ => commonjs = Some((expression.span, &assign.right)),
-                        }
+                Statement::TSExportAssignment(_) | Statement::ExpressionStatement(_) if allow_commonjs => {
+                    match commonjs_statement(statement) {
+                        Some(CommonJs::Whole(value)) => commonjs = Some((statement.span(), value)),
+                        Some(CommonJs::Default(value)) => exports_default = Some((statement.span(), value)),
+                        Some(CommonJs::EsModule) => es_module = true,
+                        Some(CommonJs::Field(..) | CommonJs::Changed) | None => {}
                     }
                 }
                 _ => {}

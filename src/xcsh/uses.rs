@@ -4,7 +4,8 @@
 
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
-use rustc_hash::FxHashMap;
+use oxc_semantic::ScopeFlags;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::source::Span;
 use crate::xcsh::facts::UiUse;
@@ -63,11 +64,6 @@ impl Receivers {
         }
     }
 
-    /// Is `name` at `at` a receiver whose `.ui` needs a guard: inside the function it is a parameter of?
-    fn needs_guard(&self, name: &str, at: oxc_span::Span) -> bool {
-        self.ui.iter().any(|(n, f)| n == name && f.contains(Span::from(at)))
-    }
-
     fn is(&self, expr: &Expression, name: &Option<String>) -> bool {
         name.as_ref().is_some_and(|n| expr.get_inner_expression().is_specific_id(n))
     }
@@ -122,6 +118,16 @@ const MAX_TEST_DEPTH: usize = 64;
 
 struct Uses<'r> {
     receivers: &'r Receivers,
+    /// The names whose `.ui` needs a guard, by the function they are parameters of (each name once: a function
+    /// that many tools name as their `execute` is one entry).
+    ui_of: FxHashMap<Span, Vec<&'r str>>,
+    /// The `execute` functions.
+    executes: FxHashSet<Span>,
+    /// The names of `ui_of` of the functions the walk is in, and how many `execute` functions it is in: what a
+    /// search of every receiver's function for one containing each use would find, without that search (which a
+    /// module of 20,000 tools made quadratic).
+    guarded_names: Vec<&'r str>,
+    in_executes: usize,
     /// Variables that hold a test of `hasUI` (`const interactive = pi.hasUI`), the last one met of each name.
     flags: FxHashMap<String, Test>,
     /// What `hasUI` is where the walk is, as the enclosing tests and early exits say.
@@ -133,13 +139,20 @@ struct Uses<'r> {
 }
 
 impl<'r> Uses<'r> {
-    fn in_execute(&self, at: oxc_span::Span) -> bool {
-        self.receivers.executes.iter().any(|f| f.contains(Span::from(at)))
-    }
-
     fn new(receivers: &'r Receivers) -> Self {
+        let mut ui_of: FxHashMap<Span, Vec<&'r str>> = FxHashMap::default();
+        for (name, function) in &receivers.ui {
+            let names = ui_of.entry(*function).or_default();
+            if !names.contains(&name.as_str()) {
+                names.push(name);
+            }
+        }
         Uses {
             receivers,
+            ui_of,
+            executes: receivers.executes.iter().copied().collect(),
+            guarded_names: Vec::new(),
+            in_executes: 0,
             flags: FxHashMap::default(),
             known: None,
             depth: 0,
@@ -193,6 +206,18 @@ impl<'r> Uses<'r> {
         }
     }
 
+    /// Walks the function at `span` with its receivers in view.
+    fn in_function(&mut self, span: oxc_span::Span, walk: impl FnOnce(&mut Self)) {
+        let span = Span::from(span);
+        let names = self.ui_of.get(&span).map_or(&[][..], Vec::as_slice);
+        let (before, execute) = (self.guarded_names.len(), self.executes.contains(&span));
+        self.guarded_names.extend_from_slice(names);
+        self.in_executes += usize::from(execute);
+        walk(self);
+        self.in_executes -= usize::from(execute);
+        self.guarded_names.truncate(before);
+    }
+
     /// Visits with `hasUI` known to be `known` (kept as it was when the test tells nothing).
     fn knowing(&mut self, known: Option<bool>, visit: impl FnOnce(&mut Self)) {
         let before = self.known;
@@ -220,6 +245,14 @@ impl<'a> Visit<'a> for Uses<'_> {
     }
 
     fn visit_ts_type(&mut self, _it: &TSType<'a>) {}
+
+    fn visit_function(&mut self, it: &Function<'a>, flags: ScopeFlags) {
+        self.in_function(it.span, |this| walk::walk_function(this, it, flags));
+    }
+
+    fn visit_arrow_function_expression(&mut self, it: &ArrowFunctionExpression<'a>) {
+        self.in_function(it.span, |this| walk::walk_arrow_function_expression(this, it));
+    }
 
     /// After `if (!pi.hasUI) return;` the rest of the block has a UI; after `if (pi.hasUI) return;` it has none.
     fn visit_statements(&mut self, it: &oxc_allocator::Vec<'a, Statement<'a>>) {
@@ -271,7 +304,7 @@ impl<'a> Visit<'a> for Uses<'_> {
         if it.property.name == "ui"
             && self.known != Some(true)
             && let Expression::Identifier(object) = it.object.get_inner_expression()
-            && self.receivers.needs_guard(&object.name, it.span)
+            && self.guarded_names.contains(&object.name.as_str())
         {
             self.ui.push(UiUse {
                 span: Span::new(it.span.start as usize, it.span.end as usize),
@@ -299,7 +332,7 @@ impl<'a> Visit<'a> for Uses<'_> {
             self.registers = true;
         }
         if receivers.calls(&it.callee, "exec", &receivers.exec)
-            && self.in_execute(it.span)
+            && self.in_executes > 0
             && passes_no_signal(&it.arguments)
         {
             self.exec.push(Span::new(it.span.start as usize, it.span.end as usize));

@@ -308,3 +308,30 @@ fn at_most_a_thousand_findings_of_a_rule_are_shown() {
     assert_at(found[1_000], "module-missing", "m/f10.yaml", 2, message);
     assert_eq!(found[1_000]["severity"], "error");
 }
+
+/// An xcsh tool module of one line (1.2 MB) whose factory returns 10,000 tools, each using `ctx.ui` unguarded: the
+/// findings were once sorted by each one's UTF-16 column, counted from the line's start (80 s of CPU), and each use
+/// searched every tool's `execute` for the one it is in.
+#[test]
+fn ten_thousand_unguarded_ui_uses_on_one_line_are_bounded() {
+    let tool = |i: usize| {
+        format!(
+            "{{name:'t{i}',description:'d',parameters:pi.typebox.Type.Object({{}}),async execute(a,b,c,ctx,s){{ctx.ui.notify('x')}}}}"
+        )
+    };
+    let tools: Vec<String> = (0..10_000).map(tool).collect();
+    let module = format!("export default (pi) => ([{}])\n", tools.join(","));
+    // The text is ASCII: a byte offset is a UTF-16 column.
+    let columns: Vec<u64> = module.match_indices("ctx.ui").map(|(at, _)| at as u64 + 1).take(100).collect();
+    let sandbox = Sandbox::new();
+    sandbox.file(".xcsh/tools/many.ts", &module).commit("tools");
+    let outcome = sandbox.run(&["--format", "json", "--fail-on", "never", "."]);
+    outcome.assert_bounded("10,000 unguarded ctx.ui on one line");
+    let report = outcome.json();
+    let found = of_rule(&report, "xcsh-ui-guard");
+    assert_eq!(found.len(), 101, "100 shown and one summary");
+    let message = "`ctx.ui` is used in `.xcsh/tools/many.ts` outside a test of `hasUI`: without a UI it is a no-op";
+    assert_at(found[0], "xcsh-ui-guard", ".xcsh/tools/many.ts", 1, message);
+    let shown: Vec<u64> = found[..100].iter().filter_map(|f| f["column"].as_u64()).collect();
+    assert_eq!(shown, columns, "in the order of the line");
+}

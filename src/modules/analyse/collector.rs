@@ -6,7 +6,7 @@ use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
 use oxc_span::GetSpan;
 
-use super::export::{ExecuteInfo, is_commonjs_export, span, string_value};
+use super::export::{ExecuteInfo, span, string_value};
 use super::regex::RegexLiteral;
 use super::signal::{is_request_with_signal, passes_no_signal};
 use super::{Found, changed, commonjs};
@@ -344,7 +344,7 @@ impl<'a> Visit<'a> for Collector<'a, '_> {
     fn visit_assignment_expression(&mut self, it: &AssignmentExpression<'a>) {
         if self.statements > 1
             && self.functions == 0
-            && (is_commonjs_export(&it.left) || commonjs::exported_field(&it.left).is_some())
+            && (commonjs::is_commonjs_export(&it.left) || commonjs::exported_field(&it.left).is_some())
         {
             self.nested_commonjs.get_or_insert(it.span);
         }

@@ -6,8 +6,6 @@
 
 use oxc_ast::ast::*;
 
-use super::export::is_commonjs_export;
-
 /// What one top-level statement does to the CommonJS exports.
 pub(crate) enum CommonJs<'b, 'a> {
     /// `module.exports = value`, `export = value`.
@@ -74,6 +72,19 @@ fn target<'a>(target: &AssignmentTarget<'a>) -> Option<Target<'a>> {
     }
     let default = target.as_member_expression().and_then(|m| m.static_property_name()) == Some("default");
     Some(if default { Target::Default } else { Target::Whole })
+}
+
+/// `module.exports`, `exports.default` or `module.exports.default`.
+pub(super) fn is_commonjs_export(target: &AssignmentTarget) -> bool {
+    let Some(member) = target.as_member_expression() else {
+        return false;
+    };
+    let object = member.object().get_inner_expression();
+    match member.static_property_name() {
+        Some("exports") => object.is_specific_id("module"),
+        Some("default") => is_exports_object(object),
+        _ => false,
+    }
 }
 
 /// `NAME` of `exports.NAME` or `module.exports.NAME` (not `default`, which is the whole export).

@@ -342,19 +342,6 @@ pub(crate) fn not_constant(name: &str) -> String {
     format!("the binding `{name}`, whose value is not known statically")
 }
 
-/// `module.exports`, `exports.default` or `module.exports.default`.
-pub(crate) fn is_commonjs_export(target: &AssignmentTarget) -> bool {
-    let Some(member) = target.as_member_expression() else {
-        return false;
-    };
-    let object = member.object().get_inner_expression();
-    match member.static_property_name() {
-        Some("exports") => object.is_specific_id("module"),
-        Some("default") => super::commonjs::is_exports_object(object),
-        _ => false,
-    }
-}
-
 /// A value that is not an object (a literal, an array, a template): never a tool.
 fn is_literal_value(e: &Expression) -> bool {
     e.is_literal() || matches!(e, Expression::ArrayExpression(_) | Expression::TemplateLiteral(_))

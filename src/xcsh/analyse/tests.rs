@@ -163,6 +163,9 @@ fn commonjs_exports_default_needs_es_module() {
         format!("Object.defineProperty(exports, '__esModule', {{ value: true }})\nexports.default = {factory}"),
         format!("exports.__esModule = true\nmodule.exports.default = {factory}"),
         format!("exports.default = 1\nmodule.exports = {factory}"),
+        // A chain exports its last value, as the modules' analysis reads it (the two share `commonjs_statement`).
+        format!("exports = module.exports = {factory}"),
+        format!("export = {factory}"),
     ] {
         assert!(matches!(facts(&marked).export, Export::Factory(_)), "{marked}");
     }

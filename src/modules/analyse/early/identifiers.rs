@@ -4,10 +4,11 @@
 //! JavaScript allows it (oxc reports it only in strict code).
 
 use oxc_ast::ast::{
-    BindingIdentifier, FormalParameters, IdentifierName, IdentifierReference, LabelIdentifier, PrivateIdentifier,
-    Program,
+    BindingIdentifier, BindingPattern, FormalParameters, IdentifierName, IdentifierReference, LabelIdentifier,
+    PrivateIdentifier, Program,
 };
 use oxc_ast_visit::{Visit, walk};
+use rustc_hash::FxHashSet;
 
 use super::bun_identifiers::{ID_PART, ID_START};
 use crate::modules::facts::SyntaxError;
@@ -21,17 +22,22 @@ pub(super) fn check(program: &Program) -> Option<SyntaxError> {
     if !unicode && program.source_type.is_module() {
         return None;
     }
-    let mut checker = Checker { unicode, first: None };
+    // In strict code oxc has reported a parameter bound twice already.
+    let sloppy = !program.source_type.is_module();
+    let mut checker = Checker { unicode, sloppy, first: None, parameters: FxHashSet::default() };
     checker.visit_program(program);
     checker.first
 }
 
-struct Checker {
+struct Checker<'a> {
     unicode: bool,
+    sloppy: bool,
     first: Option<SyntaxError>,
+    /// The names one parameter list binds, kept between lists so that each function does not allocate a set.
+    parameters: FxHashSet<&'a str>,
 }
 
-impl Checker {
+impl<'a> Checker<'a> {
     fn name(&mut self, name: &str, at: oxc_span::Span) {
         if !self.unicode || self.first.is_some() {
             return;
@@ -62,7 +68,26 @@ fn span(at: oxc_span::Span) -> crate::source::Span {
     crate::source::Span::from(at)
 }
 
-impl<'a> Visit<'a> for Checker {
+/// The first name `pattern` binds that is in `seen` already, adding the others.
+fn bound_again<'b, 'a>(
+    pattern: &'b BindingPattern<'a>,
+    seen: &mut FxHashSet<&'a str>,
+) -> Option<&'b BindingIdentifier<'a>> {
+    match pattern {
+        BindingPattern::BindingIdentifier(id) => (!seen.insert(id.name.as_str())).then_some(&**id),
+        BindingPattern::AssignmentPattern(assign) => bound_again(&assign.left, seen),
+        BindingPattern::ObjectPattern(object) => {
+            let rest = object.rest.iter().map(|rest| &rest.argument);
+            object.properties.iter().map(|p| &p.value).chain(rest).find_map(|p| bound_again(p, seen))
+        }
+        BindingPattern::ArrayPattern(array) => {
+            let rest = array.rest.iter().map(|rest| &rest.argument);
+            array.elements.iter().flatten().chain(rest).find_map(|p| bound_again(p, seen))
+        }
+    }
+}
+
+impl<'a> Visit<'a> for Checker<'a> {
     fn visit_identifier_name(&mut self, it: &IdentifierName<'a>) {
         self.name(&it.name, it.span);
     }
@@ -84,14 +109,12 @@ impl<'a> Visit<'a> for Checker {
     }
 
     fn visit_formal_parameters(&mut self, it: &FormalParameters<'a>) {
-        if self.first.is_none() {
-            let mut bound = Vec::new();
+        if self.sloppy && self.first.is_none() {
+            self.parameters.clear();
             let rest = it.rest.iter().map(|rest| &rest.rest.argument);
-            for pattern in it.items.iter().map(|item| &item.pattern).chain(rest) {
-                bound.extend(pattern.get_binding_identifiers());
-            }
-            let mut seen = std::collections::HashSet::new();
-            if let Some(again) = bound.into_iter().find(|binding| !seen.insert(binding.name.as_str())) {
+            let seen = &mut self.parameters;
+            let again = it.items.iter().map(|item| &item.pattern).chain(rest).find_map(|p| bound_again(p, seen));
+            if let Some(again) = again {
                 let message = format!(
                     "Identifier `{}` has already been declared: Bun rejects a parameter name bound twice in \
                      sloppy code too",

@@ -77,13 +77,13 @@ impl<'b, 'a> Scope<'b, 'a> {
                     _ => {}
                 },
                 Statement::ExportNamedDeclaration(export) if export.export_kind.is_value() => {
-                    for specifier in export.specifiers.iter().filter(|s| s.export_kind.is_value()) {
-                        if let ModuleExportName::IdentifierReference(local) = &specifier.local
-                            && by_name(&local.name)
-                        {
-                            names.push(specifier.exported.name().as_str().into());
-                        }
-                    }
+                    // One statement may list a million of them: no more than the bound are kept, even for a while.
+                    let identities = export.specifiers.iter().filter(|s| {
+                        s.export_kind.is_value()
+                            && matches!(&s.local, ModuleExportName::IdentifierReference(local) if by_name(&local.name))
+                    });
+                    let room = MAX_IDENTITY_EXPORTS - names.len();
+                    names.extend(identities.take(room).map(|s| InlineStr::from(s.exported.name().as_str())));
                 }
                 Statement::ExportDefaultDeclaration(export) => {
                     let identity = match &export.declaration {

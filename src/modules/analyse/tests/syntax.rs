@@ -44,3 +44,18 @@ fn comments_survive_a_parser_that_gives_up() {
     assert!(!facts.syntax_errors().is_empty());
     assert_eq!(facts.comments().len(), 1);
 }
+
+/// A parameter name bound twice in sloppy code, Bun's early error, through destructuring and defaults; each
+/// function's list on its own.
+#[test]
+fn parameter_bound_twice_in_sloppy_code() {
+    let tool = "\nmodule.exports = {}";
+    let twice = |text: &str| {
+        let text = format!("{text}{tool}");
+        run("a.cjs", &text).syntax_errors().first().map(|e| slice(&text, e.span).to_string())
+    };
+    assert_eq!(twice("function f({ a, b: [c] }, { ...c }) {}").as_deref(), Some("c"));
+    assert_eq!(twice("function f(a = 1, [, b], ...a) {}").as_deref(), Some("a"));
+    assert_eq!(twice("function f(a, b) {}\nfunction g(a, b) {}"), None);
+    assert_eq!(twice("function f(a) { return function (b = a, c) {} }"), None);
+}
