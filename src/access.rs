@@ -54,6 +54,42 @@ pub struct AgentAccess {
     pub through_task: Vec<Reached>,
 }
 
+/// The most rows (an agent, a harness, a tool or a secret) `access` and `impact` work out for one project. Their
+/// answers grow with the agents times the tools (or secrets) a repository declares, both of its choosing: 2,000
+/// agents with `tools: all` beside 20,000 tools asked for 80 million rows (a minute and 4.7 GB before this bound).
+/// Real projects hold a few thousand.
+pub const MAX_ROWS: usize = 1_000_000;
+
+/// Why a project's access is not worked out: its agents times its tools (or secrets) pass [`MAX_ROWS`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TooLarge {
+    pub agents: usize,
+    pub names: usize,
+    /// `tools` or `secrets`.
+    pub what: &'static str,
+}
+
+impl std::fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} agents and {} {} make more than 1,000,000 rows of what each agent can call: beeuni-lint does not \
+             work them out (a bound on the work a repository can ask for)",
+            self.agents, self.names, self.what
+        )
+    }
+}
+
+/// `Err` when `agents` agents, each with up to `names` tools or secrets, may pass [`MAX_ROWS`]: a tool is a row
+/// on each harness and one more reached through `task`.
+pub fn within_rows(agents: usize, names: usize, what: &'static str) -> Result<(), TooLarge> {
+    let rows_a_name = if what == "tools" { 3 } else { 1 };
+    match agents.saturating_mul(names).saturating_mul(rows_a_name) > MAX_ROWS {
+        true => Err(TooLarge { agents, names, what }),
+        false => Ok(()),
+    }
+}
+
 /// Every tool a session of the project can have: the harness's own (tier 1 and config), the loaded Beeuni
 /// tools, and the declared project tools whose name the platform accepts.
 pub fn universe(project: &Project) -> Vec<(&str, Source)> {
@@ -75,8 +111,9 @@ pub fn universe(project: &Project) -> Vec<(&str, Source)> {
     names
 }
 
-pub fn access(project: &Project) -> Vec<AgentAccess> {
+pub fn access(project: &Project) -> Result<Vec<AgentAccess>, TooLarge> {
     let universe = universe(project);
+    within_rows(project.agents.len(), universe.len(), "tools")?;
     // What `check` calls invalid gives nothing to show, and nothing to reach through `task`.
     let invalid: Vec<bool> = project.agents.iter().map(|agent| is_invalid(project, agent)).collect();
     let mut out = Vec::new();
@@ -113,7 +150,7 @@ pub fn access(project: &Project) -> Vec<AgentAccess> {
             out.push(AgentAccess { agent: agent.name.clone(), harness, invalid, tools, through_task });
         }
     }
-    out
+    Ok(out)
 }
 
 /// Does `check` say this agent's tools cannot be known: an invalid `tools:` shape, or no `tools:` but a

@@ -115,7 +115,7 @@ fn agents(json: bool, view: ViewArgs) -> Result<u8, String> {
         Ok(project) => project,
         Err(code) => return Ok(code),
     };
-    let access = beeuni_lint::access::access(&project);
+    let access = beeuni_lint::access::access(&project).map_err(|too_large| too_large.to_string())?;
     print(&if json {
         beeuni_lint::access::render_json(&access)
     } else {

@@ -32,7 +32,13 @@ impl Access {
         let mut out = Access::default();
         // What an agent reaches through `task` is what another agent can call, compared for that agent (and
         // unknown where that agent's list is invalid): only each agent's own tools are compared.
-        for AgentAccess { agent, harness, invalid, tools, .. } in access::access(project) {
+        // A project too large to work out (see `access::MAX_ROWS`) compares no agent: every one is unknown, and
+        // the fixes go together unjudged.
+        let Ok(access) = access::access(project) else {
+            out.unknown.extend(project.agents.iter().map(|agent| agent.name.clone()));
+            return out;
+        };
+        for AgentAccess { agent, harness, invalid, tools, .. } in access {
             if invalid {
                 out.unknown.insert(agent.clone());
             }

@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::lint::{self, CheckOptions, Loaded};
 use crate::project::{Project, ProjectInput};
 use crate::repo::checkout::Side;
-use crate::{discover, listing, modules};
+use crate::{access, discover, listing, modules};
 
 /// Without `--base` or `--staged` there is nothing to compare.
 pub const NEEDS_TWO_VERSIONS: &str =
@@ -41,6 +41,14 @@ pub fn project(options: &CheckOptions) -> Result<Compared, Error> {
             keep_texts: false,
         })),
     };
+    // The comparison lists, per agent, tools and secrets that changed: both bounded (`access::MAX_ROWS`) first.
+    for side in base.iter().chain(Some(&head)) {
+        let agents = side.agents.len();
+        let tools = access::universe(side).len();
+        access::within_rows(agents, tools, "tools").map_err(|too_large| Error::Usage(too_large.to_string()))?;
+        let secrets = side.secrets().len();
+        access::within_rows(agents, secrets, "secrets").map_err(|too_large| Error::Usage(too_large.to_string()))?;
+    }
     let name = if checkout.git_prefix.is_empty() { "." } else { checkout.git_prefix.as_str() };
     let impact = compare(name, &side(base.as_ref()), &side(Some(&head)));
     let head_name = if options.staged { "index" } else { "work tree" };

@@ -215,8 +215,9 @@ pub fn compare(name: &str, base: &SideModel, head: &SideModel) -> ProjectImpact 
     out
 }
 
+/// Each side's access; [`load::project`] refused a side too large to work out (`access::MAX_ROWS`) before.
 fn access_of(project: Option<&Project>) -> Vec<AgentAccess> {
-    project.map_or_else(Vec::new, access::access)
+    project.and_then(|project| access::access(project).ok()).unwrap_or_default()
 }
 
 /// Each name once, in the order first seen (a duplicate agent key is `check`'s to report).

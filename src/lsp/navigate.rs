@@ -69,7 +69,13 @@ pub fn hover(workspace: &Workspace, client: &Client, params: HoverParams) -> Opt
     };
     let code = |text: &str| code(text, markdown);
     let mut text = format!("{}: {}\n\n", code(name), describe(project, name, &code));
-    let access = access::access(project);
+    let access = match access::access(project) {
+        Ok(access) => access,
+        Err(too_large) => {
+            text.push_str(&escape(&too_large.to_string()));
+            return Some(hover_text(project, file, span, text, markdown));
+        }
+    };
     for harness in ["standard", "experimental"] {
         let callers: Vec<String> = access
             .iter()
@@ -104,7 +110,10 @@ fn hover_text(project: &Project, file: FileId, span: Span, text: String, markdow
 /// What the agent can call: its rows of the `agents` table (`access::render_text`, whose cells are escaped), in
 /// Markdown inside a fence longer than any run of backticks the table holds, so no name can close it.
 fn agent(project: &Project, name: &str, markdown: bool) -> String {
-    let entries: Vec<access::AgentAccess> = access::access(project).into_iter().filter(|a| a.agent == name).collect();
+    let entries: Vec<access::AgentAccess> = match access::access(project) {
+        Ok(access) => access.into_iter().filter(|a| a.agent == name).collect(),
+        Err(too_large) => return escape(&too_large.to_string()).into_owned(),
+    };
     let table = access::render_text(project, &entries);
     if !markdown {
         return format!("`{}`: what it can call\n\n{table}", escape(name));

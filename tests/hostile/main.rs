@@ -18,6 +18,7 @@
 mod common;
 mod support;
 
+mod access;
 mod bounds;
 mod confinement;
 mod graph;
