@@ -213,9 +213,11 @@ fn measured(mut cmd: Command, stdin: Option<&[u8]>) -> Outcome {
         stderr: err.join().expect("stderr reader"),
         wall,
         cpu: time_of(usage.ru_utime) + time_of(usage.ru_stime),
-        // A run too short to be read while it ran gets the upper bound: ru_maxrss (KiB on Linux), which also
-        // holds the test process's own peak.
-        peak_rss_bytes: polled.unwrap_or(usage.ru_maxrss as u64 * 1024),
+        // A run that ended before the watchdog's first read (it reads at once, then every 2 ms) had no time to
+        // touch the bound's 200 MiB (that takes tens of milliseconds): its peak is counted as nothing. Its
+        // `ru_maxrss` is no measure: it holds the test process's own peak, which the tests' parsed reports raise
+        // (a refused `ls` was once measured at the test process's 224 MiB).
+        peak_rss_bytes: polled.unwrap_or(0),
     }
 }
 
