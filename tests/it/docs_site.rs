@@ -58,7 +58,11 @@ fn blocks(source: &str) -> Vec<(usize, String)> {
                 }
                 continue;
             }
-            None if marker.len() >= 3 && marker.chars().all(|c| c == marker.chars().next().unwrap()) => {
+            // A backtick fence's info string holds no backtick (else the line is a paragraph's code span).
+            None if marker.len() >= 3
+                && marker.chars().all(|c| c == marker.chars().next().unwrap())
+                && !(marker.starts_with('`') && trimmed[marker.len()..].contains('`')) =>
+            {
                 fence = Some(marker);
                 open = false;
                 continue;
