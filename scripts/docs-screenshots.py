@@ -7,7 +7,8 @@ the window, when something in the content column pushes past it, or when a table
 it out of sight). Code blocks that scroll sideways are counted, not failed. Then saves a screenshot of each page at
 each width under target/docs-screenshots/ (DOCS_SCREENSHOTS=0 skips them, as CI does).
 
-Usage: scripts/docs-screenshots.py [BOOK]   (BOOK: the built site, default target/book; .ci/docs builds it)
+Usage: scripts/docs-screenshots.py [--all] [BOOK]   (BOOK: the built site, default target/book; .ci/docs builds
+it). With --all, every page of the site is measured (and shot), not only those nine.
 
 Needs Chromium (Debian: apt-get install chromium). Without it, prints one line and exits 0 when
 DOCS_SCREENSHOTS_OPTIONAL=1 (as .ci/docs sets), else exits 1.
@@ -74,21 +75,22 @@ def browser():
     return None
 
 
-def measure(chromium, work, width):
+def measure(chromium, work, width, pages):
     frames = "".join(f'<iframe src="site/{page}.html.measure.html" width="{width}" height="{HEIGHT}" '
-                     'style="border:0;display:block"></iframe>' for page in PAGES)
+                     'style="border:0;display:block"></iframe>' for page in pages)
     harness = work / f"harness-{width}.html"
-    harness.write_text(HARNESS.replace("COUNT", str(len(PAGES))).replace("FRAMES", frames), encoding="utf-8")
+    harness.write_text(HARNESS.replace("COUNT", str(len(pages))).replace("FRAMES", frames), encoding="utf-8")
     run = subprocess.run([chromium, *FLAGS, f"--user-data-dir={work / f'profile-{width}'}",
                           f"--window-size={width + 40},{HEIGHT}", "--virtual-time-budget=20000", "--dump-dom",
-                          harness.as_uri()], capture_output=True, text=True, timeout=120, check=False)
+                          harness.as_uri()], capture_output=True, text=True, timeout=600, check=False)
     found = re.search(r'<pre id="layout-report">(.*?)</pre>', run.stdout, re.S)
     return json.loads(html.unescape(found.group(1))) if found else {}
 
 
 def main():
     root = Path(__file__).resolve().parent.parent
-    book = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else root / "target" / "book"
+    arguments = [argument for argument in sys.argv[1:] if argument != "--all"]
+    book = Path(arguments[0]).resolve() if arguments else root / "target" / "book"
     chromium = browser()
     if chromium is None:
         print("docs-screenshots: no Chromium on PATH, the site was not looked at in a browser")
@@ -96,18 +98,22 @@ def main():
     if not (book / "index.html").is_file():
         print(f"docs-screenshots: no built site at {book} (run .ci/docs)", file=sys.stderr)
         return 1
+    pages = PAGES
+    if "--all" in sys.argv[1:]:
+        pages = sorted(str(path.relative_to(book).with_suffix("")) for path in book.rglob("*.html")
+                       if path.name not in ("print.html", "toc.html", "404.html"))
     failed = False
     with tempfile.TemporaryDirectory() as temporary:
         work = Path(temporary)
         shutil.copytree(book, work / "site")
-        for page in PAGES:
+        for page in pages:
             path = work / "site" / f"{page}.html"
             text = path.read_text(encoding="utf-8")
             script = MEASURE.replace("PAGE", json.dumps(page))
             Path(f"{path}.measure.html").write_text(text.replace("</body>", script + "</body>", 1), encoding="utf-8")
         for width in WIDTHS:
-            answers = measure(chromium, work, width)
-            for page in PAGES:
+            answers = measure(chromium, work, width, pages)
+            for page in pages:
                 answer = answers.get(page)
                 if answer is None:
                     print(f"FAILED: {page} at {width}px: no measurement")
@@ -123,7 +129,7 @@ def main():
             shutil.rmtree(out, ignore_errors=True)
             out.mkdir(parents=True)
             for width in WIDTHS:
-                for page in PAGES:
+                for page in pages:
                     name = f"{page.replace('/', '-')}-{width}"
                     subprocess.run([chromium, *FLAGS, f"--user-data-dir={work / f'profile-{name}'}",
                                     f"--window-size={width},{HEIGHT}", f"--screenshot={out / name}.png",
