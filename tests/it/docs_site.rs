@@ -6,7 +6,7 @@
 //! - Every link of a page stays inside the book and resolves: its file is a chapter of `SUMMARY.md` (or another
 //!   file of `docs/`), its `#anchor` a heading id of that page as mdBook 0.5 makes them (lower case, whitespace
 //!   as `-`, everything but letters, digits, `-` and `_` dropped, `-1`, `-2` on repeats). A link to the site's
-//!   own address is checked the same way, and one to a file of the repository on GitHub names a tracked file.
+//!   own address is checked the same way, and one to a file of the repository on GitHub names a file of it.
 
 use beeuni_lint::rules;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -35,9 +35,9 @@ fn book() -> BTreeMap<String, Option<String>> {
     files
 }
 
-/// The text of a page with HTML comments and fenced code blocks blanked (line breaks kept, so that a byte's line
-/// is still its line), cut into blocks: a span or a link never crosses a blank line, a heading, a list item or
-/// a table row.
+/// The prose of a page (HTML comments blanked, line breaks kept so that a byte's line is still its line; fenced
+/// code blocks left out) cut into blocks, each with its first line: a span or a link never crosses a blank line,
+/// a heading, a list item or a table row.
 fn blocks(source: &str) -> Vec<(usize, String)> {
     let mut text = source.to_string();
     while let Some(start) = text.find("<!--") {
@@ -213,8 +213,12 @@ fn heading_ids(source: &str) -> BTreeSet<String> {
     let mut used = HashSet::new();
     let mut ids = BTreeSet::new();
     for (_, block) in blocks(source) {
-        let Some(heading) = block.strip_prefix('#') else { continue };
-        let heading = heading.trim_start_matches('#').trim().trim_end_matches('#').trim();
+        let Some(heading) = block.strip_prefix('#').map(|heading| heading.trim_start_matches('#')) else { continue };
+        // `#tag` is a paragraph: a heading's marks are followed by a space or end the line.
+        if !(heading.is_empty() || heading.starts_with(' ')) {
+            continue;
+        }
+        let heading = heading.trim().trim_end_matches('#').trim();
         let id = match heading.rsplit_once("{#") {
             Some((_, explicit)) if heading.ends_with('}') => explicit.trim_end_matches('}').to_string(),
             _ => heading_id(&heading_text(heading)),
@@ -380,7 +384,7 @@ fn the_lint_finds_what_it_is_for() {
     let links = format!("[u]({site}/rules/nope.html) [c]({repository}/blob/main/NOPE.md)");
     assert_eq!(lint(&links).len(), 2, "{:?}", lint(&links));
     assert_eq!(
-        heading_ids("# `unknown-tool`\n## What it checks\n## What it checks\n").into_iter().collect::<Vec<_>>(),
+        heading_ids("# `unknown-tool`\n## What it checks\n## What it checks\n#tag\n").into_iter().collect::<Vec<_>>(),
         ["unknown-tool", "what-it-checks", "what-it-checks-1"]
     );
     assert_eq!(
