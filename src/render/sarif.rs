@@ -27,7 +27,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::report::Report;
 use crate::rules::RULES;
 
-/// The project's home; `helpUri` is this with `#rule-id` appended.
+/// The project's home (its repository); each rule's `helpUri` is its page on the documentation site.
 pub const INFORMATION_URI: &str = "https://github.com/beeuni/beeuni-lint";
 const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 const SRCROOT: &str = "%SRCROOT%";

@@ -5,12 +5,23 @@
 
 use super::{FixAvailability, RULES, Rule, is_change_aware};
 
-/// Where the pages are published: the repository's `docs/rules/` folder on its default branch.
-pub const PAGES_URL: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/rules");
+/// The documentation site's address: the book in `docs/`, built by mdBook and published to GitHub Pages from `main`
+/// (.github/workflows/docs.yml). The one place it is written; a macro so that [`PAGES_URL`] can be built from it.
+macro_rules! site_url {
+    () => {
+        "https://beeuni.github.io/beeuni-lint"
+    };
+}
+
+/// The documentation site (its home page); `docs/book.toml`'s `site-url` is its path, checked by tests/it/docs_site.rs.
+pub const SITE_URL: &str = site_url!();
+
+/// Where the rules' pages are published: `docs/rules/` rendered on the site.
+pub const PAGES_URL: &str = concat!(site_url!(), "/rules");
 
 /// The page of `rule` as SARIF's `helpUri`, the LSP's `codeDescription` and `explain` give it.
 pub fn page_url(rule: &Rule) -> String {
-    format!("{PAGES_URL}/{}.md", rule.id)
+    format!("{PAGES_URL}/{}.html", rule.id)
 }
 
 /// The file name of `rule`'s page within `docs/rules/`.
@@ -81,7 +92,7 @@ mod tests {
         assert!(page.starts_with("# `unknown-tool`\n\n<!-- Generated"), "{page}");
         assert!(page.contains("\n- Severity: **warning**\n"), "{page}");
         assert!(page.contains(&rule.docs()), "{page}");
-        assert_eq!(page_url(rule), "https://github.com/beeuni/beeuni-lint/blob/main/docs/rules/unknown-tool.md");
+        assert_eq!(page_url(rule), "https://beeuni.github.io/beeuni-lint/rules/unknown-tool.html");
         let changed = docs_page(super::super::find("removed-beeuni-tool").unwrap());
         assert!(changed.contains("change-aware"), "{changed}");
     }

@@ -89,7 +89,7 @@ mod xcsh_unanalyzable;
 
 mod docs_page;
 
-pub use docs_page::{PAGES_URL, docs_page, index_page, page_file, page_url};
+pub use docs_page::{PAGES_URL, SITE_URL, docs_page, index_page, page_file, page_url};
 
 /// Every rule, in catalogue order (docs/spec/rules.md).
 pub static RULES: &[&Rule] = &[

@@ -92,7 +92,7 @@ fn explain_prints_the_rule_documentation() {
         assert!(run.stdout.lines().any(|l| l == heading), "no {heading} in\n{}", run.stdout);
     }
     assert!(run.stdout.contains("exclude: [bsh, write]"), "{}", run.stdout);
-    let page = "https://github.com/beeuni/beeuni-lint/blob/main/docs/rules/unknown-excluded-tool.md";
+    let page = "https://beeuni.github.io/beeuni-lint/rules/unknown-excluded-tool.html";
     assert!(run.stdout.ends_with(&format!("\nOnline: {page}\n")), "{}", run.stdout);
     let typo = run_in(dir.path(), &["explain", "unknown-excluded-tol"]);
     assert_eq!(typo.code, 2);

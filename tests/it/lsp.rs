@@ -61,7 +61,7 @@ fn lints_unsaved_buffers_and_fixes_and_navigates() {
     assert_eq!(excluded["source"], "beeuni-lint");
     assert_eq!(
         excluded["codeDescription"]["href"],
-        "https://github.com/beeuni/beeuni-lint/blob/main/docs/rules/unknown-excluded-tool.md"
+        "https://beeuni.github.io/beeuni-lint/rules/unknown-excluded-tool.html"
     );
     assert_eq!(
         excluded["message"],

@@ -38,6 +38,7 @@ mod change_staged;
 mod cli;
 mod cli_guides;
 mod config_ignores;
+mod docs_site;
 mod eject_restore;
 mod fix_behaviour;
 mod fix_fixtures;

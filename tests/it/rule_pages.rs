@@ -1,7 +1,7 @@
 //! The rules' pages under `docs/rules/` are what `rules::docs_page` and `rules::index_page` make of the registry
 //! (`BEEUNI_LINT_BLESS_DOCS=1 cargo test --test it rule_pages::` rewrites them), every rule has one, no page is left of a
 //! rule that is gone, and every link a report gives to a rule (SARIF `helpUri`, the LSP's `codeDescription`,
-//! `explain`) is a file of this repository, and its anchor a heading of that file.
+//! `explain`) is a page of the documentation site, and its anchor a heading of that page.
 
 use crate::common::*;
 use beeuni_lint::rules::{self, RULES};
@@ -57,17 +57,43 @@ fn every_rule_has_its_current_page_and_no_page_is_left_over() {
     assert_eq!(present, names, "docs/rules/ holds a page of no rule");
 }
 
-/// mdBook serves only the pages `docs/SUMMARY.md` lists: every rule's page, in catalogue order, under the index.
+/// The sidebar's heading of a category's rules.
+fn category_title(category: &str) -> &'static str {
+    match category {
+        "manifest" => "Manifest",
+        "tool" => "Tools",
+        "agent" => "Agents",
+        "module" => "Tool modules",
+        "legacy" => "Legacy harness",
+        "xcsh" => "xcsh",
+        "change-aware" => "Change-aware",
+        other => panic!("category `{other}` has no title in the sidebar: add one here"),
+    }
+}
+
+/// mdBook serves only the pages `docs/SUMMARY.md` lists: every rule's page under the index, grouped by category
+/// (an entry of its own with no page, which the sidebar folds) in the order the catalogue first names each.
 #[test]
 fn the_book_lists_every_rule_page() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/SUMMARY.md");
     let summary = std::fs::read_to_string(&path).unwrap();
     let index = "- [Rules](rules/index.md)\n";
     let (before, after) = summary.split_once(index).expect("docs/SUMMARY.md lists no rules/index.md");
-    let listed = after.lines().take_while(|line| line.starts_with("  - [")).count();
+    let listed = after.lines().take_while(|line| line.starts_with("  - [") || line.starts_with("    - [")).count();
     let rest: String = after.lines().skip(listed).map(|line| format!("{line}\n")).collect();
-    let entries: String =
-        RULES.iter().map(|rule| format!("  - [{}](rules/{})\n", rule.id, rules::page_file(rule))).collect();
+    let mut categories: Vec<&str> = Vec::new();
+    for rule in RULES {
+        if !categories.contains(&rule.category().as_str()) {
+            categories.push(rule.category().as_str());
+        }
+    }
+    let mut entries = String::new();
+    for category in categories {
+        entries.push_str(&format!("  - [{}]()\n", category_title(category)));
+        for rule in RULES.iter().filter(|rule| rule.category().as_str() == category) {
+            entries.push_str(&format!("    - [{}](rules/{})\n", rule.id, rules::page_file(rule)));
+        }
+    }
     let wanted = format!("{before}{index}{entries}{rest}");
     if blessing() {
         std::fs::write(&path, &wanted).unwrap();
@@ -75,31 +101,11 @@ fn the_book_lists_every_rule_page() {
     assert!(summary == wanted, "docs/SUMMARY.md does not list the rules' pages: run BEEUNI_LINT_BLESS_DOCS=1");
 }
 
-/// GitHub's anchor of a Markdown heading: lower case, spaces as `-`, punctuation but `-` and `_` dropped.
-fn anchor(heading: &str) -> String {
-    heading
-        .trim()
-        .to_lowercase()
-        .chars()
-        .filter_map(|c| match c {
-            ' ' => Some('-'),
-            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
-            _ => None,
-        })
-        .collect()
-}
-
-/// Where `url` points in this repository: the file (it must exist) and the anchor (a heading of it), if any.
+/// `url` is a page of the site (the rendered `docs/`) and its anchor a heading id of that page.
 fn assert_resolves(url: &str) {
-    let prefix = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/");
-    let path = url.strip_prefix(prefix).unwrap_or_else(|| panic!("{url} is not a file of {prefix}"));
-    let (path, fragment) = path.split_once('#').map_or((path, None), |(path, fragment)| (path, Some(fragment)));
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
-        .unwrap_or_else(|e| panic!("{url}: {path} is not in the repository: {e}"));
-    if let Some(fragment) = fragment {
-        let headings: Vec<String> =
-            text.lines().filter_map(|line| line.strip_prefix('#')).map(|h| anchor(h.trim_start_matches('#'))).collect();
-        assert!(headings.iter().any(|h| h == fragment), "{url}: no heading #{fragment} in {path}");
+    assert!(url.starts_with(rules::SITE_URL), "{url} is not a page of {}", rules::SITE_URL);
+    if let Some(why) = crate::docs_site::dead_link(url) {
+        panic!("{url}: {why}");
     }
 }
 
@@ -116,7 +122,7 @@ fn every_help_uri_of_a_sarif_report_is_a_page_of_the_repository() {
     assert_eq!(descriptors.len(), RULES.len());
     for descriptor in descriptors {
         let url = descriptor["helpUri"].as_str().unwrap();
-        assert_eq!(url, format!("{}/{}.md", rules::PAGES_URL, descriptor["id"].as_str().unwrap()));
+        assert_eq!(url, format!("{}/{}.html", rules::PAGES_URL, descriptor["id"].as_str().unwrap()));
         assert_resolves(url);
     }
 }
@@ -135,11 +141,9 @@ fn explain_ends_with_the_page_of_the_rule() {
 }
 
 #[test]
-fn an_anchor_resolves_only_to_a_heading_of_the_file() {
-    assert_eq!(anchor(" What it checks"), "what-it-checks");
-    assert_eq!(anchor("`unknown-tool`"), "unknown-tool");
-    assert_resolves(&format!("{}/unknown-tool.md#what-it-checks", rules::PAGES_URL));
+fn an_anchor_resolves_only_to_a_heading_of_the_page() {
+    assert_resolves(&format!("{}/unknown-tool.html#what-it-checks", rules::PAGES_URL));
     let missing =
-        std::panic::catch_unwind(|| assert_resolves(&format!("{}/unknown-tool.md#no-such", rules::PAGES_URL)));
+        std::panic::catch_unwind(|| assert_resolves(&format!("{}/unknown-tool.html#no-such", rules::PAGES_URL)));
     assert!(missing.is_err());
 }
