@@ -234,6 +234,20 @@ mod tests {
                 assert!(docs.contains(heading), "{} lacks {heading}", rule.id);
             }
         }
+        // What `--fix` does is said where it does something, and only there.
+        for rule in RULES {
+            let docs = rule.docs();
+            let fix = &docs[docs.find("## Fix").unwrap()..];
+            let (safe, unsafe_) = match rule.fix() {
+                FixAvailability::None => (false, false),
+                FixAvailability::Safe => (true, false),
+                FixAvailability::Unsafe => (false, true),
+                FixAvailability::SafeOrUnsafe => (true, true),
+            };
+            let names_unsafe = fix.contains("`--fix --unsafe-fixes`");
+            let names_safe = fix.replace("`--fix --unsafe-fixes`", "").contains("`--fix`");
+            assert_eq!((names_safe, names_unsafe), (safe, unsafe_), "{}: ## Fix and `--fix`", rule.id);
+        }
         let mut ids: Vec<_> = RULES.iter().map(|r| r.id).collect();
         ids.sort();
         ids.dedup();

@@ -20,6 +20,11 @@ crate::rules::declare_rule! {
     /// async execute(toolCallId, params, signal) { … }
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// async execute(args, context) { … context.signal … }
+    /// ```
+    ///
     /// ## Fix
     /// `async execute(args, context)`, with `context.signal` for the signal.
     id: "module-execute-signature",

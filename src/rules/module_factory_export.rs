@@ -25,6 +25,11 @@ crate::rules::declare_rule! {
     /// export default (pi) => ({ name: 'lookup_order', description: '…', parameters, execute })
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// export default { description: '…', parameters, async execute(args, context) { … } }
+    /// ```
+    ///
     /// ## Fix
     /// Export the object the factory returns: drop `name` (the key under
     /// `tools:` names the tool), keep `description`, `parameters` (JSON Schema)

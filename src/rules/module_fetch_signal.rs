@@ -18,6 +18,11 @@ crate::rules::declare_rule! {
     /// const response = await fetch(url, { headers })
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// const response = await fetch(url, { headers, signal: context.signal })
+    /// ```
+    ///
     /// ## Fix
     /// `fetch(url, { headers, signal: context.signal })`.
     id: "module-fetch-signal",

@@ -21,6 +21,11 @@ crate::rules::declare_rule! {
     /// import type { ToolContext } from '@opencode-ai/plugin'
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// type ToolContext = { env: Record<string, string>; signal: AbortSignal }
+    /// ```
+    ///
     /// ## Fix
     /// Declare the few types you need locally.
     id: "module-harness-type-import",

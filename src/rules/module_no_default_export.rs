@@ -48,6 +48,17 @@ crate::rules::declare_rule! {
     /// exports.default = { description: '…', parameters: { type: 'object' }, execute() {} }
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// const lookupOrder = { description: '…', parameters: { type: 'object' }, execute() {} }
+    /// export default lookupOrder
+    /// ```
+    ///
+    /// ```js
+    /// // tools/lookup_order.cjs
+    /// module.exports = { description: '…', parameters: { type: 'object' }, execute() {} }
+    /// ```
+    ///
     /// ## Fix
     /// `export default lookupOrder` (the object above), or
     /// `export default { description, parameters, execute }`; in CommonJS,

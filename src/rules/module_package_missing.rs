@@ -38,6 +38,12 @@ crate::rules::declare_rule! {
     /// import { z } from 'zod'
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// // no import: the JSON Schema zod printed once, pasted as a literal
+    /// parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+    /// ```
+    ///
     /// ## Fix
     /// Drop the dependency (for zod: print the JSON Schema once and paste it into
     /// `parameters`), or commit the package under `node_modules`.

@@ -22,6 +22,13 @@ crate::rules::declare_rule! {
     /// const key = process.env.WEATHER_API_KEY
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// async execute(args, context) {
+    ///   const key = context.env.WEATHER_API_KEY
+    /// }
+    /// ```
+    ///
     /// ## Fix
     /// Read `context.env.X` in `execute(args, context)`.
     id: "module-process-env",

@@ -20,6 +20,11 @@ crate::rules::declare_rule! {
     /// parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['order_id'] }
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] }
+    /// ```
+    ///
     /// ## Fix
     /// Name the property in `required` as in `properties`, or describe it there.
     id: "module-required",

@@ -33,6 +33,11 @@ crate::rules::declare_rule! {
     /// parameters: z.toJSONSchema(z.object({ id: z.string() })),
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+    /// ```
+    ///
     /// ## Fix
     /// Write the value as a literal (print the JSON Schema once and paste it),
     /// or accept the finding (`# beeuni-lint: ignore[module-unanalyzable]`).

@@ -22,6 +22,21 @@ crate::rules::declare_rule! {
     ///   show: tools/show.ts   # parameters.properties has only `text`
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// // tools/show.ts keeps every argument of `show`
+    /// parameters: {
+    ///   type: 'object',
+    ///   properties: {
+    ///     type: { type: 'string' },
+    ///     path: { type: 'string' },
+    ///     url: { type: 'string' },
+    ///     content: { type: 'string' },
+    ///     items: { type: 'array' },
+    ///   },
+    /// },
+    /// ```
+    ///
     /// ## Fix
     /// Keep the names, the arguments and the output shape of the tool you
     /// replace.

@@ -21,6 +21,11 @@ crate::rules::declare_rule! {
     /// async execute({ glob }) { … }
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// async execute(toolCallId, { glob }, onUpdate, ctx, signal) { … }
+    /// ```
+    ///
     /// ## Fix
     /// Take `execute(toolCallId, params, onUpdate, ctx, signal)` and read the
     /// arguments from `params`.

@@ -37,6 +37,17 @@ crate::rules::declare_rule! {
     /// export default { description: 'Look up an order', parameters, execute(args, context) { … } }
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// // .xcsh/tools/lookup_order.ts
+    /// export default (pi) => ({
+    ///   name: 'lookup_order',
+    ///   description: 'Look up an order',
+    ///   parameters: pi.typebox.Type.Object({ id: pi.typebox.Type.String() }),
+    ///   async execute(toolCallId, params, onUpdate, ctx, signal) { … },
+    /// })
+    /// ```
+    ///
     /// ## Fix
     /// Wrap the object in a factory that returns it with a `name`, as the help
     /// spells out for the module's own object:

@@ -35,6 +35,15 @@ crate::rules::declare_rule! {
     /// export default (pi) => (pi.hasUI ? tool : null)
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// export default (pi) => ({ name: 'repo_stats', … })
+    /// ```
+    ///
+    /// ```ts
+    /// export default (pi) => (pi.hasUI ? tool : [])
+    /// ```
+    ///
     /// ## Fix
     /// Return the tool: `export default (pi) => ({ name, description, parameters,
     /// execute })`; to offer no tool in some case, return an empty array `[]`;

@@ -26,6 +26,12 @@ crate::rules::declare_rule! {
     /// export default (pi) => ({ name: 'grep', … })
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// // .xcsh/tools/grep_todos.ts
+    /// export default (pi) => ({ name: 'grep_todos', … })
+    /// ```
+    ///
     /// ## Fix
     /// Rename one of the tools.
     id: "xcsh-name-conflict",

@@ -22,6 +22,11 @@ crate::rules::declare_rule! {
     /// parameters: { type: 'object', properties: { glob: { type: 'string' } } },
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// parameters: pi.typebox.Type.Object({ glob: pi.typebox.Type.String() }),
+    /// ```
+    ///
     /// ## Fix
     /// Build it with the injected TypeBox:
     /// `parameters: pi.typebox.Type.Object({ glob: pi.typebox.Type.String() })`.

@@ -20,6 +20,11 @@ crate::rules::declare_rule! {
     /// const result = await pi.exec('git', ['ls-files'], { cwd: pi.cwd })
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// const result = await pi.exec('git', ['ls-files'], { signal, cwd: pi.cwd })
+    /// ```
+    ///
     /// ## Fix
     /// Forward it: `pi.exec('git', ['ls-files'], { signal, cwd: pi.cwd })`.
     id: "xcsh-signal",

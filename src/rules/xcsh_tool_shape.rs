@@ -23,6 +23,16 @@ crate::rules::declare_rule! {
     /// export default (pi) => ({ name: 'repo_stats', execute: 'git ls-files' })
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// export default (pi) => ({
+    ///   name: 'repo_stats',
+    ///   description: 'Count the files git tracks',
+    ///   parameters: pi.typebox.Type.Object({}),
+    ///   async execute(toolCallId, params, onUpdate, ctx, signal) { … },
+    /// })
+    /// ```
+    ///
     /// ## Fix
     /// Add the missing fields; `execute(toolCallId, params, onUpdate, ctx,
     /// signal)` is a function.

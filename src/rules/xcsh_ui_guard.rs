@@ -27,6 +27,12 @@ crate::rules::declare_rule! {
     /// pi.hasUI || pi.ui.notify('Scanning…')   // runs only without a UI
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// if (pi.hasUI) pi.ui.notify('Scanning…')
+    /// pi.hasUI && pi.ui.notify('Scanning…')
+    /// ```
+    ///
     /// ## Fix
     /// Guard UI use with `pi.hasUI`: `if (pi.hasUI) pi.ui.notify('Scanning…')`,
     /// or `pi.hasUI && pi.ui.notify('Scanning…')`.

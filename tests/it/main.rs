@@ -75,6 +75,7 @@ mod packaging;
 mod readings_rev2;
 mod readme_examples;
 mod reports;
+mod rule_examples;
 mod rule_pages;
 mod rules_agents;
 mod rules_manifest;
