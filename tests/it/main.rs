@@ -35,6 +35,7 @@ mod change_base;
 mod change_fixtures;
 mod change_rules;
 mod change_staged;
+mod ci_reports;
 mod cli;
 mod cli_guides;
 mod config_ignores;
