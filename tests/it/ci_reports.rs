@@ -168,6 +168,17 @@ fn the_gitlab_ci_example_runs_as_written() {
     for expected in ["codequality: gl-code-quality-report.json", "junit: beeuni-lint.xml"] {
         assert!(example.contains(expected), "{expected}");
     }
+    // The revision it builds is the one the GitHub workflow pins (tests/it/packaging.rs checks that one).
+    let workflow =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/github-workflow.yml")).unwrap();
+    let pin = workflow.split_once("uses: beeuni/beeuni-lint@").unwrap().1.split_whitespace().next().unwrap();
+    assert!(
+        example.contains(&format!("BEEUNI_LINT_REV: {pin} ")),
+        "examples/gitlab-ci.yml builds another revision than {pin}"
+    );
+    assert!(example.contains("--git https://github.com/beeuni/beeuni-lint --rev \"$BEEUNI_LINT_REV\""), "{example}");
+    let image = format!("image: rust:{} ", env!("CARGO_PKG_RUST_VERSION"));
+    assert!(example.contains(&image), "examples/gitlab-ci.yml: not the toolchain of Cargo.toml ({image})");
     let dir = broken();
     for base in [None, Some("HEAD")] {
         for command in &commands {
