@@ -39,6 +39,7 @@ mod ci_reports;
 mod cli;
 mod cli_guides;
 mod config_ignores;
+mod config_reference;
 mod eject_restore;
 mod fix_behaviour;
 mod fix_fixtures;
