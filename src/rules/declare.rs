@@ -175,7 +175,7 @@ impl Rule {
 }
 
 /// Declares a rule as `pub static RULE`. The doc comment is the rule's documentation (its first line the summary;
-/// then the sections `## What it checks`, `## Why`, `## Example`, `## Fix`); it is joined at compile time.
+/// then the sections `## What it checks`, `## Why`, `## Example`, `## Use instead`, `## Fix`); it is joined at compile time.
 ///
 /// ```text
 /// declare_rule! {

@@ -226,11 +226,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_rule_is_documented_with_the_four_headings() {
+    fn every_rule_is_documented_with_the_five_headings() {
         for rule in RULES {
             let docs = rule.docs();
             assert!(!rule.summary().is_empty(), "{} has no summary", rule.id);
-            for heading in ["## What it checks", "## Why", "## Example", "## Fix"] {
+            for heading in ["## What it checks", "## Why", "## Example", "## Use instead", "## Fix"] {
                 assert!(docs.contains(heading), "{} lacks {heading}", rule.id);
             }
         }
