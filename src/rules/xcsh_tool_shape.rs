@@ -28,8 +28,11 @@ crate::rules::declare_rule! {
     /// export default (pi) => ({
     ///   name: 'repo_stats',
     ///   description: 'Count the files git tracks',
-    ///   parameters: pi.typebox.Type.Object({}),
-    ///   async execute(toolCallId, params, onUpdate, ctx, signal) { … },
+    ///   parameters: pi.typebox.Type.Object({ glob: pi.typebox.Type.String() }),
+    ///   async execute(toolCallId, params, onUpdate, ctx, signal) {
+    ///     const result = await pi.exec('git', ['ls-files', params.glob], { signal, cwd: pi.cwd })
+    ///     return { content: [{ type: 'text', text: result.stdout }] }
+    ///   },
     /// })
     /// ```
     ///

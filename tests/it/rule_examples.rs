@@ -4,13 +4,18 @@
 //!
 //! A section is a project when every block names its file: a `yaml` block is `beeuni.yaml`, or several files
 //! each under a `# path.yaml` line; a `ts`/`js` block starts with a `// path` line. A section of one whole
-//! module (a block that starts with `import` or `export default`) is that module declared as the project's one
-//! tool. The rules whose examples are snippets (a part of a module) or need more than files (git state,
-//! a base) are listed in [`NOT_SELF_CONTAINED`], and the list is exact.
+//! module (a block that starts with `import` or has an `export default` line) is that module declared as the
+//! project's one tool; the files of an xcsh rule's section are found in `.xcsh/tools/`. The code shown must
+//! parse, but where a syntax error is what the rule reports. The rules whose examples are snippets (a part of a
+//! module) or need more than files (git state, a base) are listed in [`NOT_SELF_CONTAINED`], and the list is
+//! exact.
 
 use crate::common::*;
 use beeuni_lint::rules::{Category, RULES, Rule};
 use std::path::Path;
+
+/// The rules that report code that does not parse.
+const SYNTAX: [&str; 2] = ["yaml-syntax", "module-syntax"];
 
 /// The rules whose `## Example` or `## Use instead` is not a project of its own, and why.
 const NOT_SELF_CONTAINED: &[(&str, &str)] = &[
@@ -56,7 +61,9 @@ fn project_files(section: &str, category: Category) -> Option<Vec<(String, Strin
                 match named {
                     Some(path) => files.push((path.to_string(), text(rest))),
                     // A whole module (it starts with its imports or its export) is the one tool of a project.
-                    None if first.starts_with("export default") || first.starts_with("import ") => {
+                    None if first.starts_with("import ")
+                        || block.iter().any(|line| line.starts_with("export default")) =>
+                    {
                         let path = match category {
                             Category::Xcsh => format!(".xcsh/tools/repo_stats.{language}"),
                             _ => format!("tools/lookup_order.{language}"),
@@ -72,11 +79,12 @@ fn project_files(section: &str, category: Category) -> Option<Vec<(String, Strin
     }
     // An xcsh tool is found in its folder; a module is declared.
     let manifest = match (category, modules.as_slice()) {
-        (Category::Xcsh, [_]) => "tools:\n  web_search: beeuni:web_search\n".to_string(),
+        _ if has_yaml => return modules.is_empty().then_some(files),
+        (Category::Xcsh, [] | [_]) if !files.is_empty() => "tools:\n  web_search: beeuni:web_search\n".to_string(),
         (_, [module]) => format!("tools:\n  lookup_order: {module}\n"),
-        _ => return has_yaml.then_some(files).filter(|_| modules.is_empty()),
+        _ => return None,
     };
-    (!has_yaml).then(|| [files, vec![("beeuni.yaml".to_string(), manifest)]].concat())
+    Some([files, vec![("beeuni.yaml".to_string(), manifest)]].concat())
 }
 
 /// The text of a `## heading` section of a rule's documentation, up to the next heading.
@@ -87,8 +95,8 @@ fn section(rule: &Rule, heading: &str) -> String {
     body[..body.find("\n## ").unwrap_or(body.len())].to_string()
 }
 
-/// The findings of `rule` when `files` are a project of a fresh git repository, every file added.
-fn findings_of(rule: &Rule, files: &[(String, String)]) -> Vec<String> {
+/// The rule ids and messages found when `files` are a project of a fresh git repository, every file added.
+fn findings(files: &[(String, String)]) -> Vec<(String, String)> {
     let dir = tempfile::TempDir::new().unwrap();
     for (path, text) in files {
         write(dir.path(), path, text.as_bytes());
@@ -96,7 +104,13 @@ fn findings_of(rule: &Rule, files: &[(String, String)]) -> Vec<String> {
     git(dir.path(), &["init", "-q"]);
     git(dir.path(), &["add", "-A"]);
     let (_, report) = json_in(Path::new(dir.path()), &[]);
-    of_rule(&report, rule.id).iter().map(|d| d["message"].as_str().unwrap().to_string()).collect()
+    let text = |d: &serde_json::Value, key: &str| d[key].as_str().unwrap().to_string();
+    diagnostics(&report).iter().map(|d| (text(d, "rule"), text(d, "message"))).collect()
+}
+
+/// The messages of `rule`, and of the syntax rules, among `found`.
+fn of<'f>(found: &'f [(String, String)], rules: &[&str]) -> Vec<&'f (String, String)> {
+    found.iter().filter(|(rule, _)| rules.contains(&rule.as_str())).collect()
 }
 
 #[test]
@@ -131,17 +145,22 @@ fn a_rule_fires_on_its_example_and_not_on_its_correction() {
             assert_eq!(rule.category(), Category::ChangeAware, "`{}` is listed but is a project", rule.id);
             continue;
         }
-        if findings_of(rule, &example).is_empty() {
-            wrong.push(format!("`{}` does not fire on its ## Example: {example:?}", rule.id));
+        // The code shown parses (but where a syntax error is what the rule reports): a correction that does not
+        // parse would pass any other rule.
+        let syntax: &[&str] = if SYNTAX.contains(&rule.id) { &[] } else { &SYNTAX };
+        let found = findings(&example);
+        if of(&found, &[rule.id]).is_empty() || !of(&found, syntax).is_empty() {
+            wrong.push(format!("`{}` on its ## Example: {found:?}\n{example:?}", rule.id));
         }
-        let left = findings_of(rule, &corrected);
+        let found = findings(&corrected);
+        let left = of(&found, &[&[rule.id][..], &SYNTAX].concat());
         if !left.is_empty() {
-            wrong.push(format!("`{}` fires on its ## Use instead: {left:?}\n{corrected:?}", rule.id));
+            wrong.push(format!("`{}` on its ## Use instead: {left:?}\n{corrected:?}", rule.id));
         }
         checked += 1;
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    assert!(checked >= 46, "only {checked} rules checked");
+    assert!(checked >= 62, "only {checked} rules checked");
 }
 
 #[test]
