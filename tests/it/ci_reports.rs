@@ -222,3 +222,32 @@ fn the_page_shows_the_example_and_a_real_issue() {
     let report: Value = serde_json::from_str(&run.stdout).unwrap();
     assert!(report.as_array().unwrap().contains(&shown), "{shown} is not in\n{}", run.stdout);
 }
+
+/// Markup and characters that act, in a path and a message of the repository, stay data: the JUnit report holds
+/// them as entities and visible escapes, the Code Quality report as JSON escapes that read back to the text.
+#[test]
+fn hostile_text_stays_data_in_both_reports() {
+    // YAML's `\e` is ESC and `\u202E` the right-to-left override: a module path no file has.
+    let manifest = "tools:\n  lookup_order: \"tools/<b>&\\\"'\\e[31m\\u202E.ts\"\n";
+    let dir = project(&[("beeuni.yaml", manifest)]);
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "-A"]);
+    let raw = |text: &str| text.chars().any(|c| beeuni_lint::source::escape::acts(c) && c != '\n');
+    let junit = run_in(dir.path(), &["--format", "junit"]);
+    assert_eq!(junit.code, 1, "{}", junit.stderr);
+    assert!(!raw(&junit.stdout), "{:?}", junit.stdout);
+    let shown = "tools/&lt;b&gt;&amp;&quot;&apos;\\u{1b}[31m\\u{202e}.ts";
+    assert!(junit.stdout.contains(shown), "{}", junit.stdout);
+    // No markup of the repository's: every `<` of the report opens one of the report's own elements.
+    for tag in junit.stdout.split('<').skip(1) {
+        let name: String = tag.chars().take_while(|c| c.is_ascii_alphabetic() || *c == '/' || *c == '?').collect();
+        let known = ["?xml", "testsuites", "/testsuites", "testsuite", "/testsuite", "testcase", "/testcase"];
+        assert!(known.contains(&name.as_str()) || ["failure", "/failure"].contains(&name.as_str()), "<{tag}");
+    }
+    let gitlab = run_in(dir.path(), &["--format", "gitlab"]);
+    assert!(!raw(&gitlab.stdout), "{:?}", gitlab.stdout);
+    let report: Value = serde_json::from_str(&gitlab.stdout).unwrap();
+    assert_code_quality(&report);
+    let texts: Vec<&str> = report.as_array().unwrap().iter().map(|i| i["description"].as_str().unwrap()).collect();
+    assert!(texts.iter().any(|t| t.contains("tools/<b>&\"'\u{1b}[31m\u{202e}.ts")), "{texts:?}");
+}
