@@ -199,6 +199,10 @@ pub enum Format {
     Json,
     Sarif,
     Github,
+    // GitLab Code Quality (`artifacts:reports:codequality`)
+    Gitlab,
+    // JUnit XML (`artifacts:reports:junit`, and most CI systems)
+    Junit,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -18,6 +18,7 @@ use toml::de::DeTable;
 pub const FILE_NAME: &str = "beeuni-lint.toml";
 
 mod limits;
+pub mod reference;
 mod values;
 use values::{excludes, levels, removed, strings, xcsh_paths};
 

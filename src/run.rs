@@ -40,7 +40,8 @@ fn outside_every_project() -> bool {
 /// document (JSON, SARIF, `--output`, `--sarif-file`) is one report of them all, as at a monorepo's root.
 fn hook(args: &CheckArgs) -> Result<u8, String> {
     let projects = beeuni_lint::hook::staged_projects(Path::new(".")).map_err(|error| error.to_string())?;
-    let one_document = matches!(args.format, Format::Json | Format::Sarif) || args.output.is_some();
+    let one_document =
+        matches!(args.format, Format::Json | Format::Sarif | Format::Gitlab | Format::Junit) || args.output.is_some();
     if one_document || args.sarif_file.is_some() {
         return report_projects(args, projects);
     }
@@ -243,6 +244,8 @@ fn emit(args: &CheckArgs, reports: Vec<Report>) -> Result<u8, String> {
         (Format::Sarif, Some(sarif)) => sarif,
         (Format::Sarif, None) => render::sarif::render(&report, version),
         (Format::Github, _) => render::github::render(&report),
+        (Format::Gitlab, _) => render::gitlab::render(&report),
+        (Format::Junit, _) => render::junit::render(&report),
     };
     let quiet = args.quiet && report.diagnostics.is_empty();
     match &args.output {

@@ -1,13 +1,17 @@
-//! Output formats of `check`: a human report (miette), one line a finding, and JSON.
+//! Output formats of `check`: a human report (miette), one line a finding, JSON, SARIF, GitHub annotations,
+//! GitLab Code Quality and JUnit XML.
 //!
 //! Every renderer takes the [`Report`] as it is: diagnostics arrive sorted and
 //! are written in that order. Positions are 1-based lines and UTF-16 columns
 //! (see [`SourceFile::position`]). The text renderers (human, short, github) pass every message, help and path
-//! through [`crate::source::escape`]; JSON and SARIF are data, escaped by serde.
+//! through [`crate::source::escape`]; JSON, SARIF and GitLab's report are data, escaped by serde; JUnit escapes
+//! for XML (`junit`).
 
 pub mod github;
+pub mod gitlab;
 pub mod human;
 pub mod json;
+pub mod junit;
 pub mod sarif;
 pub mod several;
 pub mod short;

@@ -7,7 +7,7 @@
 //! results and locations past them are cut, and a notification says so.
 
 mod descriptor;
-mod fingerprint;
+pub(crate) mod fingerprint;
 mod fixes;
 mod location;
 #[cfg(test)]

@@ -26,8 +26,16 @@ crate::rules::declare_rule! {
     ///     tools: All
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// agents:
+    ///   support:
+    ///     tools: all
+    /// ```
+    ///
     /// ## Fix
-    /// Safe, for a case slip: `All` → `all`, `NONE` → `none`, and `'*'` → `all`.
+    /// `--fix` corrects a case slip (a safe fix): `All` → `all`, `NONE` → `none`,
+    /// and `'*'` → `all`. Any other value: write it in one of the forms above.
     id: "agent-tools-shape",
     severity: Error,
     category: Agent,

@@ -21,8 +21,14 @@ crate::rules::declare_rule! {
     ///   web_search: beeuni:image_search
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// tools:
+    ///   web_search: beeuni:web_search
+    /// ```
+    ///
     /// ## Fix
-    /// Safe: set the value to `beeuni:<key>`.
+    /// `--fix` sets the value to `beeuni:<key>` (a safe fix).
     id: "beeuni-ref",
     severity: Error,
     category: Tool,

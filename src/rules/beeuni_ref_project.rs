@@ -22,6 +22,12 @@ crate::rules::declare_rule! {
     ///   search: beeuni:web_search
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// tools:
+    ///   web_search: beeuni:web_search
+    /// ```
+    ///
     /// ## Fix
     /// Use the Beeuni tool's own key (`web_search: beeuni:web_search`), or point
     /// the project tool at its module.

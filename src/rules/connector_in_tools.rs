@@ -22,6 +22,14 @@ crate::rules::declare_rule! {
     ///     tools: [read, github_search]
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// agents:
+    ///   support:
+    ///     connectors: [github]
+    ///     tools: [read]
+    /// ```
+    ///
     /// ## Fix
     /// Remove the name; give or take the connector with `connectors:`.
     id: "connector-in-tools",

@@ -38,6 +38,45 @@ impl Category {
             Category::ChangeAware => "change-aware",
         }
     }
+
+    /// Every category, in catalogue order.
+    pub const ALL: [Category; 7] = [
+        Category::Manifest,
+        Category::Tool,
+        Category::Agent,
+        Category::Module,
+        Category::Legacy,
+        Category::Xcsh,
+        Category::ChangeAware,
+    ];
+
+    /// The heading of the category's section in the rules index, after the catalogue's (docs/spec/rules.md).
+    pub fn title(self) -> &'static str {
+        match self {
+            Category::Manifest => "Files and YAML",
+            Category::Tool => "Tool declarations",
+            Category::Agent => "Agent tool lists",
+            Category::Module => "Tool modules",
+            Category::Legacy => "The legacy harness folder",
+            Category::Xcsh => "xcsh custom tools",
+            Category::ChangeAware => "Change-aware rules",
+        }
+    }
+
+    /// What the category's rules read, one sentence for the rules index.
+    pub fn scope(self) -> &'static str {
+        match self {
+            Category::Manifest => {
+                "The files of the manifest graph: YAML, the top-level shape, imports, tracking, ignore comments."
+            }
+            Category::Tool => "The declarations under `tools:` and the files they name.",
+            Category::Agent => "The agents and their tool lists.",
+            Category::Module => "The tool modules Beeuni loads, read by static analysis (never run).",
+            Category::Legacy => "The legacy harness folder.",
+            Category::Xcsh => "The xcsh custom tools.",
+            Category::ChangeAware => "What a change does, against a base: they run only with `--base` or `--staged`.",
+        }
+    }
 }
 
 /// The fixes a rule's findings may carry. A rule declared with a fix offers it only where it can compute one.
@@ -136,7 +175,7 @@ impl Rule {
 }
 
 /// Declares a rule as `pub static RULE`. The doc comment is the rule's documentation (its first line the summary;
-/// then the sections `## What it checks`, `## Why`, `## Example`, `## Fix`); it is joined at compile time.
+/// then the sections `## What it checks`, `## Why`, `## Example`, `## Use instead`, `## Fix`); it is joined at compile time.
 ///
 /// ```text
 /// declare_rule! {

@@ -3,7 +3,7 @@
 //! pages are checked in; `tests/it/rule_pages.rs` fails when one is not what these functions make (and rewrites
 //! them with `BEEUNI_LINT_BLESS_DOCS=1`). A field a rule gains later is one more line of [`facts`].
 
-use super::{FixAvailability, RULES, Rule, is_change_aware};
+use super::{Category, FixAvailability, RULES, Rule, is_change_aware};
 
 /// The documentation site's address: the book in `docs/`, built by mdBook and published to GitHub Pages from `main`
 /// (.github/workflows/docs.yml). The one place it is written; a macro so that [`PAGES_URL`] can be built from it.
@@ -44,17 +44,39 @@ pub fn docs_page(rule: &Rule) -> String {
     page
 }
 
-/// The index of every rule in catalogue order: id (linked to its page), severity, summary.
+/// The index of every rule, a section a category in catalogue order: id (linked to its page), severity, the fix
+/// it may offer, summary.
 pub fn index_page() -> String {
     let mut page = String::from("# Rules\n\n");
     page.push_str(GENERATED);
     page.push_str(
-        "\nEvery rule beeuni-lint has, in catalogue order (the order of `beeuni-lint rules`). `beeuni-lint explain \
-         <id>` prints a rule's page in the terminal.\n\n| Rule | Severity | What it reports |\n|---|---|---|\n",
+        "\nEvery rule beeuni-lint has, by section of the catalogue (the order of `beeuni-lint rules`). \
+         `beeuni-lint explain ID` prints a rule's page in the terminal. Severity is the default level \
+         ([configuration](../configuration.md) changes it); Fix says what `--fix` does: **safe** fixes are \
+         applied by `--fix`, **unsafe** ones only with `--fix --unsafe-fixes` ([fixes](../fixes.md)).\n",
     );
-    for rule in RULES {
-        let summary = rule.summary().replace('|', "\\|");
-        page.push_str(&format!("| [`{}`]({}) | {} | {summary} |\n", rule.id, page_file(rule), rule.severity.as_str()));
+    for category in Category::ALL {
+        let rules: Vec<&Rule> = RULES.iter().copied().filter(|rule| rule.category() == category).collect();
+        if rules.is_empty() {
+            continue;
+        }
+        page.push_str(&format!("\n## {}\n\n{}\n\n", category.title(), category.scope()));
+        page.push_str("| Rule | Severity | Fix | What it reports |\n|---|---|---|---|\n");
+        for rule in rules {
+            let summary = rule.summary().replace('|', "\\|");
+            let fix = match rule.fix() {
+                FixAvailability::None => "—",
+                FixAvailability::Safe => "safe",
+                FixAvailability::Unsafe => "unsafe",
+                FixAvailability::SafeOrUnsafe => "safe or unsafe",
+            };
+            page.push_str(&format!(
+                "| [`{}`]({}) | {} | {fix} | {summary} |\n",
+                rule.id,
+                page_file(rule),
+                rule.severity.as_str()
+            ));
+        }
     }
     page
 }
@@ -102,6 +124,14 @@ mod tests {
         let index = index_page();
         for rule in RULES {
             assert_eq!(index.matches(&format!("[`{}`]({})", rule.id, page_file(rule))).count(), 1, "{}", rule.id);
+            // Under its category's heading: the last heading above its row.
+            let row = index.find(&format!("| [`{}`]", rule.id)).unwrap();
+            let heading = index[..row].rfind("\n## ").unwrap();
+            assert!(index[heading..].starts_with(&format!("\n## {}\n", rule.category().title())), "{}", rule.id);
         }
+        assert!(index.contains("| [`beeuni-ref`](beeuni-ref.md) | error | safe | "), "{index}");
+        assert!(index.contains("| [`unknown-tool`](unknown-tool.md) | warning | unsafe | "), "{index}");
+        assert!(index.contains("| [`tool-name`](tool-name.md) | error | — | "), "{index}");
+        assert_eq!(index.matches("\n## ").count(), Category::ALL.len());
     }
 }

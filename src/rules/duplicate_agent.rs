@@ -15,7 +15,16 @@ crate::rules::declare_rule! {
     /// ## Example
     /// ```yaml
     /// # beeuni.yaml
+    /// imports: [config/agents.yaml]
     /// agents: { support: { tools: none } }
+    /// # config/agents.yaml
+    /// agents: { support: { tools: all } }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```yaml
+    /// # beeuni.yaml
+    /// imports: [config/agents.yaml]
     /// # config/agents.yaml
     /// agents: { support: { tools: all } }
     /// ```

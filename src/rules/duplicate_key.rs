@@ -23,6 +23,12 @@ crate::rules::declare_rule! {
     ///   web_search: tools/web_search.ts
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// tools:
+    ///   web_search: beeuni:web_search
+    /// ```
+    ///
     /// ## Fix
     /// Keep one of the two entries.
     id: "duplicate-key",

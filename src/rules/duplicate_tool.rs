@@ -22,6 +22,15 @@ crate::rules::declare_rule! {
     /// tools: { lookup_order: tools/orders.ts }
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// # beeuni.yaml
+    /// imports: [config/tools.yaml]
+    /// tools: { lookup_order: tools/lookup_order.ts }
+    /// # config/tools.yaml
+    /// tools: { list_orders: tools/orders.ts }
+    /// ```
+    ///
     /// ## Fix
     /// Keep one declaration.
     id: "duplicate-tool",

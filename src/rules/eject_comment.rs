@@ -21,6 +21,13 @@ crate::rules::declare_rule! {
     ///   memory: tools/web_search.ts  # ejected from beeuni:web_search
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// tools:
+    ///   web_search: tools/web_search.ts  # ejected from beeuni:web_search
+    ///   memory: beeuni:memory
+    /// ```
+    ///
     /// ## Fix
     /// Move the comment to the `<x>` line, or remove it.
     id: "eject-comment",

@@ -14,8 +14,38 @@ crate::rules::declare_rule! {
     /// would call it in place of the hosted tool.
     ///
     /// ## Example
+    /// ```yaml
+    /// tools:
+    ///   web_search: tools/web_search.ts
+    /// ```
+    ///
     /// ```ts
+    /// // tools/web_search.ts
     /// // beeuni-lint: ejected-template: fill in this module, then delete this line
+    /// export default {
+    ///   description: 'Search the web and return the first results as text',
+    ///   parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+    ///   async execute(args, context) {
+    ///     return `no results for ${args.query}`
+    ///   },
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```yaml
+    /// tools:
+    ///   web_search: tools/web_search.ts
+    /// ```
+    ///
+    /// ```ts
+    /// // tools/web_search.ts
+    /// export default {
+    ///   description: 'Search the web and return the first results as text',
+    ///   parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+    ///   async execute(args, context) {
+    ///     return `no results for ${args.query}`
+    ///   },
+    /// }
     /// ```
     ///
     /// ## Fix

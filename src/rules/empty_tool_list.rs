@@ -19,6 +19,13 @@ crate::rules::declare_rule! {
     ///     tools: []
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// agents:
+    ///   greeter:
+    ///     tools: none
+    /// ```
+    ///
     /// ## Fix
     /// Write `tools: none`, or list the tools the agent needs.
     id: "empty-tool-list",

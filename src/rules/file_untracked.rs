@@ -29,6 +29,11 @@ crate::rules::declare_rule! {
     ///   lookup_order: tools/lookup_order.ts   # not yet `git add`ed
     /// ```
     ///
+    /// ## Use instead
+    /// ```sh
+    /// git add tools/lookup_order.ts
+    /// ```
+    ///
     /// ## Fix
     /// `git add` the file (and, when it is ignored, remove the ignore rule).
     id: "file-untracked",

@@ -21,6 +21,12 @@ crate::rules::declare_rule! {
     ///   bash: tools/bash.ts
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// tools:
+    ///   run_checks: tools/run_checks.ts
+    /// ```
+    ///
     /// ## Fix
     /// Give the tool its own name.
     id: "harness-tool-name",

@@ -22,10 +22,18 @@ crate::rules::declare_rule! {
     ///
     /// ## Example
     /// ```yaml
-    /// # a.yaml
-    /// imports: [b.yaml]
-    /// # b.yaml
-    /// imports: [a.yaml]
+    /// # beeuni.yaml
+    /// imports: [config/agents.yaml]
+    /// # config/agents.yaml
+    /// imports: [beeuni.yaml]
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```yaml
+    /// # beeuni.yaml
+    /// imports: [config/agents.yaml]
+    /// # config/agents.yaml
+    /// agents: { support: { tools: none } }
     /// ```
     ///
     /// ## Fix

@@ -19,6 +19,15 @@ crate::rules::declare_rule! {
     ///   - config/agent.yaml   # the file is config/agents.yaml
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// # beeuni.yaml
+    /// imports:
+    ///   - config/agents.yaml
+    /// # config/agents.yaml
+    /// agents: { support: { tools: none } }
+    /// ```
+    ///
     /// ## Fix
     /// Correct the path (repo-relative) or remove the entry.
     id: "import-missing",

@@ -21,6 +21,15 @@ crate::rules::declare_rule! {
     ///   - ../outside/agents.yaml
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// # beeuni.yaml
+    /// imports:
+    ///   - config/agents.yaml   # the file moved into the repository
+    /// # config/agents.yaml
+    /// agents: { support: { tools: none } }
+    /// ```
+    ///
     /// ## Fix
     /// Move the file into the repository and import it by its repo-relative path.
     id: "import-path",

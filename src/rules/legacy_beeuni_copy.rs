@@ -18,9 +18,18 @@ crate::rules::declare_rule! {
     /// ## Example
     /// `harnesses/opencode/tools/web_search.ts`
     ///
+    /// ## Use instead
+    /// No file: list the tool in `beeuni.yaml` and the daemon provides it on both harnesses.
+    ///
+    /// ```yaml
+    /// tools:
+    ///   web_search: beeuni:web_search
+    /// ```
+    ///
     /// ## Fix
-    /// Unsafe: delete the file (offered only when git reports it unmodified); the
-    /// daemon provides the tools `beeuni.yaml` lists, on both harnesses.
+    /// Delete the file: the daemon provides the tools `beeuni.yaml` lists, on both
+    /// harnesses. `--fix --unsafe-fixes` deletes it (an unsafe fix), offered only
+    /// when git reports it unmodified.
     id: "legacy-beeuni-copy",
     severity: Warning,
     category: Legacy,

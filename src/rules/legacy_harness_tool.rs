@@ -18,6 +18,23 @@ crate::rules::declare_rule! {
     /// ## Example
     /// `harnesses/opencode/tools/lookup_order.ts`
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// tools:
+    ///   lookup_order: tools/lookup_order.ts
+    /// ```
+    ///
+    /// ```ts
+    /// // tools/lookup_order.ts
+    /// export default {
+    ///   description: 'Look up an order by its id and return its status',
+    ///   parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+    ///   async execute(args, context) {
+    ///     return `order ${args.id}: shipped`
+    ///   },
+    /// }
+    /// ```
+    ///
     /// ## Fix
     /// Move it out, replace `tool({ description, args, execute })` by a plain
     /// object whose `parameters` is JSON Schema, read secrets from

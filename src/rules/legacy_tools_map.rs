@@ -20,10 +20,18 @@ crate::rules::declare_rule! {
     ///     tools: {bash: false, edit: false}
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// agents:
+    ///   support:
+    ///     tools: {exclude: [bash, edit]}
+    /// ```
+    ///
     /// ## Fix
     /// Write `tools: {exclude: [bash, edit]}` (not when a key holds `*` or a
-    /// value is `true`). Safe fix: the map becomes an exclude list in the same
-    /// style (flow or block), keeping the keys as written and every comment.
+    /// value is `true`). `--fix` does it (a safe fix): the map becomes an exclude
+    /// list in the same style (flow or block), keeping the keys as written and
+    /// every comment.
     id: "legacy-tools-map",
     severity: Info,
     category: Agent,

@@ -17,6 +17,9 @@ crate::rules::declare_rule! {
     /// ## Example
     /// A repository with `beeuni.yml` and no `beeuni.yaml`.
     ///
+    /// ## Use instead
+    /// The same repository with the file renamed to `beeuni.yaml` (`git mv beeuni.yml beeuni.yaml`).
+    ///
     /// ## Fix
     /// Rename the file to `beeuni.yaml`.
     id: "manifest-name",

@@ -22,6 +22,13 @@ crate::rules::declare_rule! {
     ///   - web_search                # must be a mapping
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// imports: [config/agents.yaml]
+    /// tools:
+    ///   web_search: beeuni:web_search
+    /// ```
+    ///
     /// ## Fix
     /// Write the value in the documented form: `imports: [config/agents.yaml]`,
     /// `tools: { web_search: beeuni:web_search }`.

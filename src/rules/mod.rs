@@ -226,13 +226,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_rule_is_documented_with_the_four_headings() {
+    fn every_rule_is_documented_with_the_five_headings() {
         for rule in RULES {
             let docs = rule.docs();
             assert!(!rule.summary().is_empty(), "{} has no summary", rule.id);
-            for heading in ["## What it checks", "## Why", "## Example", "## Fix"] {
+            for heading in ["## What it checks", "## Why", "## Example", "## Use instead", "## Fix"] {
                 assert!(docs.contains(heading), "{} lacks {heading}", rule.id);
             }
+        }
+        // What `--fix` does is said where it does something, and only there.
+        for rule in RULES {
+            let docs = rule.docs();
+            let fix = &docs[docs.find("## Fix").unwrap()..];
+            let (safe, unsafe_) = match rule.fix() {
+                FixAvailability::None => (false, false),
+                FixAvailability::Safe => (true, false),
+                FixAvailability::Unsafe => (false, true),
+                FixAvailability::SafeOrUnsafe => (true, true),
+            };
+            let names_unsafe = fix.contains("`--fix --unsafe-fixes`");
+            let names_safe = fix.replace("`--fix --unsafe-fixes`", "").contains("`--fix`");
+            assert_eq!((names_safe, names_unsafe), (safe, unsafe_), "{}: ## Fix and `--fix`", rule.id);
         }
         let mut ids: Vec<_> = RULES.iter().map(|r| r.id).collect();
         ids.sort();

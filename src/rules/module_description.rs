@@ -19,6 +19,15 @@ crate::rules::declare_rule! {
     /// export default { description: '', parameters: { type: 'object' }, execute() {} }
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// export default {
+    ///   description: 'Look up an order by its id and return its status',
+    ///   parameters: { type: 'object' },
+    ///   execute() {},
+    /// }
+    /// ```
+    ///
     /// ## Fix
     /// Say in a sentence what the tool does and returns.
     id: "module-description",

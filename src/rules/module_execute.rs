@@ -25,6 +25,15 @@ crate::rules::declare_rule! {
     /// export default { description: '…', parameters: { type: 'object' }, execute: 'lookup' }
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// export default {
+    ///   description: '…',
+    ///   parameters: { type: 'object' },
+    ///   async execute(args, context) { return lookup(args) },
+    /// }
+    /// ```
+    ///
     /// ## Fix
     /// `async execute(args, context) { … }`.
     id: "module-execute",

@@ -17,7 +17,20 @@ crate::rules::declare_rule! {
     ///
     /// ## Example
     /// ```ts
-    /// async execute(toolCallId, params, signal) { … }
+    /// export default {
+    ///   description: 'Look up an order',
+    ///   parameters: { type: 'object', properties: { id: { type: 'string' } } },
+    ///   async execute(toolCallId, params, signal) { return `order ${params.id}` },
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```ts
+    /// export default {
+    ///   description: 'Look up an order',
+    ///   parameters: { type: 'object', properties: { id: { type: 'string' } } },
+    ///   async execute(args, context) { return `order ${args.id}` },
+    /// }
     /// ```
     ///
     /// ## Fix

@@ -22,7 +22,21 @@ crate::rules::declare_rule! {
     ///
     /// ## Example
     /// ```ts
-    /// export default (pi) => ({ name: 'lookup_order', description: '…', parameters, execute })
+    /// export default (pi) => ({
+    ///   name: 'lookup_order',
+    ///   description: 'Look up an order by its id',
+    ///   parameters: { type: 'object', properties: { id: { type: 'string' } } },
+    ///   async execute(args, context) { return `order ${args.id}` },
+    /// })
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```ts
+    /// export default {
+    ///   description: 'Look up an order by its id',
+    ///   parameters: { type: 'object', properties: { id: { type: 'string' } } },
+    ///   async execute(args, context) { return `order ${args.id}` },
+    /// }
     /// ```
     ///
     /// ## Fix

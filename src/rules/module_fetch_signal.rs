@@ -15,7 +15,26 @@ crate::rules::declare_rule! {
     ///
     /// ## Example
     /// ```ts
-    /// const response = await fetch(url, { headers })
+    /// export default {
+    ///   description: 'The weather now in a city',
+    ///   parameters: { type: 'object', properties: { city: { type: 'string' } } },
+    ///   async execute(args, context) {
+    ///     const response = await fetch(`https://api.example.com/now?q=${args.city}`)
+    ///     return response.text()
+    ///   },
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```ts
+    /// export default {
+    ///   description: 'The weather now in a city',
+    ///   parameters: { type: 'object', properties: { city: { type: 'string' } } },
+    ///   async execute(args, context) {
+    ///     const response = await fetch(`https://api.example.com/now?q=${args.city}`, { signal: context.signal })
+    ///     return response.text()
+    ///   },
+    /// }
     /// ```
     ///
     /// ## Fix

@@ -19,6 +19,21 @@ crate::rules::declare_rule! {
     /// ## Example
     /// ```ts
     /// import { tool } from '@opencode-ai/plugin'
+    ///
+    /// export default {
+    ///   description: 'Look up an order',
+    ///   parameters: { type: 'object', properties: {} },
+    ///   async execute() { return typeof tool },
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```ts
+    /// export default {
+    ///   description: '…',
+    ///   parameters: { type: 'object', properties: { id: { type: 'string' } } },
+    ///   async execute(args, context) {},
+    /// }
     /// ```
     ///
     /// ## Fix

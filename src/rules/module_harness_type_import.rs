@@ -19,6 +19,23 @@ crate::rules::declare_rule! {
     /// ## Example
     /// ```ts
     /// import type { ToolContext } from '@opencode-ai/plugin'
+    ///
+    /// export default {
+    ///   description: 'Look up an order',
+    ///   parameters: { type: 'object', properties: {} },
+    ///   async execute(args, context: ToolContext) { return 'ok' },
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```ts
+    /// type ToolContext = { env: Record<string, string>; signal: AbortSignal }
+    ///
+    /// export default {
+    ///   description: 'Look up an order',
+    ///   parameters: { type: 'object', properties: {} },
+    ///   async execute(args, context: ToolContext) { return 'ok' },
+    /// }
     /// ```
     ///
     /// ## Fix

@@ -28,6 +28,28 @@ crate::rules::declare_rule! {
     /// ## Example
     /// ```ts
     /// import { format } from '../lib/fromat'
+    ///
+    /// export default {
+    ///   description: 'Look up an order',
+    ///   parameters: { type: 'object', properties: { id: { type: 'string' } } },
+    ///   async execute(args) { return format(args.id) },
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```ts
+    /// import { format } from '../lib/format'
+    ///
+    /// export default {
+    ///   description: 'Look up an order',
+    ///   parameters: { type: 'object', properties: { id: { type: 'string' } } },
+    ///   async execute(args) { return format(args.id) },
+    /// }
+    /// ```
+    ///
+    /// ```ts
+    /// // lib/format.ts
+    /// export const format = (id) => `order ${id}`
     /// ```
     ///
     /// ## Fix

@@ -20,6 +20,23 @@ crate::rules::declare_rule! {
     ///   lookup_order: tools/lookup_order.ts   # no such file
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// tools:
+    ///   lookup_order: tools/lookup_order.ts
+    /// ```
+    ///
+    /// ```ts
+    /// // tools/lookup_order.ts
+    /// export default {
+    ///   description: 'Look up an order by its id and return its status',
+    ///   parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+    ///   async execute(args, context) {
+    ///     return `order ${args.id}: shipped`
+    ///   },
+    /// }
+    /// ```
+    ///
     /// ## Fix
     /// Create the module, correct the path, or remove the entry.
     id: "module-missing",

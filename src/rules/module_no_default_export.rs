@@ -39,13 +39,38 @@ crate::rules::declare_rule! {
     /// fields and is skipped too.
     ///
     /// ## Example
+    /// ```yaml
+    /// tools:
+    ///   lookup_order: tools/lookup_order.ts
+    ///   find_order: tools/find_order.cjs
+    /// ```
+    ///
     /// ```ts
-    /// export const lookupOrder = { description: '…', parameters: { type: 'object' }, execute() {} }
+    /// // tools/lookup_order.ts
+    /// export const lookupOrder = { description: 'Look up an order', parameters: { type: 'object' }, async execute() { return 'ok' } }
     /// ```
     ///
     /// ```js
-    /// // tools/lookup_order.cjs
-    /// exports.default = { description: '…', parameters: { type: 'object' }, execute() {} }
+    /// // tools/find_order.cjs
+    /// exports.default = { description: 'Look up an order', parameters: { type: 'object' }, async execute() { return 'ok' } }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```yaml
+    /// tools:
+    ///   lookup_order: tools/lookup_order.ts
+    ///   find_order: tools/find_order.cjs
+    /// ```
+    ///
+    /// ```ts
+    /// // tools/lookup_order.ts
+    /// export const lookupOrder = { description: 'Look up an order', parameters: { type: 'object' }, async execute() { return 'ok' } }
+    /// export default lookupOrder
+    /// ```
+    ///
+    /// ```js
+    /// // tools/find_order.cjs
+    /// module.exports = { description: 'Look up an order', parameters: { type: 'object' }, async execute() { return 'ok' } }
     /// ```
     ///
     /// ## Fix

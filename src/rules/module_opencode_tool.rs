@@ -20,6 +20,15 @@ crate::rules::declare_rule! {
     /// export default tool({ description: '…', args: { id: tool.schema.string() }, async execute(args) {} })
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// export default {
+    ///   description: '…',
+    ///   parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+    ///   async execute(args, context) {},
+    /// }
+    /// ```
+    ///
     /// ## Fix
     /// Move to a plain object whose `parameters` is JSON Schema, read secrets
     /// from `context.env`, and declare it under `tools:`.

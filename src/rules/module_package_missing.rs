@@ -36,6 +36,23 @@ crate::rules::declare_rule! {
     /// ## Example
     /// ```ts
     /// import { z } from 'zod'
+    ///
+    /// export default {
+    ///   description: 'Look up an order',
+    ///   parameters: z.toJSONSchema(z.object({ id: z.string() })),
+    ///   async execute(args, context) { return `order ${args.id}` },
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// The JSON Schema zod printed once, pasted as a literal:
+    ///
+    /// ```ts
+    /// export default {
+    ///   description: 'Look up an order',
+    ///   parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+    ///   async execute(args, context) { return `order ${args.id}` },
+    /// }
     /// ```
     ///
     /// ## Fix

@@ -25,6 +25,12 @@ crate::rules::declare_rule! {
     /// import { z } from 'zod'   // package.json lists zod; node_modules is not committed
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// // no import: the JSON Schema zod printed once, pasted as a literal
+    /// parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+    /// ```
+    ///
     /// ## Fix
     /// Drop the dependency, or commit the installed package.
     id: "module-package-not-installed",

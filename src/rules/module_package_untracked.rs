@@ -25,6 +25,12 @@ crate::rules::declare_rule! {
     /// import { z } from 'zod'   // node_modules/ is in .gitignore
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// // no import: the JSON Schema zod printed once, pasted as a literal
+    /// parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+    /// ```
+    ///
     /// ## Fix
     /// For zod: print the JSON Schema once and paste it into `parameters`.
     /// Otherwise drop the dependency or track the package.

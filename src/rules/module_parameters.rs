@@ -30,6 +30,15 @@ crate::rules::declare_rule! {
     /// export default { description: '…', parameters: { properties: { id: { type: 'string' } } }, execute() {} }
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// export default {
+    ///   description: '…',
+    ///   parameters: { type: 'object', properties: { id: { type: 'string' } } },
+    ///   execute() {},
+    /// }
+    /// ```
+    ///
     /// ## Fix
     /// `parameters: { type: 'object', properties: { … }, required: [ … ] }`.
     id: "module-parameters",

@@ -21,6 +21,12 @@ crate::rules::declare_rule! {
     ///   lookup_order: tools/lookup_order.tsx
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// tools:
+    ///   lookup_order: tools/lookup_order.ts
+    /// ```
+    ///
     /// ## Fix
     /// Point at a `.ts` or `.js` module inside the repository.
     id: "module-path",

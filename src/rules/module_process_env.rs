@@ -19,7 +19,26 @@ crate::rules::declare_rule! {
     ///
     /// ## Example
     /// ```ts
-    /// const key = process.env.WEATHER_API_KEY
+    /// export default {
+    ///   description: 'The weather now in a city',
+    ///   parameters: { type: 'object', properties: { city: { type: 'string' } } },
+    ///   async execute(args, context) {
+    ///     const key = process.env.WEATHER_API_KEY
+    ///     return key ? `sunny in ${args.city}` : 'no key'
+    ///   },
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```ts
+    /// export default {
+    ///   description: 'The weather now in a city',
+    ///   parameters: { type: 'object', properties: { city: { type: 'string' } } },
+    ///   async execute(args, context) {
+    ///     const key = context.env.WEATHER_API_KEY
+    ///     return key ? `sunny in ${args.city}` : 'no key'
+    ///   },
+    /// }
     /// ```
     ///
     /// ## Fix

@@ -17,7 +17,20 @@ crate::rules::declare_rule! {
     ///
     /// ## Example
     /// ```ts
-    /// parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['order_id'] }
+    /// export default {
+    ///   description: 'Look up an order',
+    ///   parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['order_id'] },
+    ///   async execute(args, context) { return `order ${args.id}` },
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```ts
+    /// export default {
+    ///   description: 'Look up an order',
+    ///   parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+    ///   async execute(args, context) { return `order ${args.order_id}` },
+    /// }
     /// ```
     ///
     /// ## Fix

@@ -36,6 +36,15 @@ crate::rules::declare_rule! {
     /// }
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// export default {
+    ///   description: 'Look up an order',
+    ///   parameters: { type: 'object', properties: {} },
+    ///   async execute(args, context) { return 'ok' },
+    /// }
+    /// ```
+    ///
     /// ## Fix
     /// Correct the code at the position shown.
     id: "module-syntax",

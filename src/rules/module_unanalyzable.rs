@@ -30,7 +30,22 @@ crate::rules::declare_rule! {
     ///
     /// ## Example
     /// ```ts
-    /// parameters: z.toJSONSchema(z.object({ id: z.string() })),
+    /// const schemaOf = (names) => ({ type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])) })
+    ///
+    /// export default {
+    ///   description: 'Look up an order',
+    ///   parameters: schemaOf(['id']),
+    ///   async execute(args, context) { return `order ${args.id}` },
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```ts
+    /// export default {
+    ///   description: 'Look up an order',
+    ///   parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+    ///   async execute(args, context) { return `order ${args.id}` },
+    /// }
     /// ```
     ///
     /// ## Fix

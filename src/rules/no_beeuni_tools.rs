@@ -26,9 +26,17 @@ crate::rules::declare_rule! {
     ///   lookup_order: tools/lookup_order.ts
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// tools:
+    ///   web_search: beeuni:web_search
+    ///   lookup_order: tools/lookup_order.ts
+    /// ```
+    ///
     /// ## Fix
-    /// Add `<name>: beeuni:<name>` for each Beeuni tool to keep. Unsafe fix: add
-    /// the five lines under that `tools:` key (the removal may be wanted).
+    /// Add `<name>: beeuni:<name>` for each Beeuni tool to keep.
+    /// `--fix --unsafe-fixes` adds the five lines under that `tools:` key (an
+    /// unsafe fix: the removal may be wanted).
     id: "no-beeuni-tools",
     severity: Warning,
     category: Tool,

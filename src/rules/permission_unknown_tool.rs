@@ -23,6 +23,14 @@ crate::rules::declare_rule! {
     ///       bsh: deny
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// agents:
+    ///   support:
+    ///     permission:
+    ///       bash: deny
+    /// ```
+    ///
     /// ## Fix
     /// Use the tool's real name.
     id: "permission-unknown-tool",

@@ -23,6 +23,14 @@ crate::rules::declare_rule! {
     ///       exclude: [pty_spawn]
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// agents:
+    ///   support:
+    ///     tools:
+    ///       exclude: [bash, pty_spawn]
+    /// ```
+    ///
     /// ## Fix
     /// Name `bash` the same way (or drop the `pty_*` name).
     id: "pty-follows-bash",

@@ -19,6 +19,13 @@ crate::rules::declare_rule! {
     ///     tools: ["*", read]
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// agents:
+    ///   beeuni:
+    ///     tools: all
+    /// ```
+    ///
     /// ## Fix
     /// Write `tools: all`, or drop the `*`.
     id: "redundant-wildcard",

@@ -32,9 +32,21 @@ crate::rules::declare_rule! {
     /// the message names them all ("this change removes the Beeuni tools
     /// `image_search`, `memory`: …") and the help is the block of lines to paste.
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// tools:
+    ///   web_search: beeuni:web_search
+    ///   image_search: beeuni:image_search
+    ///   scrape_webpage: beeuni:scrape_webpage
+    ///   memory: beeuni:memory
+    ///   show: beeuni:show
+    ///   lookup_order: tools/lookup_order.ts   # added
+    /// ```
+    ///
     /// ## Fix
     /// Add `<name>: beeuni:<name>` under `tools:` for each tool to keep (when the
-    /// removal is not wanted): the unsafe fix does it. When the removal is wanted,
+    /// removal is not wanted): `--fix --unsafe-fixes` does it (an unsafe fix). When
+    /// the removal is wanted,
     /// name the tools in `removed-beeuni-tools = [...]` of `beeuni-lint.toml`.
     id: "removed-beeuni-tool",
     severity: Warning,

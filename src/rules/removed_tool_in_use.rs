@@ -22,6 +22,15 @@ crate::rules::declare_rule! {
     ///     tools: [read, lookup_order]
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// tools:
+    ///   web_search: beeuni:web_search
+    /// agents:
+    ///   researcher:
+    ///     tools: [read]
+    /// ```
+    ///
     /// ## Fix
     /// Remove the name from the agent's list too, or keep the tool.
     id: "removed-tool-in-use",

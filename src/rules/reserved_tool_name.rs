@@ -20,6 +20,12 @@ crate::rules::declare_rule! {
     ///   list: tools/list.ts
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// tools:
+    ///   list_orders: tools/list_orders.ts
+    /// ```
+    ///
     /// ## Fix
     /// Prefer a name of your own, e.g. `list_orders`.
     id: "reserved-tool-name",

@@ -21,12 +21,45 @@ crate::rules::declare_rule! {
     /// ## Example
     /// ```yaml
     /// tools:
-    ///   weather_now: tools/weather_now.ts   # reads context.env.WEATHER_API_KEY
+    ///   weather_now: tools/weather_now.ts
     /// agents:
     ///   beeuni:
     ///     secrets: [WEATHER_API_KEY]
     ///   support:
     ///     secrets: []
+    /// ```
+    ///
+    /// ```ts
+    /// // tools/weather_now.ts
+    /// export default {
+    ///   description: 'The weather now in a city, as one line of text',
+    ///   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    ///   async execute(args, context) {
+    ///     return context.env.WEATHER_API_KEY ? `sunny in ${args.city}` : 'no key'
+    ///   },
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```yaml
+    /// tools:
+    ///   weather_now: tools/weather_now.ts
+    /// agents:
+    ///   beeuni:
+    ///     secrets: [WEATHER_API_KEY]
+    ///   support:
+    ///     secrets: [WEATHER_API_KEY]
+    /// ```
+    ///
+    /// ```ts
+    /// // tools/weather_now.ts
+    /// export default {
+    ///   description: 'The weather now in a city, as one line of text',
+    ///   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    ///   async execute(args, context) {
+    ///     return context.env.WEATHER_API_KEY ? `sunny in ${args.city}` : 'no key'
+    ///   },
+    /// }
     /// ```
     ///
     /// ## Fix

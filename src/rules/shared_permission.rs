@@ -26,6 +26,13 @@ crate::rules::declare_rule! {
     ///     tools: [read, write]
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// agents:
+    ///   scribe:
+    ///     tools: [read, write, edit, apply_patch]
+    /// ```
+    ///
     /// ## Fix
     /// Name all three, or none.
     id: "shared-permission",

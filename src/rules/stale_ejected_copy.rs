@@ -18,12 +18,33 @@ crate::rules::declare_rule! {
     /// ## Example
     /// ```yaml
     /// tools:
-    ///   web_search: beeuni:web_search   # tools/web_search.ts still exists
+    ///   web_search: beeuni:web_search
+    /// ```
+    ///
+    /// ```ts
+    /// // tools/web_search.ts
+    /// export default {
+    ///   description: 'Search the web and return the first results as text',
+    ///   parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+    ///   async execute(args, context) {
+    ///     return `no results for ${args.query}`
+    ///   },
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// The same manifest, with `tools/web_search.ts` deleted (or, to keep the copy, declared again:
+    /// `web_search: tools/web_search.ts`):
+    ///
+    /// ```yaml
+    /// tools:
+    ///   web_search: beeuni:web_search
     /// ```
     ///
     /// ## Fix
-    /// Unsafe: delete the file, offered only when git reports it unmodified
-    /// (`beeuni-lint restore <name>` does the same).
+    /// Delete the file. `--fix --unsafe-fixes` deletes it (an unsafe fix), offered
+    /// only when git reports it unmodified (`beeuni-lint restore <name>` does the
+    /// same).
     id: "stale-ejected-copy",
     severity: Info,
     category: Tool,

@@ -27,6 +27,16 @@ crate::rules::declare_rule! {
     ///       exclude: [bash]
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// agents:
+    ///   beeuni:
+    ///     tools: all
+    ///   support:
+    ///     tools:
+    ///       exclude: [bash, task]
+    /// ```
+    ///
     /// ## Fix
     /// Hide `task` from A too, or narrow B's list.
     id: "task-escalation",

@@ -18,6 +18,12 @@ crate::rules::declare_rule! {
     ///   lookup-order: tools/lookup_order.ts
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// tools:
+    ///   lookup_order: tools/lookup_order.ts
+    /// ```
+    ///
     /// ## Fix
     /// Rename the tool in snake_case (and every agent list that names it).
     id: "tool-name",

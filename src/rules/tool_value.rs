@@ -19,6 +19,12 @@ crate::rules::declare_rule! {
     ///   lookup_order:
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// tools:
+    ///   lookup_order: tools/lookup_order.ts
+    /// ```
+    ///
     /// ## Fix
     /// Write the module path (`lookup_order: tools/lookup_order.ts`) or, for a
     /// Beeuni tool, `beeuni:<name>`.

@@ -19,7 +19,45 @@ crate::rules::declare_rule! {
     /// ## Example
     /// ```yaml
     /// tools:
-    ///   show: tools/show.ts   # parameters.properties has only `text`
+    ///   show: tools/show.ts
+    /// ```
+    ///
+    /// ```ts
+    /// // tools/show.ts
+    /// export default {
+    ///   description: 'Show a file, a page or a list to the user',
+    ///   parameters: {
+    ///     type: 'object',
+    ///     properties: {
+    ///       text: { type: 'string' },
+    ///     },
+    ///   },
+    ///   async execute(args, context) { return 'shown' },
+    /// }
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```yaml
+    /// tools:
+    ///   show: tools/show.ts
+    /// ```
+    ///
+    /// ```ts
+    /// // tools/show.ts
+    /// export default {
+    ///   description: 'Show a file, a page or a list to the user',
+    ///   parameters: {
+    ///     type: 'object',
+    ///     properties: {
+    ///       type: { type: 'string' },
+    ///       path: { type: 'string' },
+    ///       url: { type: 'string' },
+    ///       content: { type: 'string' },
+    ///       items: { type: 'array' },
+    ///     },
+    ///   },
+    ///   async execute(args, context) { return 'shown' },
+    /// }
     /// ```
     ///
     /// ## Fix

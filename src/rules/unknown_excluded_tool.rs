@@ -30,8 +30,17 @@ crate::rules::declare_rule! {
     ///       exclude: [bsh, write]
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// agents:
+    ///   support:
+    ///     tools:
+    ///       exclude: [bash, write]
+    /// ```
+    ///
     /// ## Fix
-    /// Unsafe: replace the name by the single near match.
+    /// Use the tool's real name. `--fix --unsafe-fixes` replaces the name by the
+    /// single near match (an unsafe fix).
     id: "unknown-excluded-tool",
     severity: Error,
     category: Agent,

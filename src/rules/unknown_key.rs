@@ -27,6 +27,14 @@ crate::rules::declare_rule! {
     ///       exlude: [bash]
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// agents:
+    ///   support:
+    ///     tools:
+    ///       exclude: [bash]
+    /// ```
+    ///
     /// ## Fix
     /// Use the known key the help suggests.
     id: "unknown-key",

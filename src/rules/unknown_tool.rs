@@ -24,9 +24,17 @@ crate::rules::declare_rule! {
     ///     tools: [read, grpe]
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// agents:
+    ///   researcher:
+    ///     tools: [read, grep]
+    /// ```
+    ///
     /// ## Fix
-    /// Unsafe: replace the name by the single near match, when exactly one known
-    /// name is within two edits (the harness table may not know every tool).
+    /// Use the tool's real name. `--fix --unsafe-fixes` replaces the name by the
+    /// single near match, when exactly one known name is within two edits (an
+    /// unsafe fix: the harness table may not know every tool).
     id: "unknown-tool",
     severity: Warning,
     category: Agent,

@@ -26,10 +26,21 @@ crate::rules::declare_rule! {
     ///     tools: [read, show]
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// tools:
+    ///   web_search: beeuni:web_search
+    ///   show: beeuni:show
+    /// agents:
+    ///   writer:
+    ///     tools: [read, show]
+    /// ```
+    ///
     /// ## Fix
     /// Load it under the top-level `tools` (`show: beeuni:show`), or remove it
     /// from the agent's list. In an exclude list or as `show: false` the entry
-    /// hides nothing: the safe fix deletes it. In a list, the unsafe fix adds
+    /// hides nothing: `--fix` deletes it (a safe fix). In a list,
+    /// `--fix --unsafe-fixes` adds
     /// `show: beeuni:show` under the `tools:` key of the root file (or of the first
     /// file that has one): every agent whose list is `all`, omitted or an exclude
     /// form gains it.

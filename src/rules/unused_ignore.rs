@@ -17,6 +17,12 @@ crate::rules::declare_rule! {
     ///   web_search: beeuni:web_search  # beeuni-lint: ignore[tool-name]
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// tools:
+    ///   web_search: beeuni:web_search
+    /// ```
+    ///
     /// ## Fix
     /// Remove the comment, or the rule id from it.
     id: "unused-ignore",

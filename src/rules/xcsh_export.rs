@@ -33,8 +33,27 @@ crate::rules::declare_rule! {
     ///
     /// ## Example
     /// ```ts
-    /// // .xcsh/tools/lookup_order.ts: the Beeuni form
-    /// export default { description: 'Look up an order', parameters, execute(args, context) { … } }
+    /// // .xcsh/tools/lookup_order.ts
+    /// export default {
+    ///   description: 'Look up an order',
+    ///   parameters: { type: 'object', properties: { id: { type: 'string' } } },
+    ///   async execute(args, context) { return `order ${args.id}` },
+    /// }
+    /// ```
+    ///
+    /// (the form of a Beeuni tool module, in an xcsh tools folder).
+    ///
+    /// ## Use instead
+    /// ```ts
+    /// // .xcsh/tools/lookup_order.ts
+    /// export default (pi) => ({
+    ///   name: 'lookup_order',
+    ///   description: 'Look up an order',
+    ///   parameters: pi.typebox.Type.Object({ id: pi.typebox.Type.String() }),
+    ///   async execute(toolCallId, params, onUpdate, ctx, signal) {
+    ///     return { content: [{ type: 'text', text: `order ${params.id}` }] }
+    ///   },
+    /// })
     /// ```
     ///
     /// ## Fix

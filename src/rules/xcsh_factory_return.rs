@@ -26,13 +26,34 @@ crate::rules::declare_rule! {
     ///
     /// ## Example
     /// ```ts
+    /// // .xcsh/tools/repo_stats.ts
     /// export default function (pi) {
-    ///   pi.registerTool({ name: 'repo_stats', … })
+    ///   pi.registerTool({ name: 'repo_stats', description: 'Count the files git tracks' })
     /// }
     /// ```
     ///
     /// ```ts
+    /// // .xcsh/tools/ui_stats.ts
     /// export default (pi) => (pi.hasUI ? tool : null)
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```ts
+    /// // .xcsh/tools/repo_stats.ts
+    /// export default (pi) => ({
+    ///   name: 'repo_stats',
+    ///   description: 'Count the files git tracks',
+    ///   parameters: pi.typebox.Type.Object({ glob: pi.typebox.Type.String() }),
+    ///   async execute(toolCallId, params, onUpdate, ctx, signal) {
+    ///     const result = await pi.exec('git', ['ls-files', params.glob], { signal, cwd: pi.cwd })
+    ///     return { content: [{ type: 'text', text: result.stdout }] }
+    ///   },
+    /// })
+    /// ```
+    ///
+    /// ```ts
+    /// // .xcsh/tools/ui_stats.ts
+    /// export default (pi) => (pi.hasUI ? tool : [])
     /// ```
     ///
     /// ## Fix

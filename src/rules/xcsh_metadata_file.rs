@@ -22,6 +22,14 @@ crate::rules::declare_rule! {
     /// .xcsh/tools/repo_stats.json
     /// ```
     ///
+    /// ## Use instead
+    /// The notes outside the tools folder, and the tool a module beside them:
+    ///
+    /// ```text
+    /// docs/tools/repo_stats.json
+    /// .xcsh/tools/repo_stats.ts
+    /// ```
+    ///
     /// ## Fix
     /// Nothing, if the file documents a tool. A tool itself is a module (`.ts`,
     /// `.js`, …) that exports a factory. To keep a metadata file without this

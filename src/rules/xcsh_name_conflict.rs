@@ -23,7 +23,29 @@ crate::rules::declare_rule! {
     /// ## Example
     /// ```ts
     /// // .xcsh/tools/grep.ts
-    /// export default (pi) => ({ name: 'grep', … })
+    /// export default (pi) => ({
+    ///   name: 'grep',
+    ///   description: 'Count the files git tracks',
+    ///   parameters: pi.typebox.Type.Object({ glob: pi.typebox.Type.String() }),
+    ///   async execute(toolCallId, params, onUpdate, ctx, signal) {
+    ///     const result = await pi.exec('git', ['ls-files', params.glob], { signal, cwd: pi.cwd })
+    ///     return { content: [{ type: 'text', text: result.stdout }] }
+    ///   },
+    /// })
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```ts
+    /// // .xcsh/tools/grep_todos.ts
+    /// export default (pi) => ({
+    ///   name: 'grep_todos',
+    ///   description: 'Count the files git tracks',
+    ///   parameters: pi.typebox.Type.Object({ glob: pi.typebox.Type.String() }),
+    ///   async execute(toolCallId, params, onUpdate, ctx, signal) {
+    ///     const result = await pi.exec('git', ['ls-files', params.glob], { signal, cwd: pi.cwd })
+    ///     return { content: [{ type: 'text', text: result.stdout }] }
+    ///   },
+    /// })
     /// ```
     ///
     /// ## Fix

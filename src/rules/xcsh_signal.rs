@@ -17,7 +17,28 @@ crate::rules::declare_rule! {
     ///
     /// ## Example
     /// ```ts
-    /// const result = await pi.exec('git', ['ls-files'], { cwd: pi.cwd })
+    /// export default (pi) => ({
+    ///   name: 'repo_stats',
+    ///   description: 'Count the files git tracks',
+    ///   parameters: pi.typebox.Type.Object({ glob: pi.typebox.Type.String() }),
+    ///   async execute(toolCallId, params, onUpdate, ctx, signal) {
+    ///     const result = await pi.exec('git', ['ls-files', params.glob], { cwd: pi.cwd })
+    ///     return { content: [{ type: 'text', text: result.stdout }] }
+    ///   },
+    /// })
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```ts
+    /// export default (pi) => ({
+    ///   name: 'repo_stats',
+    ///   description: 'Count the files git tracks',
+    ///   parameters: pi.typebox.Type.Object({ glob: pi.typebox.Type.String() }),
+    ///   async execute(toolCallId, params, onUpdate, ctx, signal) {
+    ///     const result = await pi.exec('git', ['ls-files', params.glob], { signal, cwd: pi.cwd })
+    ///     return { content: [{ type: 'text', text: result.stdout }] }
+    ///   },
+    /// })
     /// ```
     ///
     /// ## Fix

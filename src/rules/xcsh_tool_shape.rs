@@ -23,6 +23,19 @@ crate::rules::declare_rule! {
     /// export default (pi) => ({ name: 'repo_stats', execute: 'git ls-files' })
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// export default (pi) => ({
+    ///   name: 'repo_stats',
+    ///   description: 'Count the files git tracks',
+    ///   parameters: pi.typebox.Type.Object({ glob: pi.typebox.Type.String() }),
+    ///   async execute(toolCallId, params, onUpdate, ctx, signal) {
+    ///     const result = await pi.exec('git', ['ls-files', params.glob], { signal, cwd: pi.cwd })
+    ///     return { content: [{ type: 'text', text: result.stdout }] }
+    ///   },
+    /// })
+    /// ```
+    ///
     /// ## Fix
     /// Add the missing fields; `execute(toolCallId, params, onUpdate, ctx,
     /// signal)` is a function.

@@ -23,8 +23,31 @@ crate::rules::declare_rule! {
     ///
     /// ## Example
     /// ```ts
-    /// pi.ui.notify('Scanning…')               // no test
-    /// pi.hasUI || pi.ui.notify('Scanning…')   // runs only without a UI
+    /// export default (pi) => ({
+    ///   name: 'repo_stats',
+    ///   description: 'Count the files git tracks',
+    ///   parameters: pi.typebox.Type.Object({ glob: pi.typebox.Type.String() }),
+    ///   async execute(toolCallId, params, onUpdate, ctx, signal) {
+    ///     pi.ui.notify('Scanning…') // no test
+    ///     pi.hasUI || pi.ui.notify('Scanning…') // runs only without a UI
+    ///     const result = await pi.exec('git', ['ls-files', params.glob], { signal, cwd: pi.cwd })
+    ///     return { content: [{ type: 'text', text: result.stdout }] }
+    ///   },
+    /// })
+    /// ```
+    ///
+    /// ## Use instead
+    /// ```ts
+    /// export default (pi) => ({
+    ///   name: 'repo_stats',
+    ///   description: 'Count the files git tracks',
+    ///   parameters: pi.typebox.Type.Object({ glob: pi.typebox.Type.String() }),
+    ///   async execute(toolCallId, params, onUpdate, ctx, signal) {
+    ///     if (pi.hasUI) pi.ui.notify('Scanning…')
+    ///     const result = await pi.exec('git', ['ls-files', params.glob], { signal, cwd: pi.cwd })
+    ///     return { content: [{ type: 'text', text: result.stdout }] }
+    ///   },
+    /// })
     /// ```
     ///
     /// ## Fix

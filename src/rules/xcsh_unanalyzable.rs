@@ -24,6 +24,16 @@ crate::rules::declare_rule! {
     /// export default (pi) => makeTool(pi, 'repo_stats')
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// export default (pi) => ({
+    ///   name: 'repo_stats',
+    ///   description: 'Count the files git tracks',
+    ///   parameters: pi.typebox.Type.Object({}),
+    ///   execute: (toolCallId, params, onUpdate, ctx, signal) => stats(pi, signal),
+    /// })
+    /// ```
+    ///
     /// ## Fix
     /// Nothing is wrong as far as beeuni-lint can tell. To have the tool checked,
     /// return an object literal from the factory.

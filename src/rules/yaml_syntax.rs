@@ -21,6 +21,13 @@ crate::rules::declare_rule! {
     ///  memory: beeuni:memory   # wrong indentation
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// tools:
+    ///   web_search: beeuni:web_search
+    ///   memory: beeuni:memory
+    /// ```
+    ///
     /// ## Fix
     /// Correct the YAML at the position shown. No automatic fix.
     id: "yaml-syntax",

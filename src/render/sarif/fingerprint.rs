@@ -14,7 +14,7 @@ use crate::source::FileId;
 /// in all of that are told apart by their order in the report (it is sorted, so the same from run to run). Numbers
 /// in the message are left out: a count changes without the finding being another one.
 #[derive(Default)]
-pub(super) struct Fingerprints {
+pub(crate) struct Fingerprints {
     /// Per file, per 0-based line: how many earlier lines have the same trimmed text.
     occurrences: HashMap<FileId, Vec<usize>>,
     /// How many findings of the run had each fingerprint so far.
@@ -22,7 +22,7 @@ pub(super) struct Fingerprints {
 }
 
 impl Fingerprints {
-    pub(super) fn of(&mut self, report: &Report, d: &Diagnostic) -> String {
+    pub(crate) fn of(&mut self, report: &Report, d: &Diagnostic) -> String {
         let print = self.located(report, d);
         let repeats = self.given.entry(print.clone()).or_default();
         *repeats += 1;
