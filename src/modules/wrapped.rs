@@ -1,9 +1,11 @@
-//! Tool objects passed to a function imported from a relative module (`export default defineTool({...})` with
-//! `import { defineTool } from '../lib/define'`): read as the object only if that module exports the function as
-//! one that returns its argument. Settled once the import graph is known, each run (the facts of a module, and so
-//! the cache, hold only what its own text says).
+//! Default exports that depend on a module they import, settled once the import graph is known, each run (the facts
+//! of a module, and so the cache, hold only what its own text says): tool objects passed to a function imported
+//! from a relative module (`export default defineTool({...})` with `import { defineTool } from '../lib/define'`),
+//! read as the object only if that module exports the function as one that returns its argument; and
+//! `export { default } from './impl'`, which fails to load when `./impl` has no default export.
 
-use super::facts::{DefaultExport, DefaultExportKind, ImportKind, Wrapper};
+use super::analyse::export::reexported_default;
+use super::facts::{DefaultExport, DefaultExportKind, ImportKind, SyntaxError, Wrapper};
 use super::{Edges, Module};
 
 /// Makes the default export of each module whose tool object an imported function wraps unanalysable, unless the
@@ -32,5 +34,37 @@ pub(super) fn settle_imported_wrappers(modules: &mut [Module], edges: &Edges) {
             export.kind = DefaultExportKind::Unanalyzable { why };
         }
         facts.execute = None;
+    }
+}
+
+/// Bun's error for `export { default } from './impl'` when `./impl` has no default export (Bun 1.4.5).
+pub const REEXPORT_WITHOUT_DEFAULT: &str = "export default cannot be used with export *";
+
+/// Gives each module that re-exports the default export of a relative module without one (`export { default } from
+/// './impl'`, `./impl` read whole, no default export in it) the error Bun fails to link it with.
+pub(super) fn settle_reexported_defaults(modules: &mut [Module], edges: &Edges) {
+    for at in 0..modules.len() {
+        let facts = &modules[at].facts;
+        let Some(DefaultExport { statement, kind: DefaultExportKind::Unanalyzable { why } }) = &facts.default_export
+        else {
+            continue;
+        };
+        let Some(import) = facts.imports.iter().find(|i| i.kind == ImportKind::ReExport && i.span == *statement) else {
+            continue;
+        };
+        if **why != reexported_default(&import.specifier) {
+            continue;
+        }
+        let Some((target, _)) = edges.of(at).find(|(_, span)| *span == import.span) else { continue };
+        let target = &modules[target].facts;
+        if !target.is_whole() || target.default_export.is_some() {
+            continue;
+        }
+        let message = format!(
+            "{REEXPORT_WITHOUT_DEFAULT} (Bun's words: `{}` has no default export, so there is none to re-export)",
+            import.specifier
+        );
+        let error = SyntaxError { span: import.span, message };
+        modules[at].facts.set_load_error(error);
     }
 }
