@@ -5,8 +5,9 @@
 //! `export { default } from './impl'`, which fails to load when `./impl` has no default export.
 
 use super::analyse::export::reexported_default;
-use super::facts::{DefaultExport, DefaultExportKind, ImportKind, SyntaxError, Wrapper};
+use super::facts::{DefaultExport, DefaultExportKind, Field, ImportKind, SyntaxError, Wrapper};
 use super::{Edges, Module};
+use crate::source::Span;
 
 /// Makes the default export of each module whose tool object an imported function wraps unanalysable, unless the
 /// module the import loads exports that function as one that returns its argument.
@@ -40,8 +41,9 @@ pub(super) fn settle_imported_wrappers(modules: &mut [Module], edges: &Edges) {
 /// Bun's error for `export { default } from './impl'` when `./impl` has no default export (Bun 1.4.5).
 pub const REEXPORT_WITHOUT_DEFAULT: &str = "export default cannot be used with export *";
 
-/// Gives each module that re-exports the default export of a relative module without one (`export { default } from
-/// './impl'`, `./impl` read whole, no default export in it) the error Bun fails to link it with.
+/// Reads `export { default } from './impl'` (`./impl` a relative module read whole) as `./impl`'s default export,
+/// each of its places moved to the re-export (the finding shows there, in the module declared as the tool); without
+/// one, the module gets the error Bun fails to link it with.
 pub(super) fn settle_reexported_defaults(modules: &mut [Module], edges: &Edges) {
     for at in 0..modules.len() {
         let facts = &modules[at].facts;
@@ -57,7 +59,12 @@ pub(super) fn settle_reexported_defaults(modules: &mut [Module], edges: &Edges) 
         }
         let Some((target, _)) = edges.of(at).find(|(_, span)| *span == import.span) else { continue };
         let target = &modules[target].facts;
-        if !target.is_whole() || target.default_export.is_some() {
+        if !target.is_whole() {
+            continue;
+        }
+        if let Some(export) = &target.default_export {
+            let kind = relocated(&export.kind, import.span);
+            modules[at].facts.default_export = Some(DefaultExport { statement: *statement, kind });
             continue;
         }
         let message = format!(
@@ -66,5 +73,26 @@ pub(super) fn settle_reexported_defaults(modules: &mut [Module], edges: &Edges) 
         );
         let error = SyntaxError { span: import.span, message };
         modules[at].facts.set_load_error(error);
+    }
+}
+
+/// `kind` with every place it names moved to `at`.
+fn relocated(kind: &DefaultExportKind, at: Span) -> DefaultExportKind {
+    let DefaultExportKind::Object(object) = kind else { return kind.clone() };
+    let mut object = object.clone();
+    moved(&mut object.description, at);
+    moved(&mut object.execute, at);
+    moved(&mut object.parameters, at);
+    if let Field::Found { value, .. } = &mut object.parameters {
+        value.properties_span = value.properties_span.map(|_| at);
+        value.required_undefined.iter_mut().for_each(|(_, span)| *span = at);
+    }
+    DefaultExportKind::Object(object)
+}
+
+fn moved<T>(field: &mut Field<T>, at: Span) {
+    match field {
+        Field::Found { span, .. } | Field::Unanalyzable { span, .. } => *span = at,
+        Field::Missing => {}
     }
 }
