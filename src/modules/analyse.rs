@@ -9,7 +9,7 @@ mod depth;
 mod early;
 mod erased;
 pub(crate) mod export;
-mod mixed;
+mod format;
 mod regex;
 mod signal;
 
@@ -63,15 +63,16 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
     let scope = Scope::new(program);
     facts.opencode_exports = scope.opencode_exports(program);
     let mut execute = None;
-    let commonjs = !(path.ends_with(".mjs") || path.ends_with(".mts"));
-    match scope.default_export(program, commonjs) {
+    // CommonJS's exports are read whatever the extension, as Bun runs an `.mjs` without `export` as CommonJS too
+    // ([`format`]); in an ES module they throw at load, which `format::load_error` reports.
+    match scope.default_export(program) {
         Some((export, info)) => {
             facts.default_export = Some(export);
             execute = info;
         }
-        None => facts.named_tool_object = scope.named_tool_object(program, commonjs),
+        None => facts.named_tool_object = scope.named_tool_object(program),
     }
-    facts.identity_exports = scope.identity_exports(program, commonjs);
+    facts.identity_exports = scope.identity_exports(program);
     let followed = scope.followed();
     let mut visitor = Collector::new(execute.as_ref(), &mut facts, allocator);
     visitor.visit_program(program);
@@ -87,6 +88,7 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         first_jsx,
         decorated,
         regexes,
+        top_level_await,
         ..
     } = visitor;
     match regex::check(&regexes) {
@@ -123,8 +125,7 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
     facts.context_env = context_env.iter().map(|&name| InlineStr::from(name)).collect();
     // UMD and Emscripten wrappers assign `module.exports` only if they run as CommonJS, which Bun does (a file
     // with `export` statements is an ES module, where `module` is not defined).
-    let es_exports = program.body.iter().any(|s| s.as_module_declaration().is_some_and(|d| !d.is_import()));
-    if let Some(at) = nested_commonjs.filter(|_| facts.default_export.is_none() && commonjs && !es_exports) {
+    if let Some(at) = nested_commonjs.filter(|_| facts.default_export.is_none() && format::may_be_commonjs(program)) {
         let why = "`module.exports` is assigned inside a block or a function".to_string();
         facts.default_export =
             Some(DefaultExport { statement: span(at), kind: DefaultExportKind::Unanalyzable { why: why.into() } });
@@ -149,14 +150,13 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         for import in facts.imports.iter_mut().filter(|i| i.kind == ImportKind::Static) {
             import.type_only |= erased.binary_search_by_key(&import.span.start(), |at| Span::from(*at).start()).is_ok();
         }
-        if facts.syntax_errors.is_empty()
-            && commonjs
-            && let Some(error) = mixed::import_in_commonjs(program, &facts.imports)
-        {
-            facts.syntax_errors.push(error);
-        }
         if facts.syntax_errors.is_empty() {
-            facts.load_error = mixed::commonjs_in_es_module(text, program);
+            let evidence = format::Evidence { top_level_await, imports: &facts.imports };
+            let format = format::decide(program, &semantic, &evidence);
+            facts.syntax_errors.extend(format::compile_error(format, &mut facts.imports));
+            if facts.syntax_errors.is_empty() {
+                facts.load_error = format::load_error(text, program, format);
+            }
         }
         if let Some(name) = changed::first_changed(&semantic, &followed, &passed_to_change)
             && let Some(export) = &mut facts.default_export

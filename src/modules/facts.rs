@@ -330,6 +330,11 @@ impl ModuleFacts {
         self.rare.as_ref().and_then(|rare| rare.load_error.as_ref())
     }
 
+    /// Records what fails when Bun links the module with the modules it imports (found once they are read).
+    pub fn set_load_error(&mut self, error: SyntaxError) {
+        self.rare.get_or_insert_default().load_error = Some(error);
+    }
+
     /// `// beeuni-lint: ignore[...]` and `/* … */` comments: (comment span, comment text without the `//`).
     pub fn comments(&self) -> &[(Span, String)] {
         self.rare.as_ref().map_or(&[], |rare| &rare.comments)

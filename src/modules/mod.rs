@@ -17,6 +17,7 @@ mod wrapped;
 pub use declared::DeclaredBy;
 pub use reused::Reused;
 pub use schedule::{Feed, with_feed};
+pub use wrapped::REEXPORT_WITHOUT_DEFAULT;
 
 use crate::cache::{Entry, ModuleCache};
 use crate::manifest::tools::ToolDecl;

@@ -385,6 +385,7 @@ impl<'s, 'a> Feed<'s, 'a> {
         edges.targets.shrink_to_fit();
         mark_loaders(&mut modules, &edges);
         super::wrapped::settle_imported_wrappers(&mut modules, &edges);
+        super::wrapped::settle_reexported_defaults(&mut modules, &edges);
         modules
     }
 }

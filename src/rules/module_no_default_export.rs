@@ -10,7 +10,8 @@ crate::rules::declare_rule! {
     /// ## What it checks
     /// The module must export its tool as the default export: `export default
     /// { … }`, `export { tool as default }`, or in CommonJS `module.exports = { … }`
-    /// (Bun runs CommonJS in `.cjs`, `.js` and `.ts`).
+    /// (Bun runs a module without `export` statements that uses `module` or
+    /// `exports` as CommonJS, whatever its extension, `.mjs` too).
     ///
     /// `exports.default = { … }` (or `module.exports.default`) in CommonJS is no
     /// default export under Bun: its CommonJS interop makes the whole exports

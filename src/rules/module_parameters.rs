@@ -17,7 +17,9 @@ crate::rules::declare_rule! {
     ///
     /// The object passed to the AI SDK's `tool({...})` (of `ai`, which returns
     /// its argument) or to a function of the module that returns its parameter
-    /// is checked as written. An object with `inputSchema` (the AI SDK 5's and
+    /// is checked as written, and so is a field a spread of a module-level
+    /// object (`export default { ...readFileTool, execute }`) or a read of
+    /// one (`parameters: details.function.parameters`) gives it. An object with `inputSchema` (the AI SDK 5's and
     /// MCP's name) or `schema` (LangChain's) instead is told to rename it; a
     /// LangChain `tool(fn, { schema })` (of `@langchain/core/tools`) returns a
     /// StructuredTool, which has no `parameters`: the finding says so.

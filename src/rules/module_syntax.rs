@@ -1,5 +1,6 @@
 use super::site::in_module;
 use crate::diagnostic::Diagnostic;
+use crate::modules::REEXPORT_WITHOUT_DEFAULT;
 use crate::project::Project;
 
 crate::rules::declare_rule! {
@@ -13,15 +14,20 @@ crate::rules::declare_rule! {
     /// raises at load count too: a redeclared `let`, an invalid regular expression,
     /// `import`/`export` below the top level, two default exports, `await` outside
     /// an async function, duplicate parameters in strict code. The finding gives
-    /// the message at its position. So does an ES `import` that Bun keeps in a
-    /// module that assigns CommonJS's exports (`module.exports =`, `exports.NAME
-    /// =`, `export =`) at its top level and has no `export` statement: Bun
-    /// compiles such a module as CommonJS and refuses the import ("Cannot use
-    /// import statement with CommonJS-only features"); an import used only as a
-    /// type is erased first and does not count. The other way round, a top-level
-    /// assignment to `module.exports` or `exports` in a module with an `export`
-    /// statement (a type's too: an ES module) parses but throws when Bun loads
-    /// it ("module is not defined"): reported here too. A module that is not UTF-8 is reported here
+    /// the message at its position. Bun decides CommonJS or ES module by what a
+    /// file holds, whatever its extension (`.mjs` and `.cjs` too): an `export`
+    /// statement (a type's too) or a top-level `await` makes an ES module;
+    /// otherwise a use of `module` or `exports` that nothing binds (`typeof
+    /// module` too), or `export =`, makes CommonJS. An ES `import` that Bun keeps
+    /// in CommonJS is refused ("Cannot use import statement with CommonJS-only
+    /// features"; an import used only as a type is erased first and does not
+    /// count), and so is JSX, which Bun compiles to an `import` of
+    /// `react/jsx-dev-runtime` ("Unexpected token '{'. import call expects one or
+    /// two arguments."). The other way round, a top-level assignment to
+    /// `module.exports` or `exports` in an ES module parses but throws when Bun
+    /// loads it ("module is not defined"): reported here too, and so is
+    /// `export { default } from './x'` when `./x` has no default export ("export
+    /// default cannot be used with export *", Bun's words). A module that is not UTF-8 is reported here
     /// too (one nested deeper than beeuni-lint analyses is `module-unanalyzable`).
     ///
     /// ## Why
@@ -63,9 +69,15 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         } else if let Some(error) = module.facts.load_error() {
             let message = format!("`{}` fails when Bun loads it: {}", project.module_path(module), error.message);
             let diagnostic = in_module(project, &RULE, module, error.span, message);
-            out.push(diagnostic.help(
-                "the module is skipped at load: write it as an ES module (`export default { … }`) or as CommonJS (`module.exports = { … }`, without `import` or `export` statements), not both",
-            ));
+            let help = match error.message.starts_with(REEXPORT_WITHOUT_DEFAULT) {
+                true => {
+                    "the module is skipped at load: give the module it re-exports from a default export (`export default { … }`), or re-export the name that module exports (`export { lookupOrder as default } from './impl'`)"
+                }
+                false => {
+                    "the module is skipped at load: write it as an ES module (`export default { … }`) or as CommonJS (`module.exports = { … }`, without `import` or `export` statements), not both"
+                }
+            };
+            out.push(diagnostic.help(help));
         }
     }
 }

@@ -48,7 +48,7 @@ pub fn analyse(path: &str, text: &str) -> Option<XcshFacts> {
     let mut top = bindings(&program.body, Values::Const);
     changed::forget_changed(&mut top, &semantic, semantic.scoping().root_scope_id());
     let mut analyser = Analyser { text, semantic, top, local: Bindings::default(), receivers: Receivers::default() };
-    let export = analyser.export(program, !(path.ends_with(".mjs") || path.ends_with(".mts")));
+    let export = analyser.export(program);
     let (exec_without_signal, unguarded_ui) = uses::collect(program, &analyser.receivers);
     Some(XcshFacts { export, exec_without_signal, unguarded_ui })
 }
@@ -114,7 +114,7 @@ impl<'b, 'a> Analyser<'b, 'a> {
 
     /// The default export as Bun gives it (ESM first, else the last `module.exports =`, else `exports.default =`
     /// beside `__esModule`); without one, the first named function export, which the loader does not take.
-    fn export(&mut self, program: &'b Program<'a>, allow_commonjs: bool) -> Export {
+    fn export(&mut self, program: &'b Program<'a>) -> Export {
         let (mut commonjs, mut exports_default, mut es_module) = (None, None, false);
         for statement in &program.body {
             match statement {
@@ -149,7 +149,8 @@ impl<'b, 'a> Analyser<'b, 'a> {
                     let why = format!("it is re-exported from `{}`", export.source.value);
                     return Export::Unanalyzable { span: span(export.span), why };
                 }
-                Statement::TSExportAssignment(_) | Statement::ExpressionStatement(_) if allow_commonjs => {
+                // Whatever the extension: Bun runs an `.mjs` without `export` statements as CommonJS too.
+                Statement::TSExportAssignment(_) | Statement::ExpressionStatement(_) => {
                     match commonjs_statement(statement) {
                         Some(CommonJs::Whole(value)) => commonjs = Some((statement.span(), value)),
                         Some(CommonJs::Default(value)) => exports_default = Some((statement.span(), value)),

@@ -335,3 +335,24 @@ fn ten_thousand_unguarded_ui_uses_on_one_line_are_bounded() {
     let shown: Vec<u64> = found[..100].iter().filter_map(|f| f["column"].as_u64()).collect();
     assert_eq!(shown, columns, "in the order of the line");
 }
+
+/// Spreads of spreads: eight levels of objects, each spreading the one below 2,000 times, would be 2,000^8 reads if
+/// each were followed. The objects read through are bounded (64 a module): the run ends at once, and the spread
+/// past the bound leaves `description` and `parameters` not read (`module-unanalyzable`).
+#[test]
+fn spreads_of_spreads_are_read_up_to_the_bound() {
+    let mut module = String::from("const o0 = { description: 'd', parameters: { type: 'object' } }\n");
+    for level in 1..=8 {
+        let spreads: String = (0..2_000).map(|_| format!("...o{}, ", level - 1)).collect();
+        module.push_str(&format!("const o{level} = {{ {spreads}}}\n"));
+    }
+    module.push_str("export default { ...o8, execute() {} }\n");
+    let sandbox = Sandbox::new();
+    sandbox.file("beeuni.yaml", manifest_with_tool()).file("tools/t.ts", module).commit("spreads");
+    let outcome = sandbox.run(&["--format", "json", "."]);
+    outcome.assert_bounded("spreads of spreads");
+    let report = outcome.json();
+    let rules: Vec<&str> =
+        report["diagnostics"].as_array().unwrap().iter().map(|d| d["rule"].as_str().unwrap()).collect();
+    assert_eq!(rules, ["module-unanalyzable"; 2], "{report:#}");
+}

@@ -77,18 +77,18 @@ fn a_changed_module_changes_the_findings() {
 
 #[test]
 fn the_same_bytes_under_another_extension_are_analysed_again() {
-    // `module.exports` is a default export in `.js`, not in `.mjs`: the extension is part of the key.
-    let cjs = "module.exports = { description: 'x', parameters: { type: 'object', properties: {} }, async execute() { return 'ok' } }\n";
+    // A type annotation is TypeScript, a syntax error in `.js`: the extension is part of the key.
+    let typed = "export default { description: 'x', parameters: { type: 'object', properties: {} }, async execute(args: unknown) { return 'ok' } }\n";
     let dir = project(&[
-        ("beeuni.yaml", "tools:\n  web_search: beeuni:web_search\n  a: tools/a.js\n"),
-        ("tools/a.js", cjs),
-        ("tools/b.mjs", cjs),
+        ("beeuni.yaml", "tools:\n  web_search: beeuni:web_search\n  a: tools/a.ts\n"),
+        ("tools/a.ts", typed),
+        ("tools/b.js", typed),
     ]);
     assert_eq!(findings(dir.path()), Vec::<String>::new());
-    write(dir.path(), "beeuni.yaml", b"tools:\n  web_search: beeuni:web_search\n  a: tools/b.mjs\n");
+    write(dir.path(), "beeuni.yaml", b"tools:\n  web_search: beeuni:web_search\n  a: tools/b.js\n");
     let cold = report(dir.path(), &["--no-cache"]);
     assert_eq!(report(dir.path(), &[]), cold);
-    assert!(cold.contains("module-no-default-export"), "{cold}");
+    assert!(cold.contains("module-syntax"), "{cold}");
 }
 
 #[test]

@@ -60,6 +60,7 @@ mod modules;
 mod modules_bad;
 mod modules_corpus;
 mod modules_early;
+mod modules_format;
 mod modules_forms;
 mod modules_git;
 mod modules_helpers;

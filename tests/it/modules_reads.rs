@@ -108,7 +108,7 @@ fn module_unanalyzable() {
                     "module-unanalyzable",
                     "info",
                     "tools/weather_now.ts",
-                    4,
+                    5,
                     3,
                     "`description` of `tools/weather_now.ts` cannot be read without running it (the object spreads `shared`): it was not checked",
                 ),

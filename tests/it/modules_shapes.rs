@@ -405,22 +405,22 @@ fn imported_helpers_are_seen_through_when_they_return_their_argument() {
     assert_eq!(code, 1);
 }
 
-/// ES `import` statements in a module that assigns CommonJS's exports and has no `export`: Bun compiles it as
+/// ES `import` statements in a module that uses `module` or `exports` and has no `export`: Bun compiles it as
 /// CommonJS and refuses the import, so it does not load. The twin imports with `require`, or exports as an ES
 /// module; an import used only as a type is erased and does not count.
 #[test]
 fn an_import_statement_in_commonjs_does_not_load() {
-    let message = |path: &str| {
+    let message = |path: &str, name: &str| {
         format!(
-            "`{path}` does not parse: Cannot use import statement with CommonJS-only features: the module assigns CommonJS's exports (`module.exports`, `exports.NAME`), so Bun compiles it as CommonJS and refuses the import"
+            "`{path}` does not parse: Cannot use import statement with CommonJS-only features: the module uses `{name}`, so Bun compiles it as CommonJS and refuses the import (use `require()`)"
         )
     };
     trigger(
         "import-in-commonjs",
         1,
         &[
-            (("module-syntax", "error", "tools/crm_note.js", 1, 1, &message("tools/crm_note.js")), 4),
-            (("module-syntax", "error", "tools/lookup_order.ts", 2, 1, &message("tools/lookup_order.ts")), 3),
+            (("module-syntax", "error", "tools/crm_note.js", 1, 1, &message("tools/crm_note.js", "exports")), 4),
+            (("module-syntax", "error", "tools/lookup_order.ts", 2, 1, &message("tools/lookup_order.ts", "module")), 3),
         ],
     );
     clean_twin("import-in-commonjs");

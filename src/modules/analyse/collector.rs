@@ -71,6 +71,11 @@ pub(super) struct Collector<'a, 'f> {
     pub(super) first_jsx: Option<oxc_span::Span>,
     /// Whether the module holds a decorator (see [`super::erased::unused_as_values`]).
     pub(super) decorated: bool,
+    /// How many functions of any kind enclose the current node.
+    bodies: usize,
+    /// The first `await` outside every function (`for await` and `await using` too): Bun then runs the module as
+    /// an ES module ([`super::format`]).
+    pub(super) top_level_await: Option<Span>,
 }
 
 impl<'a, 'f> Collector<'a, 'f> {
@@ -105,6 +110,8 @@ impl<'a, 'f> Collector<'a, 'f> {
             functions: 0,
             first_jsx: None,
             decorated: false,
+            bodies: 0,
+            top_level_await: None,
         }
     }
 }
@@ -136,6 +143,13 @@ impl<'a> Collector<'a, '_> {
         let called = matches!(kind, ImportKind::Dynamic | ImportKind::Require);
         let (guarded, deferred) = (called && self.guarded > 0, called && self.functions > 0);
         self.imports.push(Found { specifier, span: span(at), kind, type_only, guarded, deferred });
+    }
+
+    /// Notes an `await` at `at` when no function encloses it.
+    fn top_level(&mut self, at: oxc_span::Span) {
+        if self.bodies == 0 && self.top_level_await.is_none() {
+            self.top_level_await = Some(span(at));
+        }
     }
 
     fn in_execute(&self, at: oxc_span::Span) -> bool {
@@ -354,15 +368,38 @@ impl<'a> Visit<'a> for Collector<'a, '_> {
     fn visit_function(&mut self, it: &Function<'a>, flags: oxc_semantic::ScopeFlags) {
         let called_here = self.invoked.take() == Some(it.span);
         self.functions += usize::from(!called_here);
+        self.bodies += 1;
         walk::walk_function(self, it, flags);
+        self.bodies -= 1;
         self.functions -= usize::from(!called_here);
     }
 
     fn visit_arrow_function_expression(&mut self, it: &ArrowFunctionExpression<'a>) {
         let called_here = self.invoked.take() == Some(it.span);
         self.functions += usize::from(!called_here);
+        self.bodies += 1;
         walk::walk_arrow_function_expression(self, it);
+        self.bodies -= 1;
         self.functions -= usize::from(!called_here);
+    }
+
+    fn visit_await_expression(&mut self, it: &AwaitExpression<'a>) {
+        self.top_level(it.span);
+        walk::walk_await_expression(self, it);
+    }
+
+    fn visit_for_of_statement(&mut self, it: &ForOfStatement<'a>) {
+        if it.r#await {
+            self.top_level(it.span);
+        }
+        walk::walk_for_of_statement(self, it);
+    }
+
+    fn visit_variable_declaration(&mut self, it: &VariableDeclaration<'a>) {
+        if it.kind == VariableDeclarationKind::AwaitUsing {
+            self.top_level(it.span);
+        }
+        walk::walk_variable_declaration(self, it);
     }
 
     fn visit_variable_declarator(&mut self, it: &VariableDeclarator<'a>) {

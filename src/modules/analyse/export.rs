@@ -1,7 +1,7 @@
 //! The default export: which form it takes and, for a plain object, what its fields hold.
 
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use oxc_ast::ast::*;
 use oxc_span::GetSpan;
@@ -13,11 +13,16 @@ use crate::source::Span;
 
 mod fields;
 mod named;
+mod objects;
 mod opencode;
 mod wrapper;
 
 /// Identifier hops followed when resolving a binding, so that `const a = b; const b = a` ends.
 const MAX_HOPS: usize = 8;
+
+/// Objects read through (a spread's, a member read's) in one module, at most: each read may go over every property
+/// of an object, and `{ ...a, ...a, … }` with `a` spreading `b` many times over would multiply them.
+const MAX_OBJECT_READS: usize = 64;
 
 pub(super) fn span(s: oxc_span::Span) -> Span {
     s.into()
@@ -66,6 +71,10 @@ pub(super) struct Scope<'b, 'a> {
     /// The names whose declared values (or functions) the reading went through, in order: the facts hold only
     /// if none of them changes after its declaration, which the semantic pass tells later.
     followed: RefCell<Vec<&'a str>>,
+    /// How many objects the reading is inside (spreads, member reads): at most [`MAX_HOPS`].
+    nesting: Cell<usize>,
+    /// How many objects were read through so far: at most [`MAX_OBJECT_READS`].
+    reads: Cell<usize>,
 }
 
 impl<'b, 'a> Scope<'b, 'a> {
@@ -76,6 +85,8 @@ impl<'b, 'a> Scope<'b, 'a> {
             text: program.source_text,
             bindings: bindings(&program.body, Values::Any),
             followed: RefCell::default(),
+            nesting: Cell::new(0),
+            reads: Cell::new(0),
         }
     }
 
@@ -95,8 +106,17 @@ impl<'b, 'a> Scope<'b, 'a> {
         let mut expr = expr.get_inner_expression();
         let mut first = None;
         for _ in 0..MAX_HOPS {
-            let Expression::Identifier(id) = expr else {
-                return Resolved::Expr(expr);
+            let id = match expr {
+                Expression::Identifier(id) => id,
+                // `details.function.description`: the field of a module-level object, as written there.
+                Expression::StaticMemberExpression(member) => match self.member(member) {
+                    Some(value) => {
+                        expr = value.get_inner_expression();
+                        continue;
+                    }
+                    None => return Resolved::Expr(expr),
+                },
+                _ => return Resolved::Expr(expr),
             };
             let name = id.name.as_str();
             first.get_or_insert(name);
@@ -134,12 +154,7 @@ impl<'b, 'a> Scope<'b, 'a> {
 
     /// The default export, if the module has one: ESM forms first, else the last CommonJS assignment, else the
     /// `exports` object its `exports.NAME = value` statements fill ([`super::commonjs`]).
-    /// `allow_commonjs`: whether CommonJS counts (not in `.mjs`/`.mts`, which are ES modules only).
-    pub fn default_export(
-        &self,
-        program: &'b Program<'a>,
-        allow_commonjs: bool,
-    ) -> Option<(DefaultExport, Option<ExecuteInfo<'a>>)> {
+    pub fn default_export(&self, program: &'b Program<'a>) -> Option<(DefaultExport, Option<ExecuteInfo<'a>>)> {
         let (mut commonjs, mut default_field) = (None, None);
         let (mut fields, mut es_module, mut changed) = (Vec::new(), false, None);
         for statement in &program.body {
@@ -168,14 +183,20 @@ impl<'b, 'a> Scope<'b, 'a> {
                     }
                 }
                 Statement::ExportFromDeclaration(export) if export.export_kind.is_value() => {
-                    if !export.specifiers.iter().any(|s| s.export_kind.is_value() && s.exported.name() == "default") {
+                    let Some(specifier) =
+                        export.specifiers.iter().find(|s| s.export_kind.is_value() && s.exported.name() == "default")
+                    else {
                         continue;
-                    }
-                    let why = format!("re-exported from `{}`", export.source.value);
+                    };
+                    // `export { default } from './x'` is settled once `./x` is read (`modules::wrapped`).
+                    let why = match specifier.local.name().as_str() {
+                        "default" => reexported_default(&export.source.value),
+                        name => format!("`{name}` re-exported from `{}`", export.source.value),
+                    };
                     (DefaultExportKind::Unanalyzable { why: why.into() }, None)
                 }
                 _ => {
-                    match commonjs_statement(statement).filter(|_| allow_commonjs) {
+                    match commonjs_statement(statement) {
                         Some(CommonJs::Whole(value)) => commonjs = Some((statement.span(), value)),
                         Some(CommonJs::Default(value)) => default_field = Some((statement.span(), value)),
                         Some(CommonJs::Field(name, value)) => {
@@ -336,6 +357,12 @@ fn is_object(e: &Expression) -> bool {
 
 fn unanalyzable(why: &str) -> DefaultExportKind {
     DefaultExportKind::Unanalyzable { why: why.into() }
+}
+
+/// Why the default export `export { default } from 'source'` is not read here: the words that mark it until the
+/// module `source` loads is read ([`crate::modules::wrapped`]).
+pub(crate) fn reexported_default(source: &str) -> String {
+    format!("re-exported from `{source}`")
 }
 
 pub(crate) fn not_constant(name: &str) -> String {

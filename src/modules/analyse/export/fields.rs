@@ -5,23 +5,39 @@ use super::*;
 
 impl<'b, 'a> Scope<'b, 'a> {
     /// The tool object an object literal writes: its `description`, `parameters` and `execute` properties, and the
-    /// first spread, prototype or computed key, which may supply fields not read here.
+    /// first spread, prototype or computed key, which may supply fields not read here. A spread of a module-level
+    /// object literal (or of the object a call that returns its argument is given) is read as its fields, written
+    /// there: `{ ...readFileTool, execute }`.
     pub(super) fn object(&self, object: &'b ObjectExpression<'a>) -> (ObjectExport, Option<ExecuteInfo<'a>>) {
-        let mut spread = None;
-        let (mut description, mut parameters, mut execute) = (None, None, None);
-        let mut foreign = Foreign::default();
+        let mut gathered = Gathered::default();
+        self.gather(object, &mut gathered);
+        let Gathered { description, parameters, execute, spread, foreign } = gathered;
+        let (mut export, info) = self.fields(description, parameters, execute, &spread);
+        export.foreign = foreign;
+        (export, info)
+    }
+
+    /// Adds the fields `object` writes to `gathered`, a later one in place of an earlier one of the same name.
+    fn gather(&self, object: &'b ObjectExpression<'a>, gathered: &mut Gathered<'b, 'a>) {
         for property in &object.properties {
             match property {
                 ObjectPropertyKind::SpreadProperty(s) => {
-                    let why = format!("the object spreads `{}`", self.snippet(s.argument.span()));
-                    spread.get_or_insert_with(|| (span(s.span), why));
+                    let spread = self.nested(|| self.object_literal(&s.argument)).flatten();
+                    match spread.and_then(|spread| self.nested(|| self.gather(spread, gathered))) {
+                        Some(()) => {}
+                        None if gathered.spread.is_none() => {
+                            let why = format!("the object spreads `{}`", self.snippet(s.argument.span()));
+                            gathered.spread = Some((span(s.span), why));
+                        }
+                        None => {}
+                    }
                 }
                 // `__proto__: base` (not computed, not shorthand) sets the prototype: its fields are inherited.
                 ObjectPropertyKind::ObjectProperty(p)
                     if !p.computed && !p.shorthand && p.key.is_specific_static_name("__proto__") =>
                 {
                     let why = format!("the object inherits from `{}`", self.snippet(p.value.span()));
-                    spread.get_or_insert_with(|| (span(p.span), why));
+                    gathered.spread.get_or_insert_with(|| (span(p.span), why));
                 }
                 ObjectPropertyKind::ObjectProperty(p) => {
                     // `[EXECUTE]: run` names the field through a `const`; another computed key may name any.
@@ -35,21 +51,18 @@ impl<'b, 'a> Scope<'b, 'a> {
                         }
                     });
                     match key.as_deref() {
-                        Some("description") => description = Some(Written::from(&**p)),
-                        Some("parameters") => parameters = Some(Written::from(&**p)),
-                        Some("execute") => execute = Some(Written::from(&**p)),
-                        Some(other) => foreign.note(other),
+                        Some("description") => gathered.description = Some(Written::from(&**p)),
+                        Some("parameters") => gathered.parameters = Some(Written::from(&**p)),
+                        Some("execute") => gathered.execute = Some(Written::from(&**p)),
+                        Some(other) => gathered.foreign.note(other),
                         None => {
                             let why = format!("the object has the computed key `[{}]`", self.snippet(p.key.span()));
-                            spread.get_or_insert_with(|| (span(p.span), why));
+                            gathered.spread.get_or_insert_with(|| (span(p.span), why));
                         }
                     }
                 }
             }
         }
-        let (mut export, info) = self.fields(description, parameters, execute, &spread);
-        export.foreign = foreign;
-        (export, info)
     }
 
     /// `z.object({...})` and the like: a call whose callee chain starts at a binding imported from `zod`,
@@ -242,6 +255,17 @@ impl Scope<'_, '_> {
         let rest = params.rest.as_ref().map(|rest| Cow::Owned(format!("...{}", pattern(&rest.rest.argument))));
         Params::new(params.items.iter().map(|p| pattern(&p.pattern)).chain(rest))
     }
+}
+
+/// The fields of a tool object as its literal and the objects it spreads write them.
+#[derive(Default)]
+struct Gathered<'b, 'a> {
+    description: Option<Written<'b, 'a>>,
+    parameters: Option<Written<'b, 'a>>,
+    execute: Option<Written<'b, 'a>>,
+    /// The first spread, prototype or computed key that may supply other fields: where, and why.
+    spread: Option<(Span, String)>,
+    foreign: Foreign,
 }
 
 /// Parameters with nothing read yet.

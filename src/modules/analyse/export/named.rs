@@ -6,8 +6,8 @@ use super::*;
 
 impl<'b, 'a> Scope<'b, 'a> {
     /// The first named export (in source order) that holds a tool object, directly or through a module-level
-    /// binding (`export const crmNote = base`). `allow_commonjs`: whether `exports.NAME = {…}` counts.
-    pub fn named_tool_object(&self, program: &'b Program<'a>, allow_commonjs: bool) -> Option<NamedToolObject> {
+    /// binding (`export const crmNote = base`), or CommonJS's `exports.NAME = {…}`.
+    pub fn named_tool_object(&self, program: &'b Program<'a>) -> Option<NamedToolObject> {
         let named = |name: &str, commonjs, (wrapper, foreign)| {
             Some(NamedToolObject { name: name.to_string(), commonjs, wrapper, foreign })
         };
@@ -33,14 +33,13 @@ impl<'b, 'a> Scope<'b, 'a> {
                         }
                     }
                 }
-                _ if allow_commonjs => {
+                _ => {
                     if let Some(CommonJs::Field(name, value)) = commonjs_statement(statement)
                         && let Some(shape) = self.tool_object(value)
                     {
                         return named(name, true, shape);
                     }
                 }
-                _ => {}
             }
         }
         None

@@ -56,7 +56,7 @@ impl<'b, 'a> Scope<'b, 'a> {
     /// The exported functions that return their first parameter, by exported name (`default` for the default):
     /// what a module importing one of them as a wrapper relies on ([`Wrapper::Imported`]). Sorted, so that each
     /// importer searches them; the first [`MAX_IDENTITY_EXPORTS`] in source order.
-    pub fn identity_exports(&self, program: &'b Program<'a>, allow_commonjs: bool) -> Vec<InlineStr> {
+    pub fn identity_exports(&self, program: &'b Program<'a>) -> Vec<InlineStr> {
         let mut names = Vec::new();
         let by_name = |name: &str| self.bindings.get(name).is_some_and(|b| self.is_identity_binding(b));
         for statement in &program.body {
@@ -97,7 +97,7 @@ impl<'b, 'a> Scope<'b, 'a> {
                         names.push("default".into());
                     }
                 }
-                _ if allow_commonjs => {
+                _ => {
                     if let Some(CommonJs::Field(name, value)) = commonjs_statement(statement)
                         && match value.get_inner_expression() {
                             Expression::Identifier(id) => by_name(&id.name),
@@ -107,7 +107,6 @@ impl<'b, 'a> Scope<'b, 'a> {
                         names.push(name.into());
                     }
                 }
-                _ => {}
             }
             if names.len() >= MAX_IDENTITY_EXPORTS {
                 names.truncate(MAX_IDENTITY_EXPORTS);

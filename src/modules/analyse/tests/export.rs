@@ -196,8 +196,8 @@ fn named_tool_objects_without_a_default_export() {
         named("a.cjs", &format!("exports.helper = 1\nexports.crmNote = {BODY}")),
         Some(("crmNote".into(), true))
     );
-    // `.mjs` is an ES module: `exports.NAME` makes no export there.
-    assert_eq!(named("a.mjs", &format!("exports.crmNote = {BODY}")), None);
+    // Bun runs an `.mjs` without `import` or `export` as CommonJS too (`format`).
+    assert_eq!(named("a.mjs", &format!("exports.crmNote = {BODY}")), Some(("crmNote".into(), true)));
     // A module with a default export needs none.
     assert_eq!(named("a.ts", &format!("export const crmNote = {BODY}\nexport default crmNote")), None);
     assert_eq!(named("a.ts", &format!("export const crmNote = {BODY}\nexport default null")), None);

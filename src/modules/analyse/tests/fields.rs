@@ -130,9 +130,42 @@ fn execute_kinds() {
     assert_eq!(found(&object(&run("a.ts", text)).execute), Execute::Function { params: Params::new(params) });
 }
 
+/// Spreads of module-level objects (and of what the AI SDK's `tool({...})` is given) and reads of their fields are
+/// followed, so the fields are checked where they are written; what may change them stays unanalysable.
+#[test]
+fn spreads_and_member_reads_of_module_level_objects() {
+    let text = "import { tool } from 'ai'\nimport { z } from 'zod'\n\
+                const base = tool({ description: 'd', parameters: z.object({}), execute: async () => 1 })\n\
+                export default { ...base, execute: async (args) => 2 }";
+    let facts = run("a.ts", text);
+    let export = object(&facts);
+    assert_eq!(found(&export.description), Description::Text { blank: false });
+    match &export.parameters {
+        Field::Found { span, value } => {
+            assert_eq!((slice(text, *span), value.zod.as_deref()), ("parameters: z.object({})", Some("z.object({})")))
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(found(&export.execute), Execute::Function { params: Params::new(["args"]) });
+    let text = "const details = { function: { description: 'd', parameters: { properties: {} } } }\n\
+                export default { description: details.function.description, parameters: details.function.parameters, execute() {} }";
+    let export = object(&run("a.ts", text)).clone();
+    assert_eq!(found(&export.description), Description::Text { blank: false });
+    assert!(!found(&export.parameters).has_type);
+    // A spread after the field, a spread of a cycle, a `let` written later: not read.
+    let after =
+        "import x from 'x'\nconst d = { description: 'd', ...x }\nexport default { description: d.description }";
+    assert_eq!(found(&object(&run("a.ts", after)).description), Description::Other);
+    let cycle = "const a = { ...b }\nconst b = { ...a }\nexport default { ...a }";
+    let shown = format!("{:?}", object(&run("a.ts", cycle)).description);
+    assert!(shown.contains("Unanalyzable") && shown.contains("the object spreads"), "{shown}");
+    let later = "let base = { description: 'd' }\nbase = {}\nexport default { ...base }";
+    assert!(matches!(kind("a.ts", later), DefaultExportKind::Unanalyzable { .. }));
+}
+
 #[test]
 fn spread_and_computed_keys() {
-    let text = "const base = {}\nexport default { ...base, description: 'd', ['parameters']: {} }";
+    let text = "import { base } from './base'\nexport default { ...base, description: 'd', ['parameters']: {} }";
     let facts = run("a.ts", text);
     let export = object(&facts);
     assert_eq!(found(&export.description), Description::Text { blank: false });

@@ -110,7 +110,7 @@ fn imported_wrappers_and_identity_exports() {
     );
     let commonjs = "exports.define = (t) => t\nexports.log = (t) => { console.log(t); return t }";
     assert_eq!(run("lib.cjs", commonjs).identity_exports(), ["define"]);
-    assert!(run("lib.mjs", "exports.define = (t) => t").identity_exports().is_empty());
+    assert_eq!(run("lib.mjs", "exports.define = (t) => t").identity_exports(), ["define"]);
 }
 
 #[test]
@@ -174,6 +174,9 @@ fn import_statements_in_commonjs() {
         ("a.js", format!("import {{ unused }} from 'zod'\n{body}")),
         ("a.ts", "import 'node:process'\nexports.tool = 1".to_string()),
         ("a.cts", "import {} from 'x'\nexport = {}".to_string()),
+        // Every extension alike: an `.mjs` that uses `module` is CommonJS; so is one that only asks `typeof module`.
+        ("a.mjs", format!("import x from 'x'\n{body}")),
+        ("a.js", "import x from 'x'\nfunction commonjs() { return typeof module }\nexports.tool = x".to_string()),
     ] {
         let first = text.lines().next().unwrap();
         assert_eq!(error(path, &text).as_deref(), Some(first), "{text}");
@@ -187,8 +190,10 @@ fn import_statements_in_commonjs() {
         ("a.js", format!("const path = require('node:path')\n{body}")),
         // An ES module (an `export`), or CommonJS only below the top level (a UMD wrapper).
         ("a.js", "import x from 'x'\nexport default x\nif (typeof module === 'object') module.exports = x".to_string()),
-        // An `.mjs` never runs as CommonJS.
-        ("a.mjs", format!("import x from 'x'\n{body}")),
+        // `module` bound by the module itself is no CommonJS name.
+        ("a.js", "import x from 'x'\nfunction f(module) { return module.exports }\nf(x)".to_string()),
+        // A top-level `await` makes an ES module (whose `module.exports` then throws at load: `load_error`).
+        ("a.mts", format!("import x from 'x'\nawait x\n{body}")),
     ] {
         assert_eq!(error(path, &text), None, "{text}");
     }
@@ -203,9 +208,14 @@ fn commonjs_exports_in_es_modules() {
     assert_eq!((at.as_str(), message.starts_with("module is not defined")), ("module.exports = {}", true));
     let (at, message) = load_error("export const a = 1\nexports.b = 2;").unwrap();
     assert_eq!((at.as_str(), message.starts_with("exports is not defined")), ("exports.b = 2;", true));
+    let (at, message) = load_error("const ready = await Promise.resolve(1)\nmodule.exports = {}").unwrap();
+    assert_eq!((at.as_str(), message.contains("as it has a top-level `await`")), ("module.exports = {}", true));
     for text in [
         "module.exports = {}",
         "export = {}",
+        // An `await` inside a function is no top-level one, nor one inside a function called where it is written.
+        "async function f() { await 0 }\nmodule.exports = {}",
+        "(async () => { await 0 })()\nmodule.exports = {}",
         "export default {}\nif (typeof module === 'object') module.exports = {}",
         "export default {}\nfunction f() { module.exports = {} }",
     ] {

@@ -59,3 +59,34 @@ fn parameter_bound_twice_in_sloppy_code() {
     assert_eq!(twice("function f(a, b) {}\nfunction g(a, b) {}"), None);
     assert_eq!(twice("function f(a) { return function (b = a, c) {} }"), None);
 }
+
+/// JSX in a module Bun runs as CommonJS: the `import` Bun compiles it to lands in the CommonJS wrapper and fails,
+/// whether the runtime's package is installed or not, so the import is not counted (no package finding).
+#[test]
+fn jsx_in_commonjs() {
+    let tool = "{ description: 'd', parameters: { type: 'object' }, execute: () => <b>hi</b> }";
+    for text in [
+        format!("module.exports = {tool}"),
+        format!("const {{ sep }} = require('node:path')\nconst view = () => <i>{{sep}}</i>\nmodule.exports = {tool}"),
+        "'use strict'\nconst view = () => <b>hi</b>".to_string(),
+    ] {
+        let facts = run("a.js", &text);
+        let error = facts.syntax_errors().first().unwrap_or_else(|| panic!("{text}"));
+        let at = slice(&text, error.span);
+        assert!(at == "<b>" || at == "<i>", "{text}: {at}");
+        assert!(
+            error.message.starts_with(
+                "Unexpected token '{'. import call expects one or two arguments. (Bun runs the module as CommonJS"
+            ),
+            "{}",
+            error.message
+        );
+        assert!(facts.imports.iter().all(|i| i.kind != ImportKind::Jsx), "{text}");
+    }
+    // An ES module, or the classic runtime (no import): the JSX compiles and the runtime's import is counted.
+    let facts = run("a.js", &format!("export default {tool}"));
+    assert!(facts.syntax_errors().is_empty());
+    assert!(facts.imports.iter().any(|i| i.kind == ImportKind::Jsx && i.specifier == "react/jsx-dev-runtime"));
+    let classic = format!("/** @jsxRuntime classic */\nconst React = require('react')\nmodule.exports = {tool}");
+    assert!(run("a.js", &classic).syntax_errors().is_empty());
+}
