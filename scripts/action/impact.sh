@@ -3,7 +3,13 @@
 # can call (`beeuni-lint impact`, Markdown), appended to the job summary and, when `comment: true` and the token
 # may write pull requests, kept in ONE comment of the pull request: found by a hidden marker among the comments
 # of the token's user, updated, or created when there is none. Fork pull requests (and Dependabot's, whose token
-# is read-only) get the summary only. Nothing of the repository is run; the report is the binary's, escaped by it.
+# is read-only) get the summary only. Nothing of the repository is run.
+#
+# The report is the binary's Markdown, escaped by it (each name a code span whose fence it chose for that name),
+# and posted byte for byte: no text tool edits it (a `sed` that took a word out of a code span would end the span
+# early and let the rest of the name be read as Markdown). The binary bounds it below a comment's size; should a
+# report still be too long, a fixed note stands in for it rather than a cut one (a cut can fall inside a code span
+# or a `<details>` and leave the rest of the page to the repository's text).
 #
 # Environment (from action.yml's `env:`; inputs arrive only this way):
 #   BEEUNI_LINT   the binary (install.sh's `bin` output)
@@ -11,6 +17,7 @@
 #   GITHUB_TOKEN  the `token` input (default, the job's token)
 #   PR_BASE_REF, PR_NUMBER, PR_HEAD_REPO   from github.event.pull_request
 #   REPOSITORY    github.repository
+#   SERVER_URL    github.server_url (the links go to <server>/<owner>/<repo>/blob/<sha>/<path>#L<line>)
 #   ACTOR         github.actor
 #   GITHUB_API_URL, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, RUNNER_TEMP (the runner's)
 # Outputs: status (impact's exit status: 0 ran, 2 could not run), comment (created, updated, skipped or failed).
@@ -19,17 +26,20 @@ set -euo pipefail
 
 # output NAME VALUE: a step output that no value can add a line to (see output.sh).
 source "$(dirname "${BASH_SOURCE[0]}")/output.sh"
-summary() { if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then printf '%s\n' "$1" >> "$GITHUB_STEP_SUMMARY"; fi; }
+# A paragraph of its own (after a blank line: the report may end in an HTML block or a list, which a line right
+# after it would join).
+summary() { if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then printf '\n%s\n' "$1" >> "$GITHUB_STEP_SUMMARY"; fi; }
 # A name from the event (a fork's owner/name) as the log and the job summary show it: only the characters a
 # repository name may hold, any other byte as `?`: no line break (a workflow command), no Markdown.
 plain() { printf '%s' "$1" | LC_ALL=C tr -c 'A-Za-z0-9._/-' '?'; }
 
-# The hidden line that marks the comment as this step's: the comment is found by it, so it is written once,
-# first, by this script, and taken out of the report should the report ever hold it.
+# The hidden line that marks the comment as this step's: a comment is this step's when it STARTS with it (and is
+# the token's user's), so the report may hold the same text anywhere else (inside a code span, as the binary
+# writes every name) and is never edited to take it out.
 marker='<!-- beeuni-lint:impact -->'
 # GitHub refuses a comment over 65,536 characters and keeps 1 MiB of a step's summary: bytes under both (a
-# character is at least one byte), with room for the marker and the note.
-comment_limit=64000
+# character is at least one byte). The binary keeps its report well below both (its budget: docs/impact.md).
+comment_limit=65536
 summary_limit=1000000
 # Comments read at most: 30 pages of 100 (a pull request with more gets a new comment rather than a long search).
 max_pages=30
@@ -44,6 +54,16 @@ base="${LINT_BASE:-origin/$PR_BASE_REF}"
 status=0
 args=(impact --base "$base" --format markdown "$path")
 [ -n "${CONFIG:-}" ] && args+=(--config "$CONFIG")
+# Links to the lines of the commit linted: HEAD, on `pull_request` the merge commit, whose line numbers are the
+# ones reported. Each part checked (a server's address, owner/name, a full commit id); when one is missing or odd,
+# or the binary (an older release, the `version` input) has no `--link-base`, the report has no links.
+server="${SERVER_URL:-}"
+head=$(git rev-parse --verify --quiet 'HEAD^{commit}' 2> /dev/null || true)
+knows_links=$("$BEEUNI_LINT" impact --help 2> /dev/null || true)
+if [[ "$server" =~ ^https?://[A-Za-z0-9.-]+(:[0-9]+)?$ && "${REPOSITORY:-}" =~ ^[A-Za-z0-9._-]+/[A-Za-z0-9._-]+$
+  && "$head" =~ ^([0-9a-f]{40}|[0-9a-f]{64})$ && "$knows_links" == *--link-base* ]]; then
+  args+=(--link-base "$server/$REPOSITORY/blob/$head")
+fi
 "$BEEUNI_LINT" "${args[@]}" > "$work/impact.md" || status=$?
 output status "$status"
 if [ "$status" -ne 0 ]; then
@@ -51,21 +71,19 @@ if [ "$status" -ne 0 ]; then
   echo "::error title=beeuni-lint::impact could not run (exit status $status; the message above says why)"
   exit 1
 fi
-LC_ALL=C sed "s/$marker//g" "$work/impact.md" > "$work/report.md"
 
-# bounded FILE LIMIT NOTE: FILE, or when it is longer than LIMIT bytes its lines within them and NOTE.
-bounded() {
-  if [ "$(wc -c < "$1")" -le "$2" ]; then
-    cat "$1"
-  else
-    # The last line is cut (or whole, and dropped anyway): whole lines only, so no character is split.
-    head -c "$2" "$1" | LC_ALL=C sed '$d'
-    printf '\n%s\n' "$3"
-  fi
+# whole FILE LIMIT NOTE: FILE as it is, or NOTE (the script's own words) when FILE is longer than LIMIT bytes.
+whole() {
+  if [ "$(wc -c < "$1")" -le "$2" ]; then cat "$1"; else printf '%s\n' "$3"; fi
 }
 
-bounded "$work/report.md" "$summary_limit" "*The report is cut here: it is longer than a job summary holds. Run \`beeuni-lint impact\` locally for the rest.*" > "$work/summary.md"
-if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then cat "$work/summary.md" >> "$GITHUB_STEP_SUMMARY"; fi
+# After a blank line: the summary may already end in a table (the lint step's), which a line would join.
+if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+  {
+    printf '\n'
+    whole "$work/impact.md" "$summary_limit" "*The impact report is longer than a job summary holds: run \`beeuni-lint impact\` locally.*"
+  } >> "$GITHUB_STEP_SUMMARY"
+fi
 
 summary_only() {
   output comment skipped
@@ -142,10 +160,9 @@ for ((page = 1; page <= max_pages; page++)); do
   [ "$count" -lt 100 ] && break
 done
 
-{
-  printf '%s\n' "$marker"
-  bounded "$work/report.md" "$comment_limit" "*The report is cut here: it is longer than a comment holds. The job summary has all of it.*"
-} > "$work/comment.md"
+printf '%s\n' "$marker" > "$work/comment.md"
+whole "$work/impact.md" "$((comment_limit - ${#marker} - 1))" \
+  "*The impact report is longer than a comment holds: the job summary has it.*" >> "$work/comment.md"
 jq -n --rawfile body "$work/comment.md" '{body: $body}' > "$work/request.json"
 
 if [[ "$id" =~ ^[0-9]+$ ]]; then

@@ -17,7 +17,9 @@ set -euo pipefail
 
 # output NAME VALUE: a step output that no value can add a line to (see output.sh).
 source "$(dirname "${BASH_SOURCE[0]}")/output.sh"
-summary() { if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then echo "$1" >> "$GITHUB_STEP_SUMMARY"; fi; }
+# A paragraph of its own, after a blank line: right after the findings' table, a line would be read as one more
+# row of it.
+summary() { if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then printf '\n%s\n' "$1" >> "$GITHUB_STEP_SUMMARY"; fi; }
 # A name from the event (a fork's owner/name) as the log and the job summary show it: only the characters a
 # repository name may hold, any other byte as `?`: no line break (a workflow command), no Markdown.
 plain() { printf '%s' "$1" | LC_ALL=C tr -c 'A-Za-z0-9._/-' '?'; }

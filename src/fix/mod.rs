@@ -7,6 +7,7 @@
 //! fix never touch a file; [`write()`] then writes each changed file atomically. The other views offer the fixes
 //! that pass the same checks ([`offer::verify`]).
 
+mod describe;
 mod diff;
 pub mod eject;
 mod manifest;
@@ -35,7 +36,7 @@ use std::path::PathBuf;
 /// fix still applied with unsafe ones.
 const MAX_JUDGEMENTS: usize = 4;
 
-/// A finding a fix removed, as it was reported before.
+/// A finding a fix removed, as it was reported before, and what the fix changes.
 #[derive(Debug, Clone)]
 pub struct Applied {
     pub rule: &'static str,
@@ -43,6 +44,8 @@ pub struct Applied {
     pub line: usize,
     pub message: String,
     pub safety: Safety,
+    /// In words, for the log: "removed `bsh` from `exclude:`" ([`describe::describe`]; escaped).
+    pub change: String,
 }
 
 /// A fix that was not applied, and why.
@@ -111,6 +114,7 @@ fn applied(report: &Report, d: &Diagnostic) -> Applied {
         line: file.position(d.primary.span.start()).line,
         message: d.message.clone(),
         safety: d.fix.as_ref().map_or(Safety::Safe, |f| f.safety),
+        change: d.fix.as_ref().map(|fix| describe::describe(report, fix)).unwrap_or_default(),
     }
 }
 
@@ -204,13 +208,15 @@ fn finish(planned: Planned, kept_apart: Vec<(Mark, Dropped)>, min: Severity) -> 
     Outcome { report, root, applied: done, dropped, changes }
 }
 
-/// What `--fix` says it did (on standard error, so that the report itself stays in its format): each fixed
-/// finding, each dropped fix and why, and one line of counts. The paths and messages are the repository's: escaped.
+/// What `--fix` says it did (on standard error, so that the report itself stays in its format): what each fix
+/// changed (`fixed beeuni.yaml:6: safe[unknown-excluded-tool] removed `bsh` from `exclude:``), each dropped fix
+/// with the finding it leaves and why, and one line of counts. The paths and messages are the repository's:
+/// escaped.
 pub fn summary(outcome: &Outcome) -> String {
     let mut out = String::new();
     for a in &outcome.applied {
-        let (path, message) = (escape(&a.path), escape(&a.message));
-        out.push_str(&format!("fixed {path}:{}: {}[{}] {message}\n", a.line, safety(a.safety), a.rule));
+        let path = escape(&a.path);
+        out.push_str(&format!("fixed {path}:{}: {}[{}] {}\n", a.line, safety(a.safety), a.rule, a.change));
     }
     for d in &outcome.dropped {
         let a = &d.applied;

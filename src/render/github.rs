@@ -6,6 +6,8 @@
 //! several lines has no columns (the runner drops columns whose lines differ). The help and the related
 //! locations follow the message, each on a line of its own.
 
+mod prose;
+
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::render::{Summary, locate, summary_line};
 use crate::report::Report;
@@ -15,7 +17,7 @@ use crate::source::escape::{code_span, escape};
 const SHOWN_A_TYPE: usize = 10;
 /// `$GITHUB_STEP_SUMMARY` takes at most 1 MiB a step: rows past this many are counted, not listed.
 const SUMMARY_ROWS: usize = 1_000;
-/// Messages longer than this (in characters) are cut in the summary table.
+/// Messages (and helps) longer than this (in characters) are cut in the summary table.
 const SUMMARY_MESSAGE: usize = 500;
 
 pub fn render(report: &Report) -> String {
@@ -85,8 +87,9 @@ fn property(text: &str) -> String {
 
 /// A Markdown summary for `$GITHUB_STEP_SUMMARY`: a heading, the count, and a table of the findings (rule,
 /// severity, location, message), at most `SUMMARY_ROWS` (1,000) rows. The caller appends it to the file that
-/// variable names, when it is set. The location and each line of the message are code spans
-/// ([`code_span`]): no text of the repository can form a link, an image or HTML there.
+/// variable names, when it is set. The location is a code span ([`code_span`]); the message and its help are
+/// prose whose quoted names are code spans ([`prose::prose`]): no text of the repository can form a link, an
+/// image, HTML or a mention there.
 pub fn step_summary(report: &Report) -> String {
     let mut out = format!("### beeuni-lint\n\n{}\n", summary_line(&Summary::of(report)));
     if report.diagnostics.is_empty() {
@@ -96,20 +99,24 @@ pub fn step_summary(report: &Report) -> String {
     for d in report.diagnostics.iter().take(SUMMARY_ROWS) {
         let at = locate(&report.sources, d.primary.file, d.primary.span);
         let location = code_span(&format!("{}:{}:{}", escape(at.path), at.start.line, at.start.column));
-        let mut message = escape(&d.message).into_owned();
+        let mut message = prose::prose(&cut(&escape(&d.message)));
         if let Some(help) = d.help.as_deref().filter(|help| !help.is_empty()) {
-            message.push_str(&format!("\nhelp: {}", escape(help)));
+            message.push_str(&format!("<br>help: {}", prose::prose(&cut(&escape(help)))));
         }
-        if message.chars().count() > SUMMARY_MESSAGE {
-            message = message.chars().take(SUMMARY_MESSAGE - 1).chain(['…']).collect();
-        }
-        let message: Vec<String> = message.split('\n').map(code_span).collect();
-        out.push_str(&format!("| {} | {} | {location} | {} |\n", d.rule, d.severity.as_str(), message.join("<br>")));
+        out.push_str(&format!("| {} | {} | {location} | {message} |\n", d.rule, d.severity.as_str()));
     }
     if let Some(more) = report.diagnostics.len().checked_sub(SUMMARY_ROWS).filter(|&n| n > 0) {
         out.push_str(&format!("\n… and {more} more: see the step's log.\n"));
     }
     out
+}
+
+/// `text` within `SUMMARY_MESSAGE` characters, its end replaced by `…` when it is longer.
+fn cut(text: &str) -> String {
+    if text.chars().count() <= SUMMARY_MESSAGE {
+        return text.to_owned();
+    }
+    text.chars().take(SUMMARY_MESSAGE - 1).chain(['…']).collect()
 }
 
 #[cfg(test)]
@@ -174,10 +181,10 @@ mod tests {
         report.diagnostics[2].message = "a | b\nc `![x](http://e/x.png)`".into();
         let expected = "### beeuni-lint\n\n1 error, 1 warning, 1 info in 2 files\n\n\
             | Rule | Severity | Location | Message |\n| --- | --- | --- | --- |\n\
-            | odd-name | warning | `beeuni.yaml:1:15` | `` the name ends in `agent` `` |\n\
+            | odd-name | warning | `beeuni.yaml:1:15` | the name ends in `agent` |\n\
             | unknown-excluded-tool | error | `beeuni.yaml:3:13` | \
-            `` unknown tool `bsh` in `exclude` ``<br>``help: did you mean `bash`?`` |\n\
-            | empty-value | info | `beeuni.yaml:4:7` | `` a \\| b\\nc `![x](http://e/x.png)` `` |\n";
+            unknown tool `bsh` in `exclude`<br>help: did you mean `bash`? |\n\
+            | empty-value | info | `beeuni.yaml:4:7` | a \\| b\\\\nc `![x](http://e/x.png)` |\n";
         assert_eq!(step_summary(&report), expected);
         report.diagnostics.clear();
         assert_eq!(step_summary(&report), "### beeuni-lint\n\nno problems in 2 files\n");

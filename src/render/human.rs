@@ -1,4 +1,5 @@
-//! `--format human`: a miette graphical report a finding, then the summary line.
+//! `--format human`: a miette graphical report a finding, each ending with its rule's page (`docs: …`), then the
+//! summary line.
 //!
 //! Files are lent to miette through `FileSource`, which borrows the text and
 //! reads snippets by the file's line index (no copy, no scan from the start of
@@ -36,6 +37,10 @@ pub fn render(report: &Report, color: bool) -> String {
             Ok(()) => out.push_str(&text),
             // miette gives up only when a snippet cannot be read; say it in one line instead.
             Err(fmt::Error) => out.push_str(&short::render_one(&report.sources, diagnostic)),
+        }
+        // The rule's page under the finding (as zizmor does): the address SARIF gives as `helpUri`.
+        if let Some(rule) = crate::rules::find(diagnostic.rule) {
+            out.push_str(&format!("  docs: {}\n", crate::rules::page_url(rule)));
         }
         out.push('\n');
     }
@@ -267,6 +272,20 @@ mod tests {
             "{out}"
         );
         assert_eq!(out, render(&fixture::report(), false));
+    }
+
+    #[test]
+    fn a_finding_of_a_known_rule_ends_with_its_page() {
+        let mut report = fixture::report();
+        report.diagnostics[1].rule = "agent-tools-shape";
+        let out = render(&report, false);
+        let page = crate::rules::page_url(crate::rules::find("agent-tools-shape").unwrap());
+        assert!(page.ends_with("/docs/rules/agent-tools-shape.md"), "{page}");
+        // One line under the finding (after its help); a rule the registry does not know (the fixture's others) has
+        // none.
+        let under = format!("\n        see tools/bash.ts:1:14: `bash` is defined here\n  docs: {page}\n\n");
+        assert!(out.contains(&under), "{out}");
+        assert_eq!(out.matches("  docs: ").count(), 1, "{out}");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! terminal acts on (ESC: an OSC title change, a screen clear), BiDi overrides, and Markdown (backticks, an image
 //! link). Every output that shows that text (the human, short and github reports, the step summary, the fix log,
 //! `ls`, `agents`, a config error) shows it escaped (`\r`, `\n`, `\u{1b}`, `\u{202e}`), and the step summary's
-//! Markdown never lets it out of a code span.
+//! Markdown never lets it become a link, an image, HTML or a mention (the names a message quotes are code spans).
 
 use crate::support::*;
 
@@ -123,6 +123,24 @@ fn is_code_span(text: &str) -> bool {
     !content.ends_with('`') && content.split(|c| c != '`').all(|run| run.len() != fence)
 }
 
+/// Does `text`, read as GitHub Flavored Markdown (autolinks on), hold only plain text and code spans, with no
+/// `@name` in the text?
+fn is_inert_prose(text: &str) -> bool {
+    use comrak::nodes::NodeValue;
+    let arena = comrak::Arena::new();
+    let mut options = comrak::Options::default();
+    options.extension.autolink = true;
+    options.extension.strikethrough = true;
+    let root = comrak::parse_document(&arena, text, &options);
+    root.descendants().all(|node| match &node.data.borrow().value {
+        NodeValue::Document | NodeValue::Paragraph | NodeValue::Code(_) => true,
+        NodeValue::Text(text) => {
+            !text.char_indices().any(|(i, c)| c == '@' && text[i + 1..].starts_with(|c: char| c.is_alphanumeric()))
+        }
+        _ => false,
+    })
+}
+
 #[test]
 fn the_step_summary_keeps_repository_text_in_code_spans() {
     let sandbox = hostile();
@@ -147,9 +165,11 @@ fn the_step_summary_keeps_repository_text_in_code_spans() {
         assert_eq!(row.len(), 4, "{row:?}");
         assert!(row[0].bytes().all(|b| b.is_ascii_lowercase() || b == b'-'), "the rule: {row:?}");
         assert!(["error", "warning", "info"].contains(&row[1].as_str()), "the severity: {row:?}");
-        // The location and each line of the message: code spans only, so no link, image or HTML.
-        for part in std::iter::once(row[2].as_str()).chain(row[3].split("<br>")) {
-            assert!(is_code_span(part), "not one code span: {part:?} in {row:?}");
+        // The location: a code span. Each line of the message: prose of code spans and plain text, so no link,
+        // image, HTML, emphasis or mention.
+        assert!(is_code_span(&row[2]), "not one code span: {:?} in {row:?}", row[2]);
+        for part in row[3].split("<br>") {
+            assert!(is_inert_prose(part), "not code spans and plain text: {part:?} in {row:?}");
         }
     }
     assert!(rows.iter().any(|row| row[3].contains("![x](http://e/x.png)")), "the image's text is shown: {summary}");
@@ -175,8 +195,7 @@ fn the_fix_log_shows_repository_text_escaped() {
     sandbox.assert_untouched("--unsafe-fixes", &outcome);
     let log = outcome.stderr();
     let fixed = format!(
-        "fixed {FOLDER_SHOWN}/beeuni.yaml:11: unsafe[unknown-excluded-tool] agent `{AGENT_SHOWN}` excludes `bsh`, \
-         which is not a known tool: it hides nothing, and `bash` stays enabled\n"
+        "fixed {FOLDER_SHOWN}/beeuni.yaml:11: unsafe[unknown-excluded-tool] replaced `bsh` with `bash` in `exclude:`\n"
     );
     assert!(log.contains(&fixed), "{log}");
     assert!(log.contains("Fixed 2 findings in 1 file;"), "{log}");

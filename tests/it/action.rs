@@ -4,6 +4,7 @@
 //! (a folder with the binary and its SHA-256 file, reached by `file://`).
 
 mod impact;
+mod rendered;
 
 use crate::action_support;
 use crate::action_support::{Invocation, Outcome, run};
@@ -78,6 +79,7 @@ impl Setup {
             event_name,
             event,
             repository: "beeuni/shop",
+            server_url: "https://github.com".into(),
             actor: "octocat",
             action_ref: format!("v{VERSION}"),
             token: "ghs_job_token",

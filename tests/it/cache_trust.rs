@@ -107,8 +107,7 @@ fn a_cache_folder_the_repository_commits_is_not_used() {
     write(dir.path(), "beeuni.yaml", format!("{MANIFEST}agents:\n  r:\n    tools: All\n").as_bytes());
     let fixed = run_in(dir.path(), &["--fix", "--format", "json", "."]);
     assert_eq!(listed(fixed.stdout.as_bytes()), expected);
-    let fix = "fixed beeuni.yaml:6: safe[agent-tools-shape] `tools` of agent `r` must be `all`, `none`, a list of \
-               tools, `{exclude: [...]}` or a map of booleans, not `All`\n";
+    let fix = "fixed beeuni.yaml:6: safe[agent-tools-shape] replaced `All` with `all` in `tools:`\n";
     assert_eq!(fixed.stderr, format!("{note}{fix}Fixed 1 finding in 1 file; 1 finding remains.\n"));
     write(dir.path(), "beeuni.yaml", MANIFEST.as_bytes());
     assert_eq!(contents(&dir.path().join(DIR)), forged, "nothing written there either");

@@ -29,7 +29,10 @@ fn fix_applies_safe_fixes_reports_them_and_exits_by_what_remains() {
     let text = std::fs::read_to_string(dir.path().join("beeuni.yaml")).unwrap();
     assert_eq!(text, TYPO.replace("beeuni:image_search", "beeuni:web_search"));
     assert!(
-        run.stderr.starts_with("fixed beeuni.yaml:2: safe[beeuni-ref] must be `beeuni:web_search`"),
+        run.stderr.starts_with(
+            "fixed beeuni.yaml:2: safe[beeuni-ref] replaced `beeuni:image_search` with `beeuni:web_search` in \
+             `web_search:`\n"
+        ),
         "{}",
         run.stderr
     );
@@ -39,7 +42,8 @@ fn fix_applies_safe_fixes_reports_them_and_exits_by_what_remains() {
     assert!(run.stdout.contains("0 fixable with `--fix`, 1 more with `--unsafe-fixes`"), "{}", run.stdout);
     let run = run_in(dir.path(), &["--unsafe-fixes", "."]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
-    assert!(run.stderr.contains("fixed beeuni.yaml:6: unsafe[unknown-tool]"), "{}", run.stderr);
+    let fixed = "fixed beeuni.yaml:6: unsafe[unknown-tool] replaced `grpe` with `grep` in `tools:`\n";
+    assert!(run.stderr.contains(fixed), "{}", run.stderr);
     assert!(std::fs::read_to_string(dir.path().join("beeuni.yaml")).unwrap().ends_with("tools: [read, grep]\n"));
 }
 
@@ -305,7 +309,8 @@ fn a_safe_fix_is_not_applied_with_an_unsafe_fix_that_changes_what_it_hid() {
         written,
         SUPPORT_AND_PRESENTER.replace("beeuni:web_search\n", "beeuni:web_search\n  show: beeuni:show\n")
     );
-    assert!(run.stderr.contains("fixed beeuni.yaml:8: unsafe[unloaded-beeuni-tool]"), "{}", run.stderr);
+    let fixed = "fixed beeuni.yaml:8: unsafe[unloaded-beeuni-tool] added `show: beeuni:show` to `tools:`\n";
+    assert!(run.stderr.contains(fixed), "{}", run.stderr);
     assert!(
         run.stderr.contains(
             "not fixed beeuni.yaml:6: [unloaded-beeuni-tool] \"show\" is a Beeuni tool this project does not load: add \

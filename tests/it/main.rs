@@ -76,6 +76,7 @@ mod monorepo;
 mod monorepo_root;
 mod one_cause;
 mod packaging;
+mod pins;
 mod readings_rev2;
 mod readme_examples;
 mod reports;

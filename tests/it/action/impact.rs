@@ -2,8 +2,9 @@
 //! marker, written through GitHub's REST API, here a local server replaying a recorded exchange
 //! (`action_support::github_api`).
 //!
-//! Until `beeuni-lint impact` is merged, the released binary of these tests is a stand-in (`stub_impact`) that
-//! answers `impact` with fixed Markdown and hands every other command to the real binary; after the merge,
+//! The released binary of most of these tests is a stand-in (`stub_impact`) that answers `impact` with fixed
+//! Markdown (and `impact --help` with a help naming `--link-base`) and hands every other command to the real
+//! binary; the last test, and `super::rendered`, run the real one.
 
 use super::{Setup, TARGET, VERSION, pull_request, setup};
 use crate::action_support::github_api::{FakeApi, exchange};
@@ -16,17 +17,26 @@ const MARKER: &str = "<!-- beeuni-lint:impact -->";
 const COMMENTS: &str = "/repos/beeuni/shop/issues/7/comments";
 const BOT: &str = "github-actions[bot]";
 
-/// The released binary made a stand-in: `impact` writes its arguments down and prints `markdown` with `status`;
-/// any other command is the real binary's. Returns the arguments file.
+/// The released binary made a stand-in: `impact` writes its arguments down and prints `markdown` with `status`
+/// (`impact --help` names `--link-base`, as a binary with links does); any other command is the real binary's.
+/// Returns the arguments file.
 fn stub_impact(setup: &Setup, markdown: &str, status: u8) -> PathBuf {
+    stub(setup, markdown, status, "  --link-base <URL>  links to the lines")
+}
+
+/// [`stub_impact`] whose `impact --help` prints `help`.
+fn stub(setup: &Setup, markdown: &str, status: u8, help: &str) -> PathBuf {
     let dir = setup.temp.path().join("stub");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("impact.md"), markdown).unwrap();
+    std::fs::write(dir.join("help.txt"), help).unwrap();
     let real = dir.join("beeuni-lint-real");
     std::fs::copy(env!("CARGO_BIN_EXE_beeuni-lint"), &real).unwrap();
     let arguments = dir.join("arguments");
     let script = format!(
-        "#!/bin/sh\nif [ \"$1\" = impact ]; then printf '%s\\n' \"$@\" > '{}'; cat '{}'; exit {status}; fi\nexec '{}' \"$@\"\n",
+        "#!/bin/sh\nif [ \"$1 $2\" = 'impact --help' ]; then cat '{}'; exit 0; fi\n\
+         if [ \"$1\" = impact ]; then printf '%s\\n' \"$@\" > '{}'; cat '{}'; exit {status}; fi\nexec '{}' \"$@\"\n",
+        dir.join("help.txt").display(),
         arguments.display(),
         dir.join("impact.md").display(),
         real.display()
@@ -38,6 +48,11 @@ fn stub_impact(setup: &Setup, markdown: &str, status: u8) -> PathBuf {
     let sum_file = format!("{}  beeuni-lint-{TARGET}\n", digest.split(' ').next().unwrap());
     std::fs::write(setup.releases.join(format!("v{VERSION}/beeuni-lint-{TARGET}.sha256")), sum_file).unwrap();
     arguments
+}
+
+/// `--link-base` as the action builds it for the workspace's HEAD.
+fn link_base(setup: &Setup) -> String {
+    format!("--link-base\nhttps://github.com/beeuni/shop/blob/{}\n", setup.repo.git(&["rev-parse", "HEAD"]).trim())
 }
 
 fn comment(id: u64, login: &str, body: &str) -> Value {
@@ -75,7 +90,7 @@ fn the_first_run_creates_the_comment() {
     assert!(outcome.success, "{}", outcome.log);
     assert_eq!(outcome.ran, ["Install beeuni-lint", "Lint", "Impact", "Result"]);
     let args = std::fs::read_to_string(arguments).unwrap();
-    assert_eq!(args, "impact\n--base\norigin/main\n--format\nmarkdown\n.\n");
+    assert_eq!(args, format!("impact\n--base\norigin/main\n--format\nmarkdown\n.\n{}", link_base(&setup)));
     assert_eq!(outcome.step("impact", "status"), "0");
     assert_eq!(outcome.step("impact", "comment"), "created", "{}", outcome.log);
     assert!(outcome.log.contains("Created the impact comment 99."), "{}", outcome.log);
@@ -96,7 +111,8 @@ fn the_first_run_creates_the_comment() {
 #[test]
 fn a_later_run_updates_the_comment_found_on_a_later_page() {
     let setup = setup();
-    // The report itself quotes the marker: the comment still holds it once, first.
+    // The report itself holds the marker (as a name in a code span would): the comment starts with it and holds
+    // the report byte for byte.
     let full_page: Vec<Value> = (1..=100).map(|id| comment(id, "someone", "looks good")).collect();
     let api = FakeApi::start(vec![
         exchange("GET", "/user", 200, json!({ "login": "shop-bot" })),
@@ -116,7 +132,9 @@ fn a_later_run_updates_the_comment_found_on_a_later_page() {
     let outcome = run_impact(&setup, &api, "beeuni/shop", &inputs);
     assert!(outcome.success, "{}", outcome.log);
     let args = std::fs::read_to_string(arguments).unwrap();
-    assert_eq!(args, "impact\n--base\nmain\n--format\nmarkdown\n.\n--config\nci/beeuni-lint.toml\n");
+    let expected =
+        format!("impact\n--base\nmain\n--format\nmarkdown\n.\n--config\nci/beeuni-lint.toml\n{}", link_base(&setup));
+    assert_eq!(args, expected);
     assert_eq!(outcome.step("impact", "comment"), "updated", "{}", outcome.log);
     let calls = api.calls();
     assert_eq!(calls.last().map(String::as_str), Some("PATCH /repos/beeuni/shop/issues/comments/4242"), "{calls:?}");
@@ -124,8 +142,7 @@ fn a_later_run_updates_the_comment_found_on_a_later_page() {
     let requests = api.requests();
     assert!(requests.iter().all(|r| r.authorization.as_deref() == Some("Bearer ghp_personal")));
     let body: Value = serde_json::from_str(&requests[3].body).unwrap();
-    assert_eq!(body["body"], format!("{MARKER}\n{REPORT}\n"));
-    assert_eq!(body["body"].as_str().unwrap().matches(MARKER).count(), 1);
+    assert_eq!(body["body"], format!("{MARKER}\n{REPORT}{MARKER}\n"));
 }
 
 #[test]
@@ -139,7 +156,8 @@ fn a_fork_pull_request_gets_the_summary_only() {
     assert!(api.calls().is_empty(), "{:?}", api.calls());
     let note = "No comment: a pull request from the fork `someone/shop` gets a read-only token. The impact report is \
                 in the job summary only.";
-    assert!(outcome.summary.contains(&format!("{REPORT}{note}\n")), "{}", outcome.summary);
+    // A paragraph of its own: right after the report's `</details>` it would be read as part of that HTML.
+    assert!(outcome.summary.contains(&format!("{REPORT}\n{note}\n")), "{}", outcome.summary);
     assert!(outcome.log.contains(&format!("::notice title=beeuni-lint::{note}")), "{}", outcome.log);
 }
 
@@ -224,10 +242,12 @@ fn impact_that_cannot_run_fails_the_action_and_comments_nothing() {
 }
 
 #[test]
-fn a_report_longer_than_a_comment_is_cut_at_a_line_with_a_note() {
+fn a_report_longer_than_a_comment_is_not_cut_but_left_to_the_summary() {
     let setup = setup();
+    // The binary keeps its report within a comment; a longer one (another binary's) is never cut, since a cut can
+    // fall inside a code span or a `<details>` and hand the rest of the page to the repository's text.
     let line = "- `é` gains `bash`\n";
-    let long: String = line.repeat(80_000 / line.len());
+    let long: String = line.repeat(66_000 / line.len());
     stub_impact(&setup, &long, 0);
     let api = FakeApi::start(vec![
         exchange("GET", "/user", 403, forbidden()),
@@ -237,12 +257,54 @@ fn a_report_longer_than_a_comment_is_cut_at_a_line_with_a_note() {
     let outcome = run_impact(&setup, &api, "beeuni/shop", &[]);
     assert_eq!(outcome.step("impact", "comment"), "created", "{}", outcome.log);
     let body: Value = serde_json::from_str(&api.requests()[2].body).unwrap();
-    let body = body["body"].as_str().unwrap();
-    assert!(body.chars().count() <= 65_536, "{}", body.len());
-    let note = "\n*The report is cut here: it is longer than a comment holds. The job summary has all of it.*\n";
-    let kept = body.strip_prefix(&format!("{MARKER}\n")).unwrap().strip_suffix(note).expect("the note");
-    assert!(kept.len() > 60_000 && kept.split_inclusive('\n').all(|l| l == line), "whole lines only");
+    let note = "*The impact report is longer than a comment holds: the job summary has it.*\n";
+    assert_eq!(body["body"], format!("{MARKER}\n{note}"));
     assert!(outcome.summary.ends_with(&long), "the summary has all of it");
+    // Just within a comment (the marker's line included), it is posted whole.
+    let fits: String = "x".repeat(65_536 - MARKER.len() - 2) + "\n";
+    stub_impact(&setup, &fits, 0);
+    let api = FakeApi::start(vec![
+        exchange("GET", "/user", 403, forbidden()),
+        exchange("GET", &format!("{COMMENTS}?per_page=100&page=1"), 200, json!([])),
+        exchange("POST", COMMENTS, 201, json!({ "id": 6 })),
+    ]);
+    run_impact(&setup, &api, "beeuni/shop", &[]);
+    let body: Value = serde_json::from_str(&api.requests()[2].body).unwrap();
+    assert_eq!(body["body"].as_str().unwrap().len(), 65_536);
+    assert_eq!(body["body"], format!("{MARKER}\n{fits}"));
+}
+
+#[test]
+fn links_need_every_part_and_a_binary_that_knows_them() {
+    let setup = setup();
+    let plain = "impact\n--base\norigin/main\n--format\nmarkdown\n.\n";
+    let args = |server: &str, help: &str| {
+        let arguments = stub(&setup, REPORT, 0, help);
+        let api = FakeApi::start(Vec::new());
+        let mut invocation = setup.invocation(
+            "pull_request",
+            pull_request("beeuni/shop"),
+            &[("impact", "true"), ("fail-on", "never"), ("upload-sarif", "false"), ("comment", "false")],
+        );
+        invocation.server_url = server.into();
+        invocation.env.push(("GITHUB_API_URL", api.url.clone()));
+        let outcome = run(&invocation);
+        assert!(outcome.success, "no link base is no failure: {}", outcome.log);
+        std::fs::read_to_string(arguments).unwrap()
+    };
+    let knows = "  --link-base <URL>";
+    // GitHub Enterprise Server: its own address.
+    let enterprise = args("https://ghe.example.com:8443", knows);
+    let head = setup.repo.git(&["rev-parse", "HEAD"]);
+    assert_eq!(
+        enterprise,
+        format!("{plain}--link-base\nhttps://ghe.example.com:8443/beeuni/shop/blob/{}\n", head.trim())
+    );
+    // A part missing or not what it should be, or a binary without the option (an older release): no links.
+    for server in ["", "javascript:alert(1)", "https://e.example/x?y", "https://e.example\n::error::x"] {
+        assert_eq!(args(server, knows), plain, "{server:?}");
+    }
+    assert_eq!(args("https://github.com", "Usage: beeuni-lint impact [OPTIONS]"), plain);
 }
 
 #[test]
@@ -257,11 +319,16 @@ fn the_comment_is_the_real_impact_report_of_the_pull_request() {
     let outcome = run_impact(&setup, &api, "beeuni/shop", &[]);
     assert!(outcome.success, "{}", outcome.log);
     assert_eq!(outcome.step("impact", "comment"), "created", "{}", outcome.log);
-    let expected = std::process::Command::new(env!("CARGO_BIN_EXE_beeuni-lint"))
-        .args(["impact", "--base", "origin/main", "--format", "markdown", "."])
-        .current_dir(&setup.repo.dir)
-        .output()
-        .unwrap();
+    // With links to the merge commit's lines once the binary has `--link-base` (the action asks it which).
+    let binary = env!("CARGO_BIN_EXE_beeuni-lint");
+    let help = std::process::Command::new(binary).args(["impact", "--help"]).output().unwrap();
+    let mut args = vec!["impact".to_string(), "--base".into(), "origin/main".into(), "--format".into()];
+    args.extend(["markdown".into(), ".".into()]);
+    if String::from_utf8_lossy(&help.stdout).contains("--link-base") {
+        let head = setup.repo.git(&["rev-parse", "HEAD"]);
+        args.extend(["--link-base".into(), format!("https://github.com/beeuni/shop/blob/{}", head.trim())]);
+    }
+    let expected = std::process::Command::new(binary).args(&args).current_dir(&setup.repo.dir).output().unwrap();
     assert_eq!(expected.status.code(), Some(0), "{}", String::from_utf8_lossy(&expected.stderr));
     let report = String::from_utf8(expected.stdout).unwrap();
     assert!(report.contains("image_search"), "{report}");

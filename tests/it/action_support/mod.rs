@@ -104,6 +104,8 @@ pub struct Invocation {
     pub event_name: &'static str,
     pub event: Value,
     pub repository: &'static str,
+    /// `github.server_url` (`https://github.com`, or a GitHub Enterprise Server's).
+    pub server_url: String,
     pub actor: &'static str,
     pub action_ref: String,
     /// The workspace (the checked-out repository) the steps run in.
@@ -249,6 +251,7 @@ pub fn run(invocation: &Invocation) -> Outcome {
         "action_path": action_path(),
         "action_ref": invocation.action_ref,
         "repository": invocation.repository,
+        "server_url": invocation.server_url,
         "actor": invocation.actor,
         "event_name": invocation.event_name,
         "event": invocation.event,

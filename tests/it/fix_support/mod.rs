@@ -86,11 +86,26 @@ pub fn fix_and_check(dir: &Path) -> String {
         let count = |r: &Value| findings(r).iter().filter(|f| f.0 == rule).count();
         assert!(count(&after) <= count(&before), "the fixes left a {rule}:\n{}", run.stdout);
     }
-    let fixed: Vec<&str> = run.stderr.lines().filter_map(|l| l.strip_prefix("fixed ")).collect();
-    let left = findings(&after);
-    for line in &fixed {
-        let message = line.split_once("] ").unwrap().1;
-        assert!(!left.iter().any(|f| f.2 == message), "a fixed finding is still reported: {line}\n{}", run.stderr);
+    // Each fixed finding is gone: no finding of its rule is left on the line the log names (which says what the
+    // fix changed, not the finding), in a file whose lines the fixes did not add or take away (there a line of
+    // the log may name another line now).
+    let left = diagnostics(&after);
+    let lines = |files: &[(String, Vec<u8>)], path: &str| {
+        files.iter().find(|(p, _)| p == path).map(|(_, bytes)| bytes.iter().filter(|&&b| b == b'\n').count())
+    };
+    for line in run.stderr.lines().filter_map(|l| l.strip_prefix("fixed ")) {
+        let (place, rest) = line.split_once(": ").unwrap();
+        let (path, number) = place.rsplit_once(':').unwrap();
+        let rule = rest.split_once('[').unwrap().1.split_once(']').unwrap().0;
+        if lines(&before_files, path) != lines(&after_files, path) {
+            continue;
+        }
+        let still = left.iter().any(|d| {
+            d["rule"] == rule
+                && d["path"] == path
+                && d["line"].as_u64().map(|n| n.to_string()).as_deref() == Some(number)
+        });
+        assert!(!still, "a fixed finding is still reported: {line}\n{}", run.stderr);
     }
     keeps_bytes_outside_edits(&before, &before_files, &after_files);
     // Idempotent: nothing more to do.
