@@ -280,7 +280,7 @@ mod tests {
         report.diagnostics[1].rule = "agent-tools-shape";
         let out = render(&report, false);
         let page = crate::rules::page_url(crate::rules::find("agent-tools-shape").unwrap());
-        assert!(page.ends_with("/docs/rules/agent-tools-shape.md"), "{page}");
+        assert!(page.ends_with("/rules/agent-tools-shape.html"), "{page}");
         // One line under the finding (after its help); a rule the registry does not know (the fixture's others) has
         // none.
         let under = format!("\n        see tools/bash.ts:1:14: `bash` is defined here\n  docs: {page}\n\n");
