@@ -72,7 +72,7 @@ mod removed_beeuni_tool;
 mod removed_tool_in_use;
 mod secret_not_granted;
 mod shapes;
-mod site;
+pub(crate) mod site;
 mod ui_view_contract;
 mod xcsh_execute_signature;
 mod xcsh_export;
