@@ -65,7 +65,9 @@ fn unmatched_help(project: &Project, name: &str) -> String {
     // The name is in the message already (it may be long): the help does not repeat it.
     let mut help = format!("declare it under `tools:`, or drop it from the list{base}");
     if looks_like_harness_tool(name) {
-        help.push_str("; if it is a harness tool beeuni-lint does not know, add it to `harness-tools` in beeuni-lint.toml");
+        help.push_str(
+            "; if it is a harness tool beeuni-lint does not know, add it to `harness-tools` in beeuni-lint.toml",
+        );
     }
     help
 }

@@ -189,5 +189,8 @@ fn names_of_hundreds_of_kilobytes_are_compared_with_nothing() {
     assert_eq!(unknown.len(), 1, "{}", outcome.stdout().chars().take(2000).collect::<String>());
     assert_eq!((unknown[0]["path"].as_str(), unknown[0]["line"].as_u64()), (Some("beeuni.yaml"), Some(6)));
     let help = unknown[0]["help"].as_str().expect("a help");
-    assert_eq!(help, "declare it under `tools:`, or drop it from the list (`--base REV` tells whether a change removed it from `tools:`)");
+    assert_eq!(
+        help,
+        "declare it under `tools:`, or drop it from the list (`--base REV` tells whether a change removed it from `tools:`)"
+    );
 }

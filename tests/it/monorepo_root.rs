@@ -69,7 +69,10 @@ fn human_at_the_root_counts_the_projects_linted_and_those_with_findings() {
     assert_eq!((run.code, run.stdout.as_str()), (0, "no problems in 1 file\n"));
     let run = run_in(dir.path(), &["--format", "short"]);
     assert_eq!(run.stdout, format!("{UNTRACKED}{BSH}{GRPE}"));
-    assert_eq!(json(&run_in(dir.path(), &["--format", "json"]))["projects"], json!(["apps/agent", "apps/clean", "apps/other"]));
+    assert_eq!(
+        json(&run_in(dir.path(), &["--format", "json"]))["projects"],
+        json!(["apps/agent", "apps/clean", "apps/other"])
+    );
 }
 
 /// `ls` and `agents` answer for one project: at the root they exit 2, and the hint names the command to run.

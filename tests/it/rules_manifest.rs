@@ -57,15 +57,49 @@ fn unknown_key() {
 #[test]
 fn a_misspelt_exclude_names_what_stays_enabled() {
     let manifest = "tools:\n  lookup: tools/lookup.ts\nagents:\n  a:\n    tools: {excludes: [bsh, lookup, bash, bash]}\n  b:\n    tools: {exlude: [bsh]}\n  c:\n    tools:\n      excludes: [read, grep, glob, edit, write, bash, task]\n  d:\n    tools: {Exclude: [bash], edit: false}\n  e:\n    Tools: [read]\n";
-    let dir = project(&[("beeuni.yaml", manifest), ("tools/lookup.ts", "export default { description: 'd', parameters: { type: 'object', properties: {} }, async execute() { return 'x' } }\n")]);
+    let dir = project(&[
+        ("beeuni.yaml", manifest),
+        (
+            "tools/lookup.ts",
+            "export default { description: 'd', parameters: { type: 'object', properties: {} }, async execute() { return 'x' } }\n",
+        ),
+    ]);
     let (code, report) = json_in(dir.path(), &["--min-severity", "warning"]);
     assert_eq!(code, 1);
     let unknown = of_rule(&report, "unknown-key");
     let expected: [Expect; 4] = [
-        ("unknown-key", "error", "beeuni.yaml", 5, 13, "unknown key `excludes` in the `tools` of agent `a`: it is ignored, so every tool stays enabled, `lookup` and `bash` included; rename it to `exclude`"),
-        ("unknown-key", "error", "beeuni.yaml", 7, 13, "unknown key `exlude` in the `tools` of agent `b`: it is ignored, so every tool stays enabled; rename it to `exclude`"),
-        ("unknown-key", "error", "beeuni.yaml", 10, 7, "unknown key `excludes` in the `tools` of agent `c`: it is ignored, so every tool stays enabled, `read`, `grep`, `glob`, `edit` and `write` and 2 more it lists included; rename it to `exclude`"),
-        ("unknown-key", "error", "beeuni.yaml", 12, 13, "unknown key `Exclude` in the `tools` of agent `d`: it is ignored, so `bash` stays enabled; rename it to `exclude`"),
+        (
+            "unknown-key",
+            "error",
+            "beeuni.yaml",
+            5,
+            13,
+            "unknown key `excludes` in the `tools` of agent `a`: it is ignored, so every tool stays enabled, `lookup` and `bash` included; rename it to `exclude`",
+        ),
+        (
+            "unknown-key",
+            "error",
+            "beeuni.yaml",
+            7,
+            13,
+            "unknown key `exlude` in the `tools` of agent `b`: it is ignored, so every tool stays enabled; rename it to `exclude`",
+        ),
+        (
+            "unknown-key",
+            "error",
+            "beeuni.yaml",
+            10,
+            7,
+            "unknown key `excludes` in the `tools` of agent `c`: it is ignored, so every tool stays enabled, `read`, `grep`, `glob`, `edit` and `write` and 2 more it lists included; rename it to `exclude`",
+        ),
+        (
+            "unknown-key",
+            "error",
+            "beeuni.yaml",
+            12,
+            13,
+            "unknown key `Exclude` in the `tools` of agent `d`: it is ignored, so `bash` stays enabled; rename it to `exclude`",
+        ),
     ];
     for (finding, expected) in unknown.iter().zip(&expected) {
         assert_finding(finding, expected);
@@ -73,7 +107,10 @@ fn a_misspelt_exclude_names_what_stays_enabled() {
     assert_eq!(unknown.len(), 5, "{report:#}");
     assert!(unknown[3]["fix"].is_null(), "{:#}", unknown[3]);
     assert!(unknown[..3].iter().all(|d| d["fix"]["safety"] == "unsafe"), "{report:#}");
-    assert_finding(unknown[4], &("unknown-key", "warning", "beeuni.yaml", 14, 5, "unknown setting `Tools` of agent `e`: it is ignored"));
+    assert_finding(
+        unknown[4],
+        &("unknown-key", "warning", "beeuni.yaml", 14, 5, "unknown setting `Tools` of agent `e`: it is ignored"),
+    );
 }
 
 #[test]

@@ -180,9 +180,15 @@ fn ls_points_at_the_tools_whose_module_is_skipped_at_load() {
     // only when called, and the module loads.
     let dir = project(&[
         ("beeuni.yaml", "tools:\n  show: beeuni:show\n  a_tool: tools/a.ts\n  b_tool: tools/b.ts\n"),
-        ("tools/a.ts", "import { x } from './helper'\nexport default { description: x, parameters: { type: 'object', properties: {} }, async execute() { return 'a' } }\n"),
+        (
+            "tools/a.ts",
+            "import { x } from './helper'\nexport default { description: x, parameters: { type: 'object', properties: {} }, async execute() { return 'a' } }\n",
+        ),
         ("tools/helper.ts", "import { y } from './nope'\nexport const x = 'd' + y\n"),
-        ("tools/b.ts", "export default { description: 'd', parameters: { type: 'object', properties: {} }, async execute() { const m = await import('./gone'); return m.x } }\n"),
+        (
+            "tools/b.ts",
+            "export default { description: 'd', parameters: { type: 'object', properties: {} }, async execute() { const m = await import('./gone'); return m.x } }\n",
+        ),
     ]);
     let run = run_in(dir.path(), &["ls", "."]);
     assert!(
