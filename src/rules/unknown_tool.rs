@@ -112,3 +112,19 @@ pub fn with_suggestion(
     }
     diagnostic
 }
+
+#[cfg(test)]
+mod tests {
+    use super::looks_like_harness_tool;
+
+    #[test]
+    fn a_harness_tool_is_an_xcsh_built_in_or_of_a_harness_family() {
+        for name in ["ast_grep", "notebook", "todo_write", "pty_resize", "lsp_references", "plan_review", "apply_diff"]
+        {
+            assert!(looks_like_harness_tool(name), "{name}");
+        }
+        for name in ["lookup_order", "grpx", "pty_", "pty", "deploy", "order_lookup"] {
+            assert!(!looks_like_harness_tool(name), "{name}");
+        }
+    }
+}
