@@ -9,6 +9,7 @@ use beeuni_lint::render;
 use beeuni_lint::repo::git::GitRepo;
 use beeuni_lint::report::Report;
 use beeuni_lint::source::escape::{escape, prefixed_lines};
+use std::collections::HashSet;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -128,7 +129,10 @@ pub(crate) fn projects_of(
     staged: bool,
     config: Option<&Path>,
 ) -> Result<(Vec<PathBuf>, Option<Arc<GitRepo>>), String> {
-    let mut projects: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let mut projects: Vec<PathBuf> = Vec::new();
+    // The roots seen, to lint each once: a set, as a root's projects are up to 10,000 (a scan of those before
+    // each, comparing paths part by part, took most of a 10,000-project run).
+    let mut seen: HashSet<PathBuf> = HashSet::new();
     let (mut top, mut repository) = (None, None);
     for path in paths {
         let found = beeuni_lint::discover::discover(path, staged).map_err(|error| error.to_string())?;
@@ -162,12 +166,12 @@ pub(crate) fn projects_of(
             None => vec![(found.root, path.clone())],
         };
         for (root, given) in found_projects {
-            if !projects.iter().any(|(seen, _)| *seen == root) {
-                projects.push((root, given));
+            if seen.insert(root) {
+                projects.push(given);
             }
         }
     }
-    Ok((projects.into_iter().map(|(_, given)| given).collect(), repository))
+    Ok((projects, repository))
 }
 
 /// The project roots the config at the top of the work tree (or `--config`) does not exclude: a root is left out

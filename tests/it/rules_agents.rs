@@ -185,8 +185,8 @@ fn every_invalid_form_is_agent_tools_shape() {
 fn exclude_typo_is_unknown_key_only() {
     let (code, report) = lint_agents("agents:\n  support:\n    tools: {exlude: [bash]}\n");
     assert_eq!(code, 1);
-    let message = "unknown key `exlude` in the `tools` of agent `support`: it is ignored";
-    assert_findings(&report, &[("unknown-key", "warning", "beeuni.yaml", 9, 13, message)]);
+    let message = "unknown key `exlude` in the `tools` of agent `support`: it is ignored, so every tool stays enabled, `bash` included; rename it to `exclude`";
+    assert_findings(&report, &[("unknown-key", "error", "beeuni.yaml", 9, 13, message)]);
     assert_help(&diagnostics(&report)[0], "did you mean `exclude`?");
 }
 

@@ -52,7 +52,7 @@ fn an_invalid_tool_list_is_invalid_never_a_tool_set() {
     )]);
     let check = run_in(dir.path(), &["--format", "short", "."]);
     assert!(check.stdout.contains("error[agent-tools-shape]"), "{}", check.stdout);
-    assert!(check.stdout.contains("warning[unknown-key]"), "{}", check.stdout);
+    assert!(check.stdout.contains("error[unknown-key]"), "{}", check.stdout);
     let run = run_in(dir.path(), &["agents", "--json", "."]);
     assert_eq!(run.code, 0);
     let access: Value = serde_json::from_str(&run.stdout).unwrap();
