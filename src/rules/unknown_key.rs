@@ -32,8 +32,8 @@ crate::rules::declare_rule! {
     ///
     /// ## Fix
     /// Use the known key the help suggests. For a near miss of `exclude` that is
-    /// the only key of the agent's `tools` mapping: unsafe, rename it to
-    /// `exclude` (the agent then loses the tools it lists).
+    /// the only key of the agent's `tools` mapping and holds a list: unsafe,
+    /// rename it to `exclude` (the agent then loses the tools it lists).
     id: "unknown-key",
     severity: Warning,
     category: Manifest,
@@ -92,9 +92,9 @@ fn exclude_typos(project: &Project, agent: &AgentDecl, tools: NodeId, out: &mut 
         let mut diagnostic = RULE
             .diagnostic_with(Severity::Error, Label::new(agent.file, span), message)
             .help("did you mean `exclude`?");
-        // Alone in the mapping, renamed it makes the documented `{exclude: [...]}`; beside other keys it would make a
-        // mixed mapping (`agent-tools-shape`), so no fix then.
-        if entries.len() == 1 {
+        // Alone in the mapping with a list, renamed it makes the documented `{exclude: [...]}`; beside other keys it
+        // would make a mixed mapping, and with one name `{exclude: bash}` (both `agent-tools-shape`): no fix then.
+        if entries.len() == 1 && doc.items(entry.value).is_some() {
             let written = project.file(agent.file).slice(span);
             let content = crate::yaml::edit::requote(written, "exclude");
             diagnostic = diagnostic.fix(Fix::new(Safety::Unsafe, vec![Edit { file: agent.file, span, content }]));

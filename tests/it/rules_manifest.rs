@@ -53,10 +53,10 @@ fn unknown_key() {
 
 /// A near miss of `exclude`: the message names only the listed tools the project knows (each once, five at most),
 /// and beside another key of the mapping it says what stays enabled, with no fix (renamed, the mapping would mix
-/// `exclude` with `tool: false`). A near miss of another key stays a warning.
+/// `exclude` with `tool: false`), nor for one name instead of a list. A near miss of another key stays a warning.
 #[test]
 fn a_misspelt_exclude_names_what_stays_enabled() {
-    let manifest = "tools:\n  lookup: tools/lookup.ts\nagents:\n  a:\n    tools: {excludes: [bsh, lookup, bash, bash]}\n  b:\n    tools: {exlude: [bsh]}\n  c:\n    tools:\n      excludes: [read, grep, glob, edit, write, bash, task]\n  d:\n    tools: {Exclude: [bash], edit: false}\n  e:\n    Tools: [read]\n";
+    let manifest = "tools:\n  lookup: tools/lookup.ts\nagents:\n  a:\n    tools: {excludes: [bsh, lookup, bash, bash]}\n  b:\n    tools: {exlude: [bsh]}\n  c:\n    tools:\n      excludes: [read, grep, glob, edit, write, bash, task]\n  d:\n    tools: {Exclude: [bash], edit: false}\n  e:\n    Tools: [read]\n  f:\n    tools: {excludes: bash}\n";
     let dir = project(&[
         ("beeuni.yaml", manifest),
         (
@@ -104,7 +104,20 @@ fn a_misspelt_exclude_names_what_stays_enabled() {
     for (finding, expected) in unknown.iter().zip(&expected) {
         assert_finding(finding, expected);
     }
-    assert_eq!(unknown.len(), 5, "{report:#}");
+    assert_eq!(unknown.len(), 6, "{report:#}");
+    // One name, not a list: renamed, `{exclude: bash}` would be the wrong shape, so no fix.
+    assert_finding(
+        unknown[5],
+        &(
+            "unknown-key",
+            "error",
+            "beeuni.yaml",
+            16,
+            13,
+            "unknown key `excludes` in the `tools` of agent `f`: it is ignored, so every tool stays enabled, `bash` included; rename it to `exclude`",
+        ),
+    );
+    assert!(unknown[5]["fix"].is_null(), "{:#}", unknown[5]);
     assert!(unknown[3]["fix"].is_null(), "{:#}", unknown[3]);
     assert!(unknown[..3].iter().all(|d| d["fix"]["safety"] == "unsafe"), "{report:#}");
     assert_finding(
