@@ -38,9 +38,9 @@ pub fn staged_projects(start: &Path) -> Result<Vec<PathBuf>, crate::error::Error
     Ok(selected.map(|root| git.root().join(root)).collect())
 }
 
-/// How many projects a run at a monorepo's root lints at most: each is a run of its own (its git index read
-/// again, its files checked), so the repository must not decide how many there are. PATHs given lint any number.
-pub const MAX_REPOSITORY_PROJECTS: usize = 200;
+/// How many projects a run at a monorepo's root lints at most: each is a run of its own (its files checked, its
+/// git facts looked up), so the repository must not decide how many there are. PATHs given lint any number.
+pub const MAX_REPOSITORY_PROJECTS: usize = 10_000;
 
 /// When `found` is the top of a git work tree with no `beeuni.yaml` there (nor, for `--staged`, in the index),
 /// the projects the repository tracks, as absolute paths, sorted; `None` elsewhere, and when it tracks none or

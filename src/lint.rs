@@ -32,6 +32,11 @@ pub struct CheckOptions {
     /// The process ends after this run (the command line): the model is left for the operating system to reclaim
     /// instead of being freed piece by piece (on the 2,000-module bench, a tenth of the main thread's work).
     pub leave_model: bool,
+    /// The command run for this (`ls`, `agents`; `None` for `check`): the "no beeuni.yaml" help names it.
+    pub command: Option<&'static str>,
+    /// The git repository already read for another project of this run (a monorepo's root): reused when the
+    /// project is in its work tree, instead of reading the index again.
+    pub repository: Option<Arc<repo::git::GitRepo>>,
 }
 
 /// Where the warm cache ([`cache`]) lives.
@@ -53,10 +58,10 @@ impl CacheChoice {
     fn open(&self, found: &discover::Discovered) -> Option<cache::ModuleCache> {
         let folder = match self {
             CacheChoice::ProjectRoot => {
-                let git = found.git.as_ref().map(|git| (git, found.git_prefix.as_str()));
+                let git = found.git.as_deref().map(|git| (git, found.git_prefix.as_str()));
                 cache::place::project_folder(&found.root, git)
             }
-            CacheChoice::Dir(dir) => cache::place::chosen_folder(dir, found.git.as_ref()),
+            CacheChoice::Dir(dir) => cache::place::chosen_folder(dir, found.git.as_deref()),
             CacheChoice::Off => return None,
             CacheChoice::ReadOnly(choice) => return choice.open(found).map(cache::ModuleCache::read_only),
         };
@@ -78,6 +83,8 @@ impl CheckOptions {
             cache: CacheChoice::Off,
             keep_texts: false,
             leave_model: false,
+            command: None,
+            repository: None,
         }
     }
 }
@@ -110,13 +117,13 @@ pub fn load_over(
     parsed: &modules::Reused,
     memo: Option<Arc<repo::checkout::DiskMemo>>,
 ) -> Result<Loaded, Error> {
-    let found = discover::discover(&options.path, options.staged)?;
+    let found = discover::discover_in(&options.path, options.staged, options.repository.as_ref())?;
     let top = found.git.as_ref().map_or_else(|| found.root.clone(), |git| git.root().to_path_buf());
     let config = config::Config::load(&found.root, &top, options.config.as_deref()).map_err(Error::Config)?;
     let cache = options.cache.open(&found);
     // The analysis threads size their allocator arenas by it (those git discovery started, from now on).
     pool::arena::expect_decoding(cache.as_ref().map_or(0, cache::ModuleCache::decodable_bytes));
-    let mut work = repo::checkout::Checkout::work_tree(found.root.clone(), found.git.map(Arc::new), found.git_prefix);
+    let mut work = repo::checkout::Checkout::work_tree(found.root.clone(), found.git, found.git_prefix);
     work.overlay = overlay;
     work.memo = memo;
     let sides = if options.base.is_some() || options.staged {
@@ -143,7 +150,7 @@ pub fn load_over(
         Ok(found) => Some(found),
         Err(_) if xcsh::has_tool_folders(&checkout, &xcsh_paths) => None,
         Err(Error::NoManifest { place, stage, help: None }) if checkout.side == repo::checkout::Side::WorkTree => {
-            let help = Some(discover::missing_help(&found.start, &checkout));
+            let help = Some(discover::missing_help(&found.start, &checkout, options.command));
             return Err(Error::NoManifest { place, stage, help });
         }
         Err(error) => return Err(error),

@@ -1,20 +1,43 @@
 //! `beeuni-lint ls`: every tool a session gets, like the docs' `beeuni tools ls`, then the xcsh custom tools.
 
 use crate::catalog::{BEEUNI_TOOLS, HarnessTier, XCSH_BUILTIN_TOOLS};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::tools::ToolValue;
+use crate::modules::Module;
 use crate::project::Project;
+use crate::rules::site::AT_CALL;
 use crate::rules::tool_name::name_problem;
+use crate::source::FileId;
 use crate::source::escape::escape;
 use serde::Serialize;
 use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 
 #[derive(Serialize, Debug, PartialEq, Eq)]
 pub struct Listed {
     pub name: String,
     pub kind: &'static str,
     pub source: String,
+    /// Its module will be skipped at load (`check` says why): the session does not get the tool. Only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub skipped_at_load: bool,
 }
+
+/// The rules whose errors say a declared module is skipped at load (the tool is not offered): it is missing, does
+/// not parse, an import of it (or of a helper it loads) fails, or its default export is not the tool object. The
+/// same list the Bun test holds to Bun's verdict (`tests/it/bun_runtime.rs`).
+const SKIPPED_BY: &[&str] = &[
+    "module-missing",
+    "module-syntax",
+    "module-import-missing",
+    "module-package-missing",
+    "module-no-default-export",
+    "module-factory-export",
+    "module-opencode-tool",
+    "module-description",
+    "module-parameters",
+    "module-execute",
+];
 
 /// An xcsh custom tool the loader registers (docs/spec/rules.md §6).
 #[derive(Serialize, Debug, PartialEq, Eq)]
@@ -57,8 +80,18 @@ pub fn listing(project: &Project) -> Listing {
         let overridden =
             project.tools.iter().find(|d| d.name == *name && d.loads_beeuni()).and_then(|d| d.module_path());
         tools.push(match overridden {
-            Some(path) => Listed { name: name.to_string(), kind: "beeuni (overridden)", source: path.to_string() },
-            None => Listed { name: name.to_string(), kind: "beeuni", source: format!("beeuni:{name}") },
+            Some(path) => Listed {
+                name: name.to_string(),
+                kind: "beeuni (overridden)",
+                source: path.to_string(),
+                skipped_at_load: false,
+            },
+            None => Listed {
+                name: name.to_string(),
+                kind: "beeuni",
+                source: format!("beeuni:{name}"),
+                skipped_at_load: false,
+            },
         });
     }
     for decl in project.tools.iter().filter(|d| !d.is_beeuni_name()) {
@@ -69,11 +102,53 @@ pub fn listing(project: &Project) -> Listing {
         if refused || tools.iter().any(|t| t.name == decl.name) {
             continue;
         }
-        tools.push(Listed { name: decl.name.to_string(), kind: "project", source: path.to_string() });
+        tools.push(Listed {
+            name: decl.name.to_string(),
+            kind: "project",
+            source: path.to_string(),
+            skipped_at_load: false,
+        });
+    }
+    let skipped = skipped_modules(project);
+    for tool in tools.iter_mut().filter(|t| t.kind != "beeuni") {
+        tool.skipped_at_load = skipped.contains(tool.source.as_str());
     }
     let removed = BEEUNI_TOOLS.iter().copied().filter(|name| !project.is_loaded_beeuni(name)).collect();
     let manifest = Some(project.file(root).shown.to_string());
     Listing { manifest, tools_key: !project.tools_keys.is_empty(), tools, removed, xcsh }
+}
+
+/// The declared modules (project-relative paths) that an error of [`SKIPPED_BY`] says are skipped at load: the
+/// module of the finding, or for a helper the declared modules that load it; `module-missing` points at the
+/// `tools:` entry. An import that fails only when a function runs does not stop the load.
+fn skipped_modules(project: &Project) -> HashSet<&str> {
+    let mut findings = Vec::new();
+    for id in SKIPPED_BY {
+        if let Some(check) = crate::rules::find(id).and_then(|rule| rule.check) {
+            check(project, &mut findings);
+        }
+    }
+    let by_file: HashMap<FileId, &Module> = project.modules.iter().map(|m| (m.file, m)).collect();
+    let mut skipped = HashSet::new();
+    for finding in findings.iter().filter(|d| d.severity == Severity::Error && !d.message.ends_with(AT_CALL)) {
+        let at = &finding.primary;
+        match by_file.get(&at.file) {
+            Some(module) if module.is_declared() => {
+                skipped.insert(project.module_path(module));
+            }
+            Some(helper) => skipped.extend(
+                helper.loaded_by().iter().map(|&(root, _)| project.module_path(&project.modules[root as usize])),
+            ),
+            None => skipped.extend(
+                project
+                    .tools
+                    .iter()
+                    .filter(|d| d.file == at.file && d.entry().start() == at.span.start())
+                    .filter_map(|d| d.module_path()),
+            ),
+        }
+    }
+    skipped
 }
 
 /// The xcsh tools the loader registers: valid names, not a built-in's, the first of a name.
@@ -120,6 +195,18 @@ fn beeuni_table(listing: &Listing) -> String {
     if !listing.removed.is_empty() {
         out.push_str(&format!("\nRemoved Beeuni tools: {}\n", listing.removed.join(", ")));
         out.push_str("Add `<name>: beeuni:<name>` under `tools:` to get one back.\n");
+    }
+    // After the documented table, which lists what the manifest gives: the tools a session will not get after all.
+    let skipped: Vec<&Listed> = listing.tools.iter().filter(|t| t.skipped_at_load).collect();
+    if !skipped.is_empty() {
+        out.push('\n');
+    }
+    for tool in skipped {
+        out.push_str(&format!(
+            "{}: {} will be skipped at load, so sessions do not get the tool (`beeuni-lint check` says why)\n",
+            escape(&tool.name),
+            escape(&tool.source)
+        ));
     }
     out
 }

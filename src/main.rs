@@ -80,9 +80,9 @@ fn mistyped_command(args: &CheckArgs) -> Option<String> {
 
 /// The project for `ls` and `agents`, or the exit code when it cannot be read: the findings that say why go to
 /// standard error, one a line as `check --format short` prints them.
-fn view_project(view: ViewArgs) -> Result<Result<beeuni_lint::project::Project, u8>, String> {
+fn view_project(view: ViewArgs, command: &'static str) -> Result<Result<beeuni_lint::project::Project, u8>, String> {
     let mut options = CheckOptions::new(view.path);
-    (options.config, options.xcsh) = (view.config, view.xcsh);
+    (options.config, options.xcsh, options.command) = (view.config, view.xcsh, Some(command));
     let project = beeuni_lint::lint::load(&options).map_err(|error| error.to_string())?.project;
     if project.misnamed_manifest.is_some() {
         return Err("no beeuni.yaml at the project root (run `beeuni-lint check` for details)".into());
@@ -101,7 +101,7 @@ fn view_project(view: ViewArgs) -> Result<Result<beeuni_lint::project::Project, 
 }
 
 fn ls(json: bool, view: ViewArgs) -> Result<u8, String> {
-    let project = match view_project(view)? {
+    let project = match view_project(view, "ls")? {
         Ok(project) => project,
         Err(code) => return Ok(code),
     };
@@ -111,7 +111,7 @@ fn ls(json: bool, view: ViewArgs) -> Result<u8, String> {
 }
 
 fn agents(json: bool, view: ViewArgs) -> Result<u8, String> {
-    let project = match view_project(view)? {
+    let project = match view_project(view, "agents")? {
         Ok(project) => project,
         Err(code) => return Ok(code),
     };
@@ -137,7 +137,7 @@ fn impact(args: &cli::ImpactArgs) -> Result<u8, String> {
         head: "work tree",
         projects: Vec::new(),
     };
-    for path in run::projects_of(&paths, args.staged)? {
+    for path in run::projects_of(&paths, args.staged, args.config.as_deref())?.0 {
         let mut options = CheckOptions::new(path);
         (options.config, options.base, options.staged) = (args.config.clone(), args.base.clone(), args.staged);
         let compared = beeuni_lint::impact::load::project(&options).map_err(|error| error.to_string())?;

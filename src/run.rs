@@ -6,10 +6,13 @@ use beeuni_lint::diagnostic::Severity;
 use beeuni_lint::hook::MAX_REPOSITORY_PROJECTS;
 use beeuni_lint::lint::{CacheChoice, CheckOptions};
 use beeuni_lint::render;
+use beeuni_lint::repo::git::GitRepo;
 use beeuni_lint::report::Report;
 use beeuni_lint::source::escape::{escape, prefixed_lines};
+use std::collections::HashSet;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub fn check(args: &CheckArgs) -> Result<u8, String> {
     let fixing = args.fix || args.unsafe_fixes || args.diff;
@@ -43,12 +46,12 @@ fn hook(args: &CheckArgs) -> Result<u8, String> {
     let one_document =
         matches!(args.format, Format::Json | Format::Sarif | Format::Gitlab | Format::Junit) || args.output.is_some();
     if one_document || args.sarif_file.is_some() {
-        return report_projects(args, projects);
+        return report_projects(args, projects, None);
     }
     let several = projects.len() > 1;
     let (mut worst, mut headings) = (0, 0);
     for project in projects {
-        let code = match lint(args, project, !several) {
+        let code = match lint(args, project, !several, None) {
             Ok(Linted::Report(report)) => {
                 let named = args.format == Format::Human && (several || !report.sources.prefix().is_empty());
                 if named && !(args.quiet && report.diagnostics.is_empty()) {
@@ -79,11 +82,13 @@ fn heading(project: &str) -> String {
 /// PATHs given (or `.`): each its project; the root of a monorepo (no `beeuni.yaml` there) stands for every
 /// project the repository tracks. One project is reported as ever; several in one report.
 fn check_paths(args: &CheckArgs, paths: &[PathBuf]) -> Result<u8, String> {
-    report_projects(args, projects_of(paths, args.staged)?)
+    let (projects, repository) = projects_of(paths, args.staged, args.config.as_deref())?;
+    report_projects(args, projects, repository.as_ref())
 }
 
-/// Lints `projects` and prints one report of them: a project's as ever, several joined.
-fn report_projects(args: &CheckArgs, projects: Vec<PathBuf>) -> Result<u8, String> {
+/// Lints `projects` and prints one report of them: a project's as ever, several joined. `repository`: the git
+/// repository they are all in, read once for them all.
+fn report_projects(args: &CheckArgs, projects: Vec<PathBuf>, repository: Option<&Arc<GitRepo>>) -> Result<u8, String> {
     let sarif = args.format == Format::Sarif || args.sarif_file.is_some();
     if sarif && projects.len() > render::sarif::MAX_RUNS {
         return Err(format!(
@@ -94,14 +99,14 @@ fn report_projects(args: &CheckArgs, projects: Vec<PathBuf>) -> Result<u8, Strin
         ));
     }
     if let [one] = projects.as_slice() {
-        return match lint(args, one.clone(), true)? {
+        return match lint(args, one.clone(), true, repository)? {
             Linted::Report(report) => emit(args, vec![report]),
             Linted::Diff(code) => Ok(code),
         };
     }
     let (mut reports, mut worst) = (Vec::new(), 0);
     for project in projects {
-        match lint(args, project, false) {
+        match lint(args, project, false, repository) {
             Ok(Linted::Report(report)) => reports.push(report),
             Ok(Linted::Diff(code)) => worst = worst.max(code),
             Err(message) => {
@@ -117,11 +122,19 @@ fn report_projects(args: &CheckArgs, projects: Vec<PathBuf>) -> Result<u8, Strin
 }
 
 /// The projects to lint for `paths`: each path (the first of any that share a project), or for the top of a
-/// work tree without `beeuni.yaml` every project the repository tracks. Several need one git work tree: their
-/// paths are shown from its root.
-pub(crate) fn projects_of(paths: &[PathBuf], staged: bool) -> Result<Vec<PathBuf>, String> {
-    let mut projects: Vec<(PathBuf, PathBuf)> = Vec::new();
-    let mut top = None;
+/// work tree without `beeuni.yaml` every project the repository tracks but the config's `[paths] exclude` globs
+/// (`config`, else the `beeuni-lint.toml` at the top). Several need one git work tree: their paths are shown
+/// from its root. With them, for a run at the root, the repository read to list them: their runs reuse it.
+pub(crate) fn projects_of(
+    paths: &[PathBuf],
+    staged: bool,
+    config: Option<&Path>,
+) -> Result<(Vec<PathBuf>, Option<Arc<GitRepo>>), String> {
+    let mut projects: Vec<PathBuf> = Vec::new();
+    // The roots seen, to lint each once: a set, as a root's projects are up to 10,000 (a scan of those before
+    // each, comparing paths part by part, took most of a 10,000-project run).
+    let mut seen: HashSet<PathBuf> = HashSet::new();
+    let (mut top, mut repository) = (None, None);
     for path in paths {
         let found = beeuni_lint::discover::discover(path, staged).map_err(|error| error.to_string())?;
         let expanded = beeuni_lint::hook::repository_projects(&found, staged);
@@ -136,6 +149,10 @@ pub(crate) fn projects_of(paths: &[PathBuf], staged: bool) -> Result<Vec<PathBuf
                 return Err("the PATHs are in different git repositories: lint each on its own".into());
             }
         }
+        let expanded = match (expanded, &found.git) {
+            (Some(roots), Some(git)) => Some(not_excluded(roots, git.root(), config)?),
+            (expanded, _) => expanded,
+        };
         let found_projects = match expanded {
             Some(roots) if roots.len() > MAX_REPOSITORY_PROJECTS => {
                 return Err(format!(
@@ -143,16 +160,50 @@ pub(crate) fn projects_of(paths: &[PathBuf], staged: bool) -> Result<Vec<PathBuf
                     roots.len()
                 ));
             }
-            Some(roots) => roots.into_iter().map(|root| (root.clone(), root)).collect(),
+            Some(roots) => {
+                repository = found.git.clone();
+                roots.into_iter().map(|root| (root.clone(), root)).collect()
+            }
             None => vec![(found.root, path.clone())],
         };
         for (root, given) in found_projects {
-            if !projects.iter().any(|(seen, _)| *seen == root) {
-                projects.push((root, given));
+            if seen.insert(root) {
+                projects.push(given);
             }
         }
     }
-    Ok(projects.into_iter().map(|(_, given)| given).collect())
+    Ok((projects, repository))
+}
+
+/// The project roots the config at the top of the work tree (or `--config`) does not exclude: a root is left out
+/// when a `[paths] exclude` glob matches its folder or its `beeuni.yaml` (`tests/fixtures/**`), from the top.
+fn not_excluded(roots: Vec<PathBuf>, top: &Path, config: Option<&Path>) -> Result<Vec<PathBuf>, String> {
+    let config = beeuni_lint::config::Config::load(top, top, config)?;
+    if config.exclude.is_none() {
+        return Ok(roots);
+    }
+    let kept: Vec<PathBuf> = roots
+        .into_iter()
+        .filter(|root| {
+            let folder: Vec<&str> = root
+                .strip_prefix(top)
+                .map(|rel| rel.components().filter_map(|c| c.as_os_str().to_str()).collect())
+                .unwrap_or_default();
+            let folder = folder.join("/");
+            // The top itself (a project of xcsh tools there) is the repository's own: never left out.
+            folder.is_empty()
+                || !(config.is_excluded(&folder)
+                    || config.is_excluded(&format!("{folder}/{}", beeuni_lint::discover::MANIFEST)))
+        })
+        .collect();
+    if kept.is_empty() {
+        let shown = config.file.as_ref().map_or(beeuni_lint::config::FILE_NAME, |file| file.path.as_str());
+        return Err(format!(
+            "every project the repository tracks is excluded by `[paths] exclude` in {}: name a project to lint as a PATH",
+            escape(shown)
+        ));
+    }
+    Ok(kept)
 }
 
 /// A project linted: its report (fixes written, with `--fix`), or with `--diff` the exit code once the diff is
@@ -164,7 +215,7 @@ enum Linted {
 
 /// `alone`: the run's only project, whose model is left to the OS at exit rather than freed (see
 /// [`CheckOptions::leave_model`]); with several, each is freed before the next is linted.
-fn lint(args: &CheckArgs, path: PathBuf, alone: bool) -> Result<Linted, String> {
+fn lint(args: &CheckArgs, path: PathBuf, alone: bool, repository: Option<&Arc<GitRepo>>) -> Result<Linted, String> {
     // `--min-severity`: what is below it is dropped before anything else, in the run itself (before findings are
     // capped), from the fixes, the output and from `--fail-on`.
     let min = match args.min_severity {
@@ -190,6 +241,8 @@ fn lint(args: &CheckArgs, path: PathBuf, alone: bool) -> Result<Linted, String> 
         },
         keep_texts: false,
         leave_model: alone,
+        command: None,
+        repository: repository.cloned(),
     };
     if !(args.fix || args.unsafe_fixes || args.diff) {
         return beeuni_lint::fix::offer::check(&options).map(Linted::Report).map_err(|error| error.to_string());
@@ -217,6 +270,7 @@ fn emit(args: &CheckArgs, reports: Vec<Report>) -> Result<u8, String> {
         beeuni_lint::repo::given::write_report(path, "--sarif-file", sarif).map_err(|error| error.to_string())?;
     }
     let projects: Vec<String> = reports.iter().map(|report| report.sources.prefix().to_string()).collect();
+    let with_findings = reports.iter().filter(|report| !report.diagnostics.is_empty()).count();
     let projects: Vec<&str> = projects.iter().map(String::as_str).collect();
     let mut report = match <[Report; 1]>::try_from(reports) {
         Ok([one]) => one,
@@ -237,7 +291,12 @@ fn emit(args: &CheckArgs, reports: Vec<Report>) -> Result<u8, String> {
                     args.output.is_none() && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
                 }
             };
-            render::human::render(&report, color)
+            let mut text = render::human::render(&report, color);
+            // Several projects joined: the clean ones would be invisible without this line.
+            if projects.len() > 1 {
+                text.push_str(&render::human::projects_line(projects.len(), with_findings));
+            }
+            text
         }
         (Format::Short, _) => render::short::render(&report),
         (Format::Json, _) => render::json::render_projects(&report, &projects, version),

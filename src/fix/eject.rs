@@ -61,7 +61,7 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
         }
     }
     let comment = format!("# ejected from beeuni:{name}");
-    let (file, edits) = match decl {
+    let (file, edits, shown_line) = match decl {
         Some(decl) => {
             let source = project.file(decl.file);
             let value_span = settable_value(&source.text, decl.name_span().end(), decl.value_span()).ok_or_else(|| {
@@ -89,7 +89,7 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
                     content: format!("  {comment}"),
                 },
             });
-            (decl.file, edits)
+            (decl.file, edits, None)
         }
         None => add_line(&project, name, &module, &comment).map_err(Error::Edit)?,
     };
@@ -97,7 +97,8 @@ pub fn eject(path: &Path, name: &str, source: Option<Source>, force: bool) -> Re
     // either is written, and the manifest is put back when the module cannot be written.
     let manifest = edited(&project, file, &edits)?;
     write_all(&project, &[Step::Replace(&manifest.path, manifest.text.as_bytes()), Step::Create(&module, &bytes)])?;
-    let written = manifest.line;
+    // A new `tools:` key's first edited line is the key itself: the line set is the tool's, below it.
+    let written = shown_line.unwrap_or(manifest.line);
     // The manifest's path is the repository's: it stays on its line.
     let shown = escape(&project.file(file).path).into_owned();
     let (what, first) = match source {
@@ -129,13 +130,14 @@ fn eol_of(text: &str, decl: &crate::manifest::tools::ToolDecl) -> usize {
 }
 
 /// A tool with no line gets one under the root file's `tools:` key; without any `tools:` key in the graph,
-/// the root file gets one that also lists the other four, so that ejecting removes nothing.
+/// the root file gets one that also lists the other four, so that ejecting removes nothing. With the edits, the
+/// line to show as set when it is not the first edited line (a new `tools:` key's entry, below the key).
 fn add_line(
     project: &crate::project::Project,
     name: &str,
     module: &str,
     comment: &str,
-) -> Result<(crate::source::FileId, Vec<Edit>), String> {
+) -> Result<(crate::source::FileId, Vec<Edit>, Option<String>), String> {
     let root = project.root_file().ok_or("no beeuni.yaml to edit")?;
     let doc = &project.graph.files[0].doc;
     let text = &project.file(root).text;
@@ -149,7 +151,7 @@ fn add_line(
             || format!("cannot add `{name}` to the `tools:` key of {}: write it by hand", project.file(root).path);
         let edit = add_entries(doc, text, root, key.key, key.value, &[entry]).ok_or_else(cannot)?;
         if !flow {
-            return Ok((root, vec![edit]));
+            return Ok((root, vec![edit], None));
         }
         let from = edit.span.end();
         let line_end = text[from..].find(['\r', '\n']).map_or(text.len(), |i| from + i);
@@ -160,9 +162,9 @@ fn add_line(
             ));
         }
         let marker = Edit { file: root, span: Span::empty(line_end), content: format!("  {comment}") };
-        return Ok((root, vec![edit, marker]));
+        return Ok((root, vec![edit, marker], None));
     }
-    let mut lines = vec![line];
+    let mut lines = vec![line.clone()];
     if project.tools_keys.is_empty() {
         lines.extend(BEEUNI_TOOLS.iter().filter(|t| **t != name).map(|t| format!("{t}: beeuni:{t}")));
     }
@@ -170,9 +172,32 @@ fn add_line(
         return Err(format!("{} is not a block mapping: add the `tools:` key by hand", project.file(root).path));
     }
     let eol = line_break(text);
-    let lead = if text.is_empty() || text.ends_with('\n') { "" } else { eol };
     let block: String = lines.iter().map(|l| format!("  {l}{eol}")).collect();
-    Ok((root, vec![Edit { file: root, span: Span::empty(text.len()), content: format!("{lead}tools:{eol}{block}") }]))
+    // The key goes at the end of the file's one document: before its `...` end marker when it has one (after it,
+    // the key would start a second document), else at the end of the file.
+    let (at, lead) = match document_end(text) {
+        Some(marker) => (marker, ""),
+        None => (text.len(), if text.is_empty() || text.ends_with('\n') { "" } else { eol }),
+    };
+    let edit = Edit { file: root, span: Span::empty(at), content: format!("{lead}tools:{eol}{block}") };
+    Ok((root, vec![edit], Some(line)))
+}
+
+/// The start of the line holding the document end marker (`...` at the start of a line, alone or before blanks
+/// or a comment), if the text has one. The file parsed as one document, so the first such line ends it.
+fn document_end(text: &str) -> Option<usize> {
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let bare = line.strip_prefix('\u{feff}').unwrap_or(line);
+        if let Some(rest) = bare.strip_prefix("...")
+            && (rest.is_empty() || rest.starts_with([' ', '\t', '\r', '\n']))
+        {
+            // After a byte order mark, which stays the file's first bytes.
+            return Some(start + line.len() - bare.len());
+        }
+        start += line.len();
+    }
+    None
 }
 
 /// The starter `--template` writes: a plain tool object that satisfies section 4, keeps the arguments the web

@@ -55,6 +55,11 @@ pub fn render(report: &Report, color: bool) -> String {
     out
 }
 
+/// The line under the summary of a report that joins several projects (a monorepo's root, several PATHs).
+pub fn projects_line(linted: usize, with_findings: usize) -> String {
+    format!("{linted} projects linted, {with_findings} with findings\n")
+}
+
 /// `[*]` after the rule of a finding `--fix` fixes, `[*] unsafe` for one only `--unsafe-fixes` does (as ruff).
 fn fix_mark(d: &Diagnostic) -> &'static str {
     match d.fix.as_ref().map(|f| f.safety) {

@@ -26,6 +26,9 @@ fn related_to_origins(project: &Project, module: &Module, diagnostic: Diagnostic
     origins(project, module).into_iter().fold(diagnostic, Diagnostic::related)
 }
 
+/// How the finding of an import that fails only when the function holding it runs ends: the module loads.
+pub const AT_CALL: &str = "it fails when the function that holds it is called, not at load";
+
 /// A finding of `rule` about `import`, whose resolution failed. An `import()` or `require()` in a `try` with a
 /// `catch` does not stop the load: its finding is a warning at most, and says it fails when called. One inside a
 /// function without a `catch` (in `execute`, say) does not stop the load either, but fails every call: the rule's
@@ -37,7 +40,7 @@ pub fn at_import(project: &Project, rule: &Rule, module: &Module, import: &Impor
     };
     if !import.guarded {
         let message = match import.deferred {
-            true => format!("{message}: it fails when the function that holds it is called, not at load"),
+            true => format!("{message}: {AT_CALL}"),
             false => message,
         };
         return in_module(project, rule, module, import.span, message);

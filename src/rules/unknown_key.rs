@@ -1,8 +1,9 @@
-use crate::diagnostic::{Diagnostic, Label};
+use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Safety, Severity};
+use crate::manifest::agents::AgentDecl;
 use crate::project::Project;
 use crate::source::FileId;
-use crate::suggest::is_near_miss;
-use crate::yaml::{Document, NodeId};
+use crate::suggest::{is_near_miss, listed};
+use crate::yaml::{Document, Entry, NodeId};
 
 crate::rules::declare_rule! {
     /// A key is a near miss of a known key (`Tools`, `tool`, `agnets`, `exlude`).
@@ -17,7 +18,9 @@ crate::rules::declare_rule! {
     ///
     /// ## Why
     /// A misspelt key is silently ignored: `Tools:` declares nothing, and
-    /// `{exlude: [bash]}` leaves `bash` enabled.
+    /// `{exlude: [bash]}` leaves `bash` enabled. That last case is an error
+    /// (as `unknown-excluded-tool` is): the agent meant to hide tools and keeps
+    /// every one, and the message names the listed tools that stay enabled.
     ///
     /// ## Example
     /// ```yaml
@@ -36,11 +39,13 @@ crate::rules::declare_rule! {
     /// ```
     ///
     /// ## Fix
-    /// Use the known key the help suggests.
+    /// Use the known key the help suggests. For a near miss of `exclude` that is
+    /// the only key of the agent's `tools` mapping and holds a list: unsafe,
+    /// rename it to `exclude` (the agent then loses the tools it lists).
     id: "unknown-key",
     severity: Warning,
     category: Manifest,
-    fix: None,
+    fix: Unsafe,
     check: check,
 }
 
@@ -57,16 +62,68 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let name = &agent.name;
         near_misses(doc, agent.file, agent.node, AGENT, &|key| format!("setting `{key}` of agent `{name}`"), out);
         if let Some((_, tools)) = agent.tools_key {
-            near_misses(
-                doc,
-                agent.file,
-                tools,
-                AGENT_TOOLS,
-                &|key| format!("key `{key}` in the `tools` of agent `{name}`"),
-                out,
-            );
+            exclude_typos(project, agent, tools, out);
         }
     }
+}
+
+/// At most this many tools a misspelt `exclude` lists are named in its message.
+const NAMED: usize = 5;
+
+/// A near miss of `exclude` in an agent's `tools` mapping: an error, since the agent keeps every tool it meant to
+/// hide. The message names the listed tools that stay enabled and ends with the remedy.
+fn exclude_typos(project: &Project, agent: &AgentDecl, tools: NodeId, out: &mut Vec<Diagnostic>) {
+    let doc = &project.graph.files[agent.graph_index].doc;
+    let entries = doc.entries(tools).unwrap_or_default();
+    for entry in &entries {
+        let Some(key) = doc.scalar(entry.key) else { continue };
+        if AGENT_TOOLS.contains(&key) || !is_exclude_typo(key) {
+            continue;
+        }
+        let kept = kept_enabled(project, agent, doc, entry);
+        let shown: Vec<&str> = kept.iter().take(NAMED).copied().collect();
+        let more = match kept.len().saturating_sub(NAMED) {
+            0 => String::new(),
+            n => format!(" and {n} more it lists"),
+        };
+        let consequence = match (entries.len(), shown.is_empty()) {
+            (1, true) => "so every tool stays enabled".to_string(),
+            (1, false) => format!("so every tool stays enabled, {}{more} included", listed(&shown, "and")),
+            (_, true) => "so it hides nothing".to_string(),
+            (_, false) => format!("so {}{more} {} enabled", listed(&shown, "and"), verb(kept.len())),
+        };
+        let message = format!(
+            "unknown key `{key}` in the `tools` of agent `{}`: it is ignored, {consequence}; rename it to `exclude`",
+            agent.name
+        );
+        let span = doc.node(entry.key).span;
+        let mut diagnostic = RULE
+            .diagnostic_with(Severity::Error, Label::new(agent.file, span), message)
+            .help("did you mean `exclude`?");
+        // Alone in the mapping with a list, renamed it makes the documented `{exclude: [...]}`; beside other keys it
+        // would make a mixed mapping, and with one name `{exclude: bash}` (both `agent-tools-shape`): no fix then.
+        if entries.len() == 1 && doc.items(entry.value).is_some() {
+            let written = project.file(agent.file).slice(span);
+            let content = crate::yaml::edit::requote(written, "exclude");
+            diagnostic = diagnostic.fix(Fix::new(Safety::Unsafe, vec![Edit { file: agent.file, span, content }]));
+        }
+        out.push(diagnostic);
+    }
+}
+
+fn verb(count: usize) -> &'static str {
+    if count == 1 { "stays" } else { "stay" }
+}
+
+/// The tools the misspelt entry lists (a list, or one name) that the project knows: those the agent keeps.
+fn kept_enabled<'d>(project: &Project, agent: &AgentDecl, doc: &'d Document, entry: &Entry) -> Vec<&'d str> {
+    let names: Vec<&str> = match doc.items(entry.value) {
+        Some(items) => items.iter().filter_map(|&item| doc.str(item)).collect(),
+        None => doc.str(entry.value).into_iter().collect(),
+    };
+    // The list is the repository's, of any length: repeated names are dropped through a set, not a scan.
+    let mut seen = std::collections::HashSet::new();
+    names.into_iter().filter(|&name| !project.is_unknown_in(agent, name) && name != "*" && seen.insert(name)).collect()
 }
 
 /// Reports the keys of `map` that nearly match one of `known`; `what` names such a key (worded only for a finding).

@@ -1,3 +1,4 @@
+use crate::catalog::{HARNESS_TIER1, HARNESS_TIER2, XCSH_BUILTIN_TOOLS};
 use crate::diagnostic::{Diagnostic, Edit, Fix, Label, Safety};
 use crate::manifest::agents::{AgentDecl, ToolRef};
 use crate::project::Project;
@@ -11,7 +12,11 @@ crate::rules::declare_rule! {
     /// harness tool, a Beeuni tool or a tool declared under `tools:` (connector
     /// tools are `connector-in-tools`). "did you mean" names a known tool within
     /// two edits. A project tool the change being checked removes (`--base`,
-    /// `--staged`) is `removed-tool-in-use` instead, which says why.
+    /// `--staged`) is `removed-tool-in-use` instead, which says why. A name near
+    /// no known tool gets the help to declare it under `tools:` or drop it from
+    /// the list; `harness-tools` in beeuni-lint.toml is suggested only for a name
+    /// that looks like a harness tool (an xcsh built-in, or the family of one
+    /// such as `pty_*`, `lsp_*`, `plan_*`).
     ///
     /// ## Why
     /// The platform warns and ignores the name: the agent does not get the tool
@@ -56,6 +61,40 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The help of a name near no known tool. Most often a project tool the manifest no longer declares (or never
+/// did): declaring or dropping it is the remedy, not the config. `harness-tools` is named only for a name that
+/// looks like a harness tool ([`looks_like_harness_tool`]), where the table may be behind the harness.
+fn unmatched_help(project: &Project, name: &str) -> String {
+    let base = match project.base {
+        // A change-aware run reports a tool the change removed as `removed-tool-in-use`: this one was not.
+        Some(_) => String::new(),
+        None => " (`--base REV` tells whether a change removed it from `tools:`)".to_string(),
+    };
+    // The name is in the message already (it may be long): the help does not repeat it.
+    let mut help = format!("declare it under `tools:`, or drop it from the list{base}");
+    if looks_like_harness_tool(name) {
+        help.push_str(
+            "; if it is a harness tool beeuni-lint does not know, add it to `harness-tools` in beeuni-lint.toml",
+        );
+    }
+    help
+}
+
+/// Does `name` look like a harness tool (docs/readings.md)? A built-in of the xcsh harness (a sibling harness,
+/// whose names reach this one's table in versions beeuni-lint may not know yet), or a name in the family of a
+/// harness tool written `family_member` (`pty_resize`, `lsp_references`, `plan_review`).
+pub fn looks_like_harness_tool(name: &str) -> bool {
+    if XCSH_BUILTIN_TOOLS.contains(&name) {
+        return true;
+    }
+    let Some((family, rest)) = name.split_once('_') else { return false };
+    !rest.is_empty()
+        && HARNESS_TIER1
+            .iter()
+            .chain(HARNESS_TIER2)
+            .any(|known| known.split_once('_').is_some_and(|(known_family, _)| known_family == family))
+}
+
 pub fn at(agent: &AgentDecl, tool: &ToolRef) -> Label {
     Label::new(agent.file, tool.item)
 }
@@ -69,9 +108,7 @@ pub fn with_suggestion(
     near: &[&str],
 ) -> Diagnostic {
     let Some(first) = near.first() else {
-        return diagnostic.help(
-            "check the spelling; add a name the harness table does not know to `harness-tools` in beeuni-lint.toml",
-        );
+        return diagnostic.help(unmatched_help(project, &tool.name));
     };
     let diagnostic = diagnostic.help(format!("did you mean {}?", one_of(near)));
     // A tie at the smallest distance is named, not guessed at: no fix.
@@ -82,4 +119,20 @@ pub fn with_suggestion(
         return diagnostic.fix(Fix::new(Safety::Unsafe, vec![edit]));
     }
     diagnostic
+}
+
+#[cfg(test)]
+mod tests {
+    use super::looks_like_harness_tool;
+
+    #[test]
+    fn a_harness_tool_is_an_xcsh_built_in_or_of_a_harness_family() {
+        for name in ["ast_grep", "notebook", "todo_write", "pty_resize", "lsp_references", "plan_review", "apply_diff"]
+        {
+            assert!(looks_like_harness_tool(name), "{name}");
+        }
+        for name in ["lookup_order", "grpx", "pty_", "pty", "deploy", "order_lookup"] {
+            assert!(!looks_like_harness_tool(name), "{name}");
+        }
+    }
 }

@@ -322,3 +322,47 @@ fn an_undeclared_tool_ejected_into_a_flow_mapping_is_marked_and_restored() {
         "the line of the flow mapping `tools:` in beeuni.yaml ends in a comment, where `# ejected from beeuni:show` must go: write the entry by hand"
     );
 }
+
+/// A manifest whose one document ends with `...` (with or without `%YAML 1.2`, with a BOM and CRLF): the first
+/// `tools:` key goes inside the document, before the marker (after it, it would start a second document), every
+/// other byte kept; the `set` line shows the tool's line, not the new key. Restore then finds the line there.
+#[test]
+fn the_first_tools_key_goes_inside_a_document_that_ends_with_its_marker() {
+    let four = "  web_search: beeuni:web_search\n  image_search: beeuni:image_search\n  scrape_webpage: beeuni:scrape_webpage\n  memory: beeuni:memory\n";
+    let cases = [
+        ("---\nagents:\n  a:\n    tools: all\n...\n", "---\nagents:\n  a:\n    tools: all\n", "...\n"),
+        (
+            "%YAML 1.2\n---\n# my agents\nagents:\n  a:\n    tools: all\n... # end\n# after the document\n",
+            "%YAML 1.2\n---\n# my agents\nagents:\n  a:\n    tools: all\n",
+            "... # end\n# after the document\n",
+        ),
+        ("agents:\n  a:\n    tools: all\n...", "agents:\n  a:\n    tools: all\n", "..."),
+    ];
+    for (before, head, tail) in cases {
+        let dir = repo(&[("beeuni.yaml", before)]);
+        let run = run_in(dir.path(), &["eject", "show", "--template"]);
+        assert_eq!(run.code, 0, "{before:?}: {}", run.stderr);
+        let ejected = format!("{head}tools:\n  show: tools/show.ts  # ejected from beeuni:show\n{four}{tail}");
+        assert_eq!(read(dir.path(), "beeuni.yaml"), ejected, "{before:?}");
+        assert!(
+            run.stdout.contains("\n  set     beeuni.yaml: show: tools/show.ts  # ejected from beeuni:show\n"),
+            "{}",
+            run.stdout
+        );
+        // The project lints without a YAML error, and restoring edits the line inside the document.
+        commit(dir.path());
+        let report = lint(dir.path());
+        assert!(!crate::common::rule_ids(&report).contains(&"yaml-syntax"), "{report:#}");
+        assert_eq!(run_in(dir.path(), &["restore", "show"]).code, 0);
+        let restored = format!("{head}tools:\n  show: beeuni:show\n{four}{tail}");
+        assert_eq!(read(dir.path(), "beeuni.yaml"), restored, "{before:?}");
+    }
+    // A byte order mark and CRLF line ends are kept, and the new lines take CRLF.
+    let before = "\u{feff}%YAML 1.2\r\n---\r\nagents:\r\n  a:\r\n    tools: all\r\n...\r\n";
+    let dir = repo(&[("beeuni.yaml", before)]);
+    assert_eq!(run_in(dir.path(), &["eject", "memory", "--template"]).code, 0);
+    assert_eq!(
+        read(dir.path(), "beeuni.yaml"),
+        "\u{feff}%YAML 1.2\r\n---\r\nagents:\r\n  a:\r\n    tools: all\r\ntools:\r\n  memory: tools/memory.ts  # ejected from beeuni:memory\r\n  web_search: beeuni:web_search\r\n  image_search: beeuni:image_search\r\n  scrape_webpage: beeuni:scrape_webpage\r\n  show: beeuni:show\r\n...\r\n"
+    );
+}

@@ -80,6 +80,19 @@ fn unknown_excluded_tool() {
 }
 
 #[test]
+fn unknown_key_for_exclude() {
+    insta::assert_snapshot!(variants(
+        "unknown-key",
+        &[
+            ("block", "agents:\n  a:\n    tools:\n      excludes:\n        - bash\n"),
+            ("flow", "agents: {a: {tools: {exlude: [bash, write]}}}\n"),
+            ("quoted", "agents:\n  a:\n    tools: {'Exclude': ['bash']}\n"),
+            ("commented", "agents:\n  a:\n    tools:\n      # no shell\n      excludes: [bash]  # typo\n"),
+        ]
+    ));
+}
+
+#[test]
 fn unloaded_beeuni_tool_in_a_list() {
     insta::assert_snapshot!(variants(
         "unloaded-beeuni-tool",

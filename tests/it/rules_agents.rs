@@ -33,6 +33,31 @@ fn unknown_tool() {
     assert_eq!(finding["fix"]["edits"][0]["content"], "grep");
 }
 
+/// A name near no known tool (a project tool removed from `tools:`, still listed): the help says to declare it or
+/// drop it, and that `--base` tells whether a change removed it; `harness-tools` only for a name that looks like a
+/// harness tool (`pty_resize`, of the `pty_*` family). With a base, the `--base` part is left out.
+#[test]
+fn unknown_tool_near_nothing_is_told_to_declare_or_drop_it() {
+    let dir = fixture("unknown-tool-undeclared");
+    let (_, report) = json_in(dir.path(), &[]);
+    let found = of_rule(&report, "unknown-tool");
+    assert_eq!(found.len(), 2, "{report:#}");
+    let declare = "declare it under `tools:`, or drop it from the list";
+    let base = " (`--base REV` tells whether a change removed it from `tools:`)";
+    assert_help(found[0], &format!("{declare}{base}"));
+    assert_help(
+        found[1],
+        &format!(
+            "{declare}{base}; if it is a harness tool beeuni-lint does not know, add it to `harness-tools` in beeuni-lint.toml"
+        ),
+    );
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-q", "-m", "one"]);
+    let (_, report) = json_in(dir.path(), &["--base", "HEAD"]);
+    assert_help(of_rule(&report, "unknown-tool")[0], declare);
+}
+
 /// `exclude: [bash, wirte, edit]`: the typo leaves `write` enabled on the experimental harness only; on the
 /// standard one `edit` hides it (as `agents` shows), so the message says which harness.
 #[test]
@@ -160,8 +185,8 @@ fn every_invalid_form_is_agent_tools_shape() {
 fn exclude_typo_is_unknown_key_only() {
     let (code, report) = lint_agents("agents:\n  support:\n    tools: {exlude: [bash]}\n");
     assert_eq!(code, 1);
-    let message = "unknown key `exlude` in the `tools` of agent `support`: it is ignored";
-    assert_findings(&report, &[("unknown-key", "warning", "beeuni.yaml", 9, 13, message)]);
+    let message = "unknown key `exlude` in the `tools` of agent `support`: it is ignored, so every tool stays enabled, `bash` included; rename it to `exclude`";
+    assert_findings(&report, &[("unknown-key", "error", "beeuni.yaml", 9, 13, message)]);
     assert_help(&diagnostics(&report)[0], "did you mean `exclude`?");
 }
 

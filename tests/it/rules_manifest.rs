@@ -45,6 +45,85 @@ fn manifest_name() {
 fn unknown_key() {
     let report = run("unknown-key", &[]).1;
     assert_help(&diagnostics(&report)[0], "did you mean `tools`?");
+    assert!(diagnostics(&report)[0]["fix"].is_null(), "{report:#}");
+    let report = run("unknown-key-exclude", &[]).1;
+    assert_help(&diagnostics(&report)[0], "did you mean `exclude`?");
+    assert_eq!(diagnostics(&report)[0]["fix"]["safety"], "unsafe", "{report:#}");
+}
+
+/// A near miss of `exclude`: the message names only the listed tools the project knows (each once, five at most),
+/// and beside another key of the mapping it says what stays enabled, with no fix (renamed, the mapping would mix
+/// `exclude` with `tool: false`), nor for one name instead of a list. A near miss of another key stays a warning.
+#[test]
+fn a_misspelt_exclude_names_what_stays_enabled() {
+    let manifest = "tools:\n  lookup: tools/lookup.ts\nagents:\n  a:\n    tools: {excludes: [bsh, lookup, bash, bash]}\n  b:\n    tools: {exlude: [bsh]}\n  c:\n    tools:\n      excludes: [read, grep, glob, edit, write, bash, task]\n  d:\n    tools: {Exclude: [bash], edit: false}\n  e:\n    Tools: [read]\n  f:\n    tools: {excludes: bash}\n";
+    let dir = project(&[
+        ("beeuni.yaml", manifest),
+        (
+            "tools/lookup.ts",
+            "export default { description: 'd', parameters: { type: 'object', properties: {} }, async execute() { return 'x' } }\n",
+        ),
+    ]);
+    let (code, report) = json_in(dir.path(), &["--min-severity", "warning"]);
+    assert_eq!(code, 1);
+    let unknown = of_rule(&report, "unknown-key");
+    let expected: [Expect; 4] = [
+        (
+            "unknown-key",
+            "error",
+            "beeuni.yaml",
+            5,
+            13,
+            "unknown key `excludes` in the `tools` of agent `a`: it is ignored, so every tool stays enabled, `lookup` and `bash` included; rename it to `exclude`",
+        ),
+        (
+            "unknown-key",
+            "error",
+            "beeuni.yaml",
+            7,
+            13,
+            "unknown key `exlude` in the `tools` of agent `b`: it is ignored, so every tool stays enabled; rename it to `exclude`",
+        ),
+        (
+            "unknown-key",
+            "error",
+            "beeuni.yaml",
+            10,
+            7,
+            "unknown key `excludes` in the `tools` of agent `c`: it is ignored, so every tool stays enabled, `read`, `grep`, `glob`, `edit` and `write` and 2 more it lists included; rename it to `exclude`",
+        ),
+        (
+            "unknown-key",
+            "error",
+            "beeuni.yaml",
+            12,
+            13,
+            "unknown key `Exclude` in the `tools` of agent `d`: it is ignored, so `bash` stays enabled; rename it to `exclude`",
+        ),
+    ];
+    for (finding, expected) in unknown.iter().zip(&expected) {
+        assert_finding(finding, expected);
+    }
+    assert_eq!(unknown.len(), 6, "{report:#}");
+    // One name, not a list: renamed, `{exclude: bash}` would be the wrong shape, so no fix.
+    assert_finding(
+        unknown[5],
+        &(
+            "unknown-key",
+            "error",
+            "beeuni.yaml",
+            16,
+            13,
+            "unknown key `excludes` in the `tools` of agent `f`: it is ignored, so every tool stays enabled, `bash` included; rename it to `exclude`",
+        ),
+    );
+    assert!(unknown[5]["fix"].is_null(), "{:#}", unknown[5]);
+    assert!(unknown[3]["fix"].is_null(), "{:#}", unknown[3]);
+    assert!(unknown[..3].iter().all(|d| d["fix"]["safety"] == "unsafe"), "{report:#}");
+    assert_finding(
+        unknown[4],
+        &("unknown-key", "warning", "beeuni.yaml", 14, 5, "unknown setting `Tools` of agent `e`: it is ignored"),
+    );
 }
 
 #[test]

@@ -52,7 +52,7 @@ fn an_invalid_tool_list_is_invalid_never_a_tool_set() {
     )]);
     let check = run_in(dir.path(), &["--format", "short", "."]);
     assert!(check.stdout.contains("error[agent-tools-shape]"), "{}", check.stdout);
-    assert!(check.stdout.contains("warning[unknown-key]"), "{}", check.stdout);
+    assert!(check.stdout.contains("error[unknown-key]"), "{}", check.stdout);
     let run = run_in(dir.path(), &["agents", "--json", "."]);
     assert_eq!(run.code, 0);
     let access: Value = serde_json::from_str(&run.stdout).unwrap();
@@ -152,4 +152,49 @@ fn a_misspelt_tools_key_is_invalid_not_every_tool() {
     assert_eq!((&a["agent"], &a["invalid"], &a["tools"]), (&"a".into(), &true.into(), &serde_json::json!([])));
     // Nor does `b` reach anything through `task` by starting `a`.
     assert!(access[1].get("through_task").is_none(), "{access:#}");
+}
+
+/// `ls` keeps the documented table and adds after it a line for each listed tool whose module `check` says is
+/// skipped at load; `ls --json` marks them with `skipped_at_load: true` (left out when false). Each fixture's
+/// clean twin gets neither.
+#[test]
+fn ls_points_at_the_tools_whose_module_is_skipped_at_load() {
+    let line = "\nlookup_order: tools/lookup_order.ts will be skipped at load, so sessions do not get the tool (`beeuni-lint check` says why)\n";
+    for name in ["module-syntax", "module-missing", "module-import-missing"] {
+        let dir = fixture(name);
+        let run = run_in(dir.path(), &["ls", "."]);
+        assert_eq!(run.code, 0, "{name}: {}", run.stderr);
+        let table = "NAME            KIND     SOURCE\nweb_search      beeuni   beeuni:web_search\nimage_search    beeuni   beeuni:image_search\nscrape_webpage  beeuni   beeuni:scrape_webpage\nmemory          beeuni   beeuni:memory\nshow            beeuni   beeuni:show\nlookup_order    project  tools/lookup_order.ts\n";
+        assert_eq!(run.stdout, format!("{table}{line}"), "{name}");
+        let listing: Value = serde_json::from_str(&run_in(dir.path(), &["ls", "--json", "."]).stdout).unwrap();
+        assert_eq!(listing["tools"][5]["skipped_at_load"], true, "{name}: {listing:#}");
+        assert!(listing["tools"][0].get("skipped_at_load").is_none(), "{name}: {listing:#}");
+        let clean = fixture(&format!("{name}-clean"));
+        let run = run_in(clean.path(), &["ls", "."]);
+        assert!(!run.stdout.contains("skipped at load"), "{name}-clean: {}", run.stdout);
+        let listing: Value = serde_json::from_str(&run_in(clean.path(), &["ls", "--json", "."]).stdout).unwrap();
+        let marked = listing["tools"].as_array().unwrap().iter().any(|t| t.get("skipped_at_load").is_some());
+        assert!(!marked, "{name}-clean: {listing:#}");
+    }
+    // A helper that fails at load takes down the declared module that imports it; an import in `execute` fails
+    // only when called, and the module loads.
+    let dir = project(&[
+        ("beeuni.yaml", "tools:\n  show: beeuni:show\n  a_tool: tools/a.ts\n  b_tool: tools/b.ts\n"),
+        (
+            "tools/a.ts",
+            "import { x } from './helper'\nexport default { description: x, parameters: { type: 'object', properties: {} }, async execute() { return 'a' } }\n",
+        ),
+        ("tools/helper.ts", "import { y } from './nope'\nexport const x = 'd' + y\n"),
+        (
+            "tools/b.ts",
+            "export default { description: 'd', parameters: { type: 'object', properties: {} }, async execute() { const m = await import('./gone'); return m.x } }\n",
+        ),
+    ]);
+    let run = run_in(dir.path(), &["ls", "."]);
+    assert!(
+        run.stdout.ends_with("\na_tool: tools/a.ts will be skipped at load, so sessions do not get the tool (`beeuni-lint check` says why)\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("b_tool: tools/b.ts will"), "{}", run.stdout);
 }
