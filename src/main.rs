@@ -130,6 +130,7 @@ fn impact(args: &cli::ImpactArgs) -> Result<u8, String> {
     if args.base.is_none() && !args.staged {
         return Err(beeuni_lint::impact::load::NEEDS_TWO_VERSIONS.into());
     }
+    let link_base = args.link_base.as_deref().map(beeuni_lint::impact::link::LinkBase::parse).transpose()?;
     let paths = if args.paths.is_empty() { vec![std::path::PathBuf::from(".")] } else { args.paths.clone() };
     let mut document = beeuni_lint::impact::Impact {
         version: beeuni_lint::impact::JSON_VERSION,
@@ -143,6 +144,9 @@ fn impact(args: &cli::ImpactArgs) -> Result<u8, String> {
         let compared = beeuni_lint::impact::load::project(&options).map_err(|error| error.to_string())?;
         (document.base, document.head) = (compared.base, compared.head);
         document.projects.push(compared.impact);
+    }
+    if let Some(link_base) = &link_base {
+        beeuni_lint::impact::link::add_links(&mut document, link_base);
     }
     let text = match args.format {
         cli::ImpactFormat::Json => beeuni_lint::impact::render::json(&document),

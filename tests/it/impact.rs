@@ -24,12 +24,66 @@ fn two_commits(base: &[(&str, &str)], head: &[(&str, &str)]) -> Repo {
     repo
 }
 
-/// `impact --base main --format json` (exit 0), checked against `agents --json` at both commits.
+/// `impact --base main --format json` (exit 0), checked against `agents --json` at both commits and its causes
+/// against its rows; returned without the fields that file rows under causes (`causes`, each row's `cause`, a
+/// module's `line`), which the tests of causes assert ([`with_causes`]).
 fn impact(repo: &Repo) -> Value {
+    let mut report = with_causes(repo);
+    for project in report["projects"].as_array_mut().unwrap() {
+        for module in project["modules_changed"].as_array_mut().unwrap() {
+            module.as_object_mut().unwrap().remove("line");
+        }
+        for agent in project["agents"].as_array_mut().unwrap() {
+            agent.as_object_mut().unwrap().remove("causes");
+            for harness in agent["harnesses"].as_array_mut().unwrap() {
+                for list in harness.as_object_mut().unwrap().values_mut().filter_map(Value::as_array_mut) {
+                    list.iter_mut().for_each(|row| drop(row.as_object_mut().unwrap().remove("cause")));
+                }
+            }
+            for field in ["secrets_granted", "secrets_revoked"] {
+                for secret in agent[field].as_array_mut().unwrap() {
+                    secret.as_object_mut().unwrap().remove("cause");
+                }
+            }
+        }
+    }
+    report
+}
+
+/// The whole report, checked: against `agents --json`, and every row's `cause` an index into its agent's
+/// `causes`, which lists the row's name among what it gains or loses (and nothing no row names).
+fn with_causes(repo: &Repo) -> Value {
     let run = bin_in(&repo.dir, &["impact", "--base", "main", "--format", "json"]);
     assert_eq!(run.code, 0, "stderr:\n{}", run.stderr);
     let report: Value = serde_json::from_str(&run.stdout).unwrap();
     agrees_with_agents(repo, &report["projects"][0]);
+    for agent in report["projects"].as_array().unwrap().iter().flat_map(|p| p["agents"].as_array().unwrap()) {
+        let causes = agent["causes"].as_array().unwrap();
+        let mut named: BTreeSet<(usize, &str, &str)> = BTreeSet::new();
+        let mut rows = Vec::new();
+        for harness in agent["harnesses"].as_array().unwrap() {
+            for (list, field) in
+                [("gained", "gains"), ("task_gained", "gains"), ("lost", "loses"), ("task_lost", "loses")]
+            {
+                rows.extend(harness[list].as_array().unwrap().iter().map(|row| (row, field)));
+            }
+        }
+        rows.extend(agent["secrets_granted"].as_array().unwrap().iter().map(|row| (row, "secrets_granted")));
+        rows.extend(agent["secrets_revoked"].as_array().unwrap().iter().map(|row| (row, "secrets_revoked")));
+        for (row, field) in rows {
+            let index = row["cause"].as_u64().unwrap() as usize;
+            let name = row["name"].as_str().unwrap();
+            assert!(causes[index][field].as_array().unwrap().iter().any(|n| n == name), "{row} in {agent:#}");
+            named.insert((index, field, name));
+        }
+        for (index, cause) in causes.iter().enumerate() {
+            for field in ["gains", "loses", "secrets_granted", "secrets_revoked"] {
+                for name in cause[field].as_array().unwrap() {
+                    assert!(named.contains(&(index, field, name.as_str().unwrap())), "{name} of {cause}");
+                }
+            }
+        }
+    }
     report
 }
 
@@ -385,16 +439,10 @@ fn nothing_changed_is_one_line() {
     let yaml = "agents:\n  a:\n    tools: [read]\n";
     let repo = two_commits(&[("beeuni.yaml", yaml)], &[("beeuni.yaml", yaml), ("notes.md", "x\n")]);
     assert_eq!(impact(&repo)["projects"][0]["agents"], json!([]));
-    let human = bin_in(&repo.dir, &["impact", "--base", "main"]);
-    assert_eq!((human.code, human.stdout.lines().next()), (0, Some("No change to what any agent can call.")));
-    let markdown = bin_in(&repo.dir, &["impact", "--base", "main", "--format", "markdown"]);
-    let short = repo.short("main");
-    assert_eq!(
-        markdown.stdout,
-        format!(
-            "### beeuni-lint impact\n\nNo change to what any agent can call.\n\nCompared work tree with `merge base {short} of main and HEAD`.\n"
-        )
-    );
+    for format in ["human", "markdown"] {
+        let run = bin_in(&repo.dir, &["impact", "--base", "main", "--format", format]);
+        assert_eq!((run.code, run.stdout.as_str()), (0, "No change to what any agent can call.\n"), "{format}");
+    }
 }
 
 #[test]
@@ -410,22 +458,42 @@ fn staged_compares_the_index_with_head() {
     assert_eq!(report["head"], "index");
     assert_eq!(report["base"], format!("HEAD ({})", repo.short("HEAD")));
     let gained = &agents(&report)[0]["harnesses"][0]["gained"];
-    assert_eq!(gained, &json!([change("grep", "harness", "listed (before: not in its `tools:` list)")]));
+    let mut grep = change("grep", "harness", "listed (before: not in its `tools:` list)");
+    grep["cause"] = json!(0);
+    assert_eq!(gained, &json!([grep]));
+    // The index's line: the list's second item.
+    assert_eq!(
+        (&agents(&report)[0]["causes"][0]["change"], &agents(&report)[0]["causes"][0]["column"]),
+        (&json!("`tools:` lists `grep`"), &json!(19))
+    );
 }
 
+/// Every path is the repository's, as `check` writes it: the module of the project `apps/two` is
+/// `apps/two/tools/t.ts`, and each cause names its project's manifest from the root.
 #[test]
-fn a_monorepo_root_compares_every_project() {
+fn a_monorepo_root_compares_every_project_with_paths_from_the_root() {
+    let module = |description: &str| {
+        format!(
+            "export default {{\n  description: '{description}',\n  parameters: {{}},\n  async execute() {{ return ''; }},\n}};\n"
+        )
+    };
+    let two = "tools:\n  t: ./tools/t.ts\nagents:\n  b:\n    tools: [read, t]\n";
     let repo = two_commits(
         &[
             ("apps/one/beeuni.yaml", "agents:\n  a:\n    tools: [read]\n"),
-            ("apps/two/beeuni.yaml", "agents:\n  b:\n    tools: [read]\n"),
+            ("apps/two/beeuni.yaml", two),
+            ("apps/two/tools/t.ts", &module("Old")),
         ],
         &[
             ("apps/one/beeuni.yaml", "agents:\n  a:\n    tools: [read, grep]\n"),
-            ("apps/two/beeuni.yaml", "agents:\n  b:\n    tools: [read]\n"),
+            ("apps/two/beeuni.yaml", two),
+            ("apps/two/tools/t.ts", &module("New")),
         ],
     );
-    let run = bin_in(&repo.dir, &["impact", "--base", "main", "--format", "json"]);
+    let run = bin_in(
+        &repo.dir,
+        &["impact", "--base", "main", "--format", "json", "--link-base", "https://x.test/o/r/blob/abc"],
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let report: Value = serde_json::from_str(&run.stdout).unwrap();
     let projects: Vec<(&str, usize)> = report["projects"]
@@ -435,9 +503,28 @@ fn a_monorepo_root_compares_every_project() {
         .map(|p| (p["project"].as_str().unwrap(), p["agents"].as_array().unwrap().len()))
         .collect();
     assert_eq!(projects, [("apps/one", 1), ("apps/two", 0)]);
-    let human = bin_in(&repo.dir, &["impact", "--base", "main"]);
-    assert!(human.stdout.starts_with("1 agent gains tools\n"), "{}", human.stdout);
-    assert!(human.stdout.contains("\n==> apps/one <==\nagent a: gains 1 tool\n"), "{}", human.stdout);
+    let module = &report["projects"][1]["modules_changed"][0];
+    assert_eq!((&module["module"], &module["line"]), (&json!("apps/two/tools/t.ts"), &json!(2)));
+    assert_eq!(module["url"], "https://x.test/o/r/blob/abc/apps/two/tools/t.ts#L2");
+    let cause = &report["projects"][0]["agents"][0]["causes"][0];
+    assert_eq!(
+        (&cause["path"], &cause["line"], &cause["column"], &cause["change"], &cause["gains"]),
+        (&json!("apps/one/beeuni.yaml"), &json!(3), &json!(19), &json!("`tools:` lists `grep`"), &json!(["grep"]))
+    );
+    assert_eq!(cause["url"], "https://x.test/o/r/blob/abc/apps/one/beeuni.yaml#L3");
+    let human = bin_in(&repo.dir, &["impact", "--base", "main"]).stdout;
+    let short = repo.short("main");
+    assert_eq!(
+        human,
+        format!(
+            "1 agent gains tools; 1 tool module changed\ncompared: merge base {short} of main and HEAD -> work tree\n\n\
+             ==> apps/one <==\nagent a: +grep\n  apps/one/beeuni.yaml:3  `tools:` lists grep: +grep\n\n\
+             ==> apps/two <==\ntool t (apps/two/tools/t.ts:2): description changed\n"
+        )
+    );
+    let markdown = bin_in(&repo.dir, &["impact", "--base", "main", "--format", "markdown"]).stdout;
+    assert!(markdown.contains("\n- tool `t` (`apps/two/tools/t.ts:2`): description changed\n"), "{markdown}");
+    assert!(markdown.contains("\n  - `apps/one/beeuni.yaml:3` `tools:` lists `grep`: +`grep`\n"), "{markdown}");
 }
 
 #[test]
@@ -490,16 +577,86 @@ fn markdown_for_a_pull_request_comment() {
     let run = bin_in(&repo.dir, &["impact", "--base", "main", "--format", "markdown"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let text = run.stdout.replace(&repo.short("main"), "BASE");
-    // Our own tags only: a line that starts an HTML block is ours, and the name is elsewhere a code span (opened by
-    // two backticks, as it holds one), where GitHub shows `<` as it is.
-    for line in text.lines().filter(|line| line.starts_with('<')) {
-        assert!(line == "</details>" || line.starts_with("<details><summary><code>"), "{line}");
-    }
+    // No HTML at all: the name is a code span wherever it is (opened by two backticks, as it holds one), its `|`
+    // as written (a backslash would be shown: no table here). `markdown_render` renders it.
+    assert!(!text.lines().any(|line| line.starts_with('<')), "{text}");
     for line in text.lines().filter(|line| line.contains("<img")) {
-        assert!(line.contains("``</summary></details><img src=x onerror=alert(1)>`\\|``"), "{line}");
+        assert!(line.contains("``</summary></details><img src=x onerror=alert(1)>`|``"), "{line}");
     }
-    assert!(text.contains("<summary><code>&lt;/summary&gt;&lt;/details&gt;&lt;img"), "{text}");
     insta::assert_snapshot!(text);
+}
+
+/// The issue's case: one `exclude:` list emptied, in an imported file. Each format says the net change first,
+/// then the cause at its line with what it gives, `pty_*` folded under `bash`; the human report is five lines.
+#[test]
+fn an_emptied_exclude_is_one_cause_at_its_line_in_every_format() {
+    let manifest = ("beeuni.yaml", "imports: [config/agents.yaml]\n");
+    let agents = |exclude: &str| {
+        format!("agents:\n  # the support desk\n  support:\n    tools:\n      # no shell\n      exclude: [{exclude}]\n")
+    };
+    let repo = two_commits(
+        &[manifest, ("config/agents.yaml", &agents("bash"))],
+        &[manifest, ("config/agents.yaml", &agents(""))],
+    );
+    let report = with_causes(&repo);
+    let support = &agents_of(&report)[0];
+    assert_eq!(
+        support["causes"],
+        json!([{
+            "change": "`exclude:` emptied", "path": "config/agents.yaml", "line": 6, "column": 7, "side": "head",
+            "gains": ["bash", "pty_spawn", "pty_write", "pty_read", "pty_list", "pty_kill"], "loses": [],
+            "secrets_granted": [], "secrets_revoked": []
+        }])
+    );
+    assert!(support["harnesses"][0]["gained"].as_array().unwrap().iter().all(|row| row["cause"] == 0));
+    let short = repo.short("main");
+    let human = bin_in(&repo.dir, &["impact", "--base", "main"]).stdout;
+    assert_eq!(
+        human,
+        format!(
+            "1 agent gains tools\ncompared: merge base {short} of main and HEAD -> work tree\n\n\
+             agent support: +bash (+pty_*)\n  config/agents.yaml:6  `exclude:` emptied: +bash (+pty_*)\n"
+        )
+    );
+    let link = "https://github.example/o/r/blob/0123abc";
+    let markdown = bin_in(&repo.dir, &["impact", "--base", "main", "--format", "markdown", "--link-base", link]);
+    assert_eq!(
+        markdown.stdout,
+        format!(
+            "### beeuni-lint impact\n\n1 agent gains tools\n\nCompared work tree with `merge base {short} of main and HEAD`.\n\n\
+             - **`support`**: +`bash` (+`pty_*`)\n  \
+             - [`config/agents.yaml:6`]({link}/config/agents.yaml#L6) `exclude:` emptied: +`bash` (+`pty_*`)\n"
+        )
+    );
+}
+
+fn agents_of(report: &Value) -> &Vec<Value> {
+    report["projects"][0]["agents"].as_array().unwrap()
+}
+
+/// Each part of a path is percent-escaped in a link: a folder named `a b#?)` cannot end the link or add to it.
+#[test]
+fn links_escape_each_part_of_the_path() {
+    let manifest = ("beeuni.yaml", "imports: [\"odd dir/#x?)].yaml\"]\n");
+    let repo = two_commits(
+        &[manifest, ("odd dir/#x?)].yaml", "agents:\n  a:\n    tools: [read]\n")],
+        &[manifest, ("odd dir/#x?)].yaml", "agents:\n  a:\n    tools: [read, grep]\n")],
+    );
+    let run = bin_in(
+        &repo.dir,
+        &["impact", "--base", "main", "--format", "markdown", "--link-base", "http://127.0.0.1:8/o/r/blob/1"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("\n  - [`odd dir/#x?)].yaml:3`](http://127.0.0.1:8/o/r/blob/1/odd%20dir/%23x%3F%29%5D.yaml#L3) `tools:` lists `grep`: +`grep`\n"),
+        "{}",
+        run.stdout
+    );
+    for bad in ["javascript:alert(1)", "https://x/a b", "https://x/a)b", "https://x/\u{1b}[2J"] {
+        let run = bin_in(&repo.dir, &["impact", "--base", "main", "--link-base", bad]);
+        assert_eq!((run.code, run.stdout.as_str(), run.stderr.lines().count()), (2, "", 1), "{bad}: {}", run.stderr);
+        assert!(run.stderr.starts_with("beeuni-lint: --link-base must be an http or https URL"), "{}", run.stderr);
+    }
 }
 
 /// docs/impact.md shows this change's output: it must be what the binary prints (the base's id aside).
