@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
 /// `main` holds `base`, `feature` (checked out) holds `head`: each a commit.
-fn two_commits(base: &[(&str, &str)], head: &[(&str, &str)]) -> Repo {
+pub(crate) fn two_commits(base: &[(&str, &str)], head: &[(&str, &str)]) -> Repo {
     let repo = Repo::new();
     for (path, text) in base {
         repo.write(path, text);
