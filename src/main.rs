@@ -153,6 +153,13 @@ fn impact(args: &cli::ImpactArgs) -> Result<u8, String> {
         cli::ImpactFormat::Human => beeuni_lint::impact::render::human(&document),
         cli::ImpactFormat::Markdown => beeuni_lint::impact::render::markdown(&document),
     };
+    // The rows were weighed before they were built (`impact::MAX_REPORT_BYTES`); this holds whatever the estimate.
+    if text.len() > beeuni_lint::impact::render::MAX_OUTPUT_BYTES {
+        return Err(format!(
+            "the report is {} MiB, more than `impact` writes (32 MiB): compare a smaller change",
+            text.len() >> 20
+        ));
+    }
     print(&text).map(|()| 0)
 }
 

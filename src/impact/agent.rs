@@ -109,6 +109,32 @@ pub(super) fn agent_impact<'a>(base: &Indexed<'a>, head: &Indexed<'a>, agent: &s
     Some(AgentImpact { agent, change, secrets_granted: granted, secrets_revoked: revoked, harnesses, causes })
 }
 
+/// What the JSON report holds per row besides its name: the `why` (up to a few names of the platform), the
+/// `source`, the cause's index, the name once more in its cause's list, and the layout.
+const ROW_BYTES: usize = 200;
+
+/// How many rows `agent`'s impact holds, and about how many bytes of JSON (see [`ROW_BYTES`]): counted without
+/// building a row, so that a change too large to report is refused before it costs its size.
+pub(super) fn weigh(base: &Indexed, head: &Indexed, agent: &str) -> (usize, usize) {
+    let (base_decl, head_decl) = (base.decls.get(agent).copied(), head.decls.get(agent).copied());
+    let (mut rows, mut bytes) = (0, 0);
+    let mut add = |name: &str| {
+        rows += 1;
+        bytes += ROW_BYTES + 2 * name.len();
+    };
+    for harness in ["standard", "experimental"] {
+        let (before, after) =
+            (base.access.get(&(agent, harness)).copied(), head.access.get(&(agent, harness)).copied());
+        only_in(after, before, |a| &a.tools, |t| &t.name).for_each(|t| add(&t.name));
+        only_in(before, after, |a| &a.tools, |t| &t.name).for_each(|t| add(&t.name));
+        only_in(after, before, |a| &a.through_task, |r| &r.name).for_each(|r| add(&r.name));
+        only_in(before, after, |a| &a.through_task, |r| &r.name).for_each(|r| add(&r.name));
+    }
+    let ((before, _), (after, _)) = (base.secrets_of(base_decl), head.secrets_of(head_decl));
+    after.symmetric_difference(&before).for_each(|name| add(name));
+    (rows, bytes)
+}
+
 /// The items of `side`'s list (`list` of an agent's entry) whose name the `other` side's list lacks.
 fn only_in<'a, T: 'a>(
     side: Option<&'a AgentAccess>,

@@ -209,7 +209,8 @@ impl<'a> SideModel<'a> {
 }
 
 /// The impact of the change from `base` to `head` on the project `name`.
-pub fn compare(name: &str, base: &SideModel, head: &SideModel) -> ProjectImpact {
+/// `Err` when the change is too large to report ([`TooLarge`]).
+pub fn compare(name: &str, base: &SideModel, head: &SideModel) -> Result<ProjectImpact, TooLarge> {
     let mut out = ProjectImpact {
         project: name.to_string(),
         base_manifest: base.state(),
@@ -222,7 +223,7 @@ pub fn compare(name: &str, base: &SideModel, head: &SideModel) -> ProjectImpact 
         agents: Vec::new(),
     };
     if base.state() == Manifest::Unreadable || head.state() == Manifest::Unreadable {
-        return out;
+        return Ok(out);
     }
     let (base_access, head_access) = (access_of(base.project()), access_of(head.project()));
     let (base, head) = (Indexed::of(base.project(), &base_access), Indexed::of(head.project(), &head_access));
@@ -234,8 +235,42 @@ pub fn compare(name: &str, base: &SideModel, head: &SideModel) -> ProjectImpact 
         out.modules_changed = modules::changed(base, head);
     }
     let order = names_once(head.agents().chain(base.agents()));
+    let (mut rows, mut bytes) = (0, 0);
+    for agent in &order {
+        let (agent_rows, agent_bytes) = agent::weigh(&base, &head, agent);
+        (rows, bytes) = (rows + agent_rows, bytes + agent_bytes);
+    }
+    if bytes > MAX_REPORT_BYTES {
+        return Err(TooLarge { rows, bytes });
+    }
     out.agents = order.iter().filter_map(|agent| agent_impact(&base, &head, agent)).collect();
-    out
+    Ok(out)
+}
+
+/// The most a project's impact may weigh, as the JSON report would hold it (estimated before any row is built, by
+/// [`agent::weigh`]): 24 MiB, so that a report stays under 32 MiB in every format. The rows of a change grow with
+/// the agents times the tools and secrets it touches: 1,000 agents given 300 tools and 1,000 secrets (a 40 KB
+/// manifest, just under `access::MAX_ROWS`) made 1.6 million rows, 320 MB of JSON and 460 MB of memory. A real
+/// change (tens of agents, hundreds of tools) weighs a few MiB at most.
+pub const MAX_REPORT_BYTES: usize = 24 << 20;
+
+/// Why a change is not reported: its rows would weigh more than [`MAX_REPORT_BYTES`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TooLarge {
+    pub rows: usize,
+    pub bytes: usize,
+}
+
+impl std::fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the change gives or takes {} rows of tools and secrets (about {} MiB of report), more than `impact` \
+             reports (24 MiB): compare a smaller change, or run `beeuni-lint agents` at each revision",
+            self.rows,
+            self.bytes >> 20
+        )
+    }
 }
 
 /// Each side's access; [`load::project`] refused a side too large to work out (`access::MAX_ROWS`) before.

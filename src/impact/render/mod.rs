@@ -13,6 +13,9 @@ pub use markdown::{MARKDOWN_BUDGET, markdown};
 use super::{AgentChange, AgentImpact, Impact, Manifest, ProjectImpact, Tool};
 use crate::access::Source;
 
+/// The most any format writes (the change's rows are weighed before, `super::MAX_REPORT_BYTES`).
+pub const MAX_OUTPUT_BYTES: usize = 32 << 20;
+
 /// Is there nothing to show: every project compared, and nothing changed?
 fn unchanged(impact: &Impact) -> bool {
     impact.projects.iter().all(ProjectImpact::is_empty)
