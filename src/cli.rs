@@ -114,6 +114,10 @@ pub struct ImpactArgs {
     /// Output format: human (a terminal), json (docs/impact.md), markdown (a pull-request comment)
     #[arg(long, value_enum, default_value_t = ImpactFormat::Human)]
     pub format: ImpactFormat,
+    /// Link each cause and changed module to its line: URL is the commit's blob address,
+    /// <server>/<owner>/<repo>/blob/<sha> (http or https); each link is URL/<path>#L<line>
+    #[arg(long, value_name = "URL")]
+    pub link_base: Option<String>,
     /// The config file (default: the nearest beeuni-lint.toml from the project root up to the repository root)
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,

@@ -130,6 +130,7 @@ fn impact(args: &cli::ImpactArgs) -> Result<u8, String> {
     if args.base.is_none() && !args.staged {
         return Err(beeuni_lint::impact::load::NEEDS_TWO_VERSIONS.into());
     }
+    let link_base = args.link_base.as_deref().map(beeuni_lint::impact::link::LinkBase::parse).transpose()?;
     let paths = if args.paths.is_empty() { vec![std::path::PathBuf::from(".")] } else { args.paths.clone() };
     let mut document = beeuni_lint::impact::Impact {
         version: beeuni_lint::impact::JSON_VERSION,
@@ -144,11 +145,21 @@ fn impact(args: &cli::ImpactArgs) -> Result<u8, String> {
         (document.base, document.head) = (compared.base, compared.head);
         document.projects.push(compared.impact);
     }
+    if let Some(link_base) = &link_base {
+        beeuni_lint::impact::link::add_links(&mut document, link_base);
+    }
     let text = match args.format {
         cli::ImpactFormat::Json => beeuni_lint::impact::render::json(&document),
         cli::ImpactFormat::Human => beeuni_lint::impact::render::human(&document),
         cli::ImpactFormat::Markdown => beeuni_lint::impact::render::markdown(&document),
     };
+    // The rows were weighed before they were built (`impact::MAX_REPORT_BYTES`); this holds whatever the estimate.
+    if text.len() > beeuni_lint::impact::render::MAX_OUTPUT_BYTES {
+        return Err(format!(
+            "the report is {} MiB, more than `impact` writes (32 MiB): compare a smaller change",
+            text.len() >> 20
+        ));
+    }
     print(&text).map(|()| 0)
 }
 

@@ -50,7 +50,8 @@ pub fn project(options: &CheckOptions) -> Result<Compared, Error> {
         access::within_rows(agents, secrets, "secrets").map_err(|too_large| Error::Usage(too_large.to_string()))?;
     }
     let name = if checkout.git_prefix.is_empty() { "." } else { checkout.git_prefix.as_str() };
-    let impact = compare(name, &side(base.as_ref()), &side(Some(&head)));
+    let impact = compare(name, &side(base.as_ref()), &side(Some(&head)))
+        .map_err(|too_large| Error::Usage(too_large.to_string()))?;
     let head_name = if options.staged { "index" } else { "work tree" };
     Ok(Compared { base: sides.base_description, head: head_name, impact })
 }

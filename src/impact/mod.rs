@@ -4,19 +4,30 @@
 //! with the reason each tool changed ([`reasons`]), the secrets each agent holds, what `task` reaches, the tools
 //! of the project and what their modules declare ([`modules`]).
 //!
+//! Each change is filed under its cause ([`causes`]): the line of the manifest that made it (an emptied
+//! `exclude:`, a listed tool, `tools: all`, a Beeuni tool no longer loaded, …), which every format shows once per
+//! agent with the tools it gains or loses, rather than a reason repeated on every row.
+//!
 //! What it holds grows with the models it compares as `agents`' answer does: per agent, the tools (and secrets)
-//! that changed, so up to the agents times the tools or secrets the repository declares (not bounded further
-//! yet); the Markdown a pull-request comment gets is bounded by its length ([`render::markdown`]).
+//! that changed, so up to the agents times the tools or secrets the repository declares (both bounded by
+//! `access::MAX_ROWS` in [`load`]); the Markdown a pull-request comment gets is bounded by its length
+//! ([`render::markdown`]).
 
+mod agent;
+mod causes;
+pub mod link;
 pub mod load;
 mod modules;
 mod reasons;
 pub mod render;
 
+pub use causes::{Cause, Side};
+
 use crate::access::{self, AgentAccess, Source};
 use crate::manifest::agents::AgentDecl;
 use crate::manifest::agents::Secrets;
 use crate::project::Project;
+use agent::agent_impact;
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -71,8 +82,14 @@ pub struct Tool {
 #[derive(Serialize, Debug, Default, PartialEq, Eq)]
 pub struct ModuleChange {
     pub name: String,
-    /// The module's path at the head (project-relative).
+    /// The module's path at the head, from the repository's root (as `check` shows it).
     pub module: String,
+    /// The line of the first field that changed (`description`, else `parameters`) at the head; 1 when neither
+    /// was read (a module that is gone).
+    pub line: usize,
+    /// `--link-base`'s link to that line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
     pub description_changed: bool,
     pub parameters_changed: bool,
     pub properties_added: Vec<String>,
@@ -98,12 +115,16 @@ pub struct AgentImpact {
     pub secrets_revoked: Vec<Secret>,
     /// Only the harnesses on which something changed.
     pub harnesses: Vec<HarnessImpact>,
+    /// What made each change, in the order first met; every row names its own by index (`cause`).
+    pub causes: Vec<Cause>,
 }
 
 #[derive(Serialize, Debug, PartialEq, Eq)]
 pub struct Secret {
     pub name: String,
     pub why: String,
+    /// Its index in the agent's `causes`.
+    pub cause: usize,
 }
 
 #[derive(Serialize, Debug)]
@@ -121,6 +142,7 @@ pub struct ToolChange {
     pub name: String,
     pub source: Source,
     pub why: String,
+    pub cause: usize,
 }
 
 #[derive(Serialize, Debug, PartialEq, Eq)]
@@ -128,6 +150,7 @@ pub struct TaskReach {
     pub name: String,
     pub source: Source,
     pub via: String,
+    pub cause: usize,
 }
 
 impl HarnessImpact {
@@ -186,7 +209,8 @@ impl<'a> SideModel<'a> {
 }
 
 /// The impact of the change from `base` to `head` on the project `name`.
-pub fn compare(name: &str, base: &SideModel, head: &SideModel) -> ProjectImpact {
+/// `Err` when the change is too large to report ([`TooLarge`]).
+pub fn compare(name: &str, base: &SideModel, head: &SideModel) -> Result<ProjectImpact, TooLarge> {
     let mut out = ProjectImpact {
         project: name.to_string(),
         base_manifest: base.state(),
@@ -199,7 +223,7 @@ pub fn compare(name: &str, base: &SideModel, head: &SideModel) -> ProjectImpact 
         agents: Vec::new(),
     };
     if base.state() == Manifest::Unreadable || head.state() == Manifest::Unreadable {
-        return out;
+        return Ok(out);
     }
     let (base_access, head_access) = (access_of(base.project()), access_of(head.project()));
     let (base, head) = (Indexed::of(base.project(), &base_access), Indexed::of(head.project(), &head_access));
@@ -211,8 +235,42 @@ pub fn compare(name: &str, base: &SideModel, head: &SideModel) -> ProjectImpact 
         out.modules_changed = modules::changed(base, head);
     }
     let order = names_once(head.agents().chain(base.agents()));
+    let (mut rows, mut bytes) = (0, 0);
+    for agent in &order {
+        let (agent_rows, agent_bytes) = agent::weigh(&base, &head, agent);
+        (rows, bytes) = (rows + agent_rows, bytes + agent_bytes);
+    }
+    if bytes > MAX_REPORT_BYTES {
+        return Err(TooLarge { rows, bytes });
+    }
     out.agents = order.iter().filter_map(|agent| agent_impact(&base, &head, agent)).collect();
-    out
+    Ok(out)
+}
+
+/// The most a project's impact may weigh, as the JSON report would hold it (estimated before any row is built, by
+/// [`agent::weigh`]): 24 MiB, so that a report stays under 32 MiB in every format. The rows of a change grow with
+/// the agents times the tools and secrets it touches: 1,000 agents given 300 tools and 1,000 secrets (a 40 KB
+/// manifest, just under `access::MAX_ROWS`) made 1.6 million rows, 320 MB of JSON and 460 MB of memory. A real
+/// change (tens of agents, hundreds of tools) weighs a few MiB at most.
+pub const MAX_REPORT_BYTES: usize = 24 << 20;
+
+/// Why a change is not reported: its rows would weigh more than [`MAX_REPORT_BYTES`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TooLarge {
+    pub rows: usize,
+    pub bytes: usize,
+}
+
+impl std::fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the change gives or takes {} rows of tools and secrets (about {} MiB of report), more than `impact` \
+             reports (24 MiB): compare a smaller change, or run `beeuni-lint agents` at each revision",
+            self.rows,
+            self.bytes >> 20
+        )
+    }
 }
 
 /// Each side's access; [`load::project`] refused a side too large to work out (`access::MAX_ROWS`) before.
@@ -274,84 +332,6 @@ impl<'a> Indexed<'a> {
             None => (BTreeSet::new(), false),
         }
     }
-}
-
-/// What changed for `agent`, or `None` when nothing did.
-fn agent_impact(base: &Indexed, head: &Indexed, agent: &str) -> Option<AgentImpact> {
-    let (base_decl, head_decl) = (base.decls.get(agent).copied(), head.decls.get(agent).copied());
-    let change = match (base_decl, head_decl) {
-        (None, _) => AgentChange::Added,
-        (_, None) => AgentChange::Removed,
-        _ => AgentChange::Changed,
-    };
-    let mut harnesses = Vec::new();
-    for harness in ["standard", "experimental"] {
-        let (before, after) =
-            (base.access.get(&(agent, harness)).copied(), head.access.get(&(agent, harness)).copied());
-        let context = reasons::Context {
-            base_universe: &base.universe,
-            head_universe: &head.universe,
-            base_decl,
-            head_decl,
-            base_invalid: before.is_some_and(|a| a.invalid),
-            head_invalid: after.is_some_and(|a| a.invalid),
-            harness,
-        };
-        let gained = only_in(after, before, |a| &a.tools, |t| &t.name).map(|t| context.gained(t)).collect();
-        let lost = only_in(before, after, |a| &a.tools, |t| &t.name).map(|t| context.lost(t)).collect();
-        let reach = |r: &access::Reached| TaskReach { name: r.name.clone(), source: r.source, via: r.via.clone() };
-        let task_gained = only_in(after, before, |a| &a.through_task, |r| &r.name).map(reach).collect();
-        let task_lost = only_in(before, after, |a| &a.through_task, |r| &r.name).map(reach).collect();
-        let impact = HarnessImpact { harness, gained, lost, task_gained, task_lost };
-        if !(impact.gained.is_empty()
-            && impact.lost.is_empty()
-            && impact.task_gained.is_empty()
-            && impact.task_lost.is_empty())
-        {
-            harnesses.push(impact);
-        }
-    }
-    let (granted, revoked) = secrets_diff(base, base_decl, head, head_decl);
-    if harnesses.is_empty() && granted.is_empty() && revoked.is_empty() && change == AgentChange::Changed {
-        return None;
-    }
-    let agent = agent.to_string();
-    Some(AgentImpact { agent, change, secrets_granted: granted, secrets_revoked: revoked, harnesses })
-}
-
-/// The items of `side`'s list (`list` of an agent's entry) whose name the `other` side's list lacks.
-fn only_in<'a, T: 'a>(
-    side: Option<&'a AgentAccess>,
-    other: Option<&'a AgentAccess>,
-    list: impl Fn(&'a AgentAccess) -> &'a Vec<T>,
-    name: impl Fn(&'a T) -> &'a String,
-) -> impl Iterator<Item = &'a T> {
-    let others: HashSet<&String> = other.map(&list).into_iter().flatten().map(&name).collect();
-    side.map(list).into_iter().flatten().filter(move |item| !others.contains(name(item)))
-}
-
-fn secrets_diff(
-    base: &Indexed,
-    base_decl: Option<&AgentDecl>,
-    head: &Indexed,
-    head_decl: Option<&AgentDecl>,
-) -> (Vec<Secret>, Vec<Secret>) {
-    let (before, _) = base.secrets_of(base_decl);
-    let (after, listed_after) = head.secrets_of(head_decl);
-    let why = |listed: bool| {
-        if listed { "in its `secrets:` list" } else { "no `secrets:` list: every secret of the project" }.to_string()
-    };
-    let granted = after.difference(&before).map(|name| Secret { name: name.to_string(), why: why(listed_after) });
-    let revoked = before.difference(&after).map(|name| {
-        let why = match (head_decl, listed_after, head.secrets.contains(name)) {
-            (None, ..) => "agent removed".to_string(),
-            (_, true, _) => "not in its `secrets:` list".to_string(),
-            (_, false, false) => "no agent lists it any more".to_string(),
-            (_, false, true) => why(false),
-        };
-        Secret { name: name.to_string(), why }
-    });
-    (granted.collect(), revoked.collect())
 }
 
 #[cfg(test)]

@@ -14,7 +14,11 @@ use std::collections::{BTreeSet, HashMap};
 /// The fields of a tool module, as read: each as its text without white space.
 #[derive(Default)]
 struct ToolFields {
+    /// From the repository's root.
     module: String,
+    /// The 1-based lines of `description` and `parameters`.
+    description_line: Option<usize>,
+    parameters_line: Option<usize>,
     description: Option<String>,
     parameters: Option<String>,
     properties: BTreeSet<String>,
@@ -37,6 +41,8 @@ pub(super) fn changed(base: &Project, head: &Project) -> Vec<ModuleChange> {
         out.push(ModuleChange {
             name: name.clone(),
             module: new.module.clone(),
+            line: if description_changed { new.description_line } else { new.parameters_line }.unwrap_or(1),
+            url: None,
             description_changed,
             parameters_changed,
             properties_added: minus(&new.properties, &old.properties),
@@ -68,7 +74,10 @@ fn project_tools(project: &Project) -> Vec<(String, ToolFields)> {
                 Some(module) => fields(project, module),
                 // Not read (a link out of the repository, a file that is gone): its path as declared.
                 None => ToolFields {
-                    module: project.tools.get(index).and_then(|d| d.module_path()).unwrap_or_default().to_string(),
+                    module: project
+                        .sources
+                        .shown(project.tools.get(index).and_then(|d| d.module_path()).unwrap_or_default())
+                        .to_string(),
                     ..ToolFields::default()
                 },
             };
@@ -79,7 +88,7 @@ fn project_tools(project: &Project) -> Vec<(String, ToolFields)> {
 
 fn fields(project: &Project, module: &Module) -> ToolFields {
     let file = project.file(module.file);
-    let mut out = ToolFields { module: file.path.to_string(), ..ToolFields::default() };
+    let mut out = ToolFields { module: file.shown.to_string(), ..ToolFields::default() };
     let Some(DefaultExportKind::Object(object)) = module.facts.default_export.as_ref().map(|d| &d.kind) else {
         return out;
     };
@@ -90,6 +99,8 @@ fn fields(project: &Project, module: &Module) -> ToolFields {
     };
     out.description = span_of(&object.description).map(text_of);
     out.parameters = span_of(&object.parameters).map(text_of);
+    out.description_line = span_of(&object.description).map(|span| lines.position(span.start()).line);
+    out.parameters_line = span_of(&object.parameters).map(|span| lines.position(span.start()).line);
     if let Field::Found { value, span } = &object.parameters {
         out.properties = value.properties.iter().flat_map(|p| p.iter()).map(String::from).collect();
         let text = lines.text.get(span.range()).unwrap_or_default();

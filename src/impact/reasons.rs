@@ -7,6 +7,7 @@ use super::ToolChange;
 use crate::access::{self, Callable, Source};
 use crate::catalog::PTY_TOOLS;
 use crate::manifest::agents::{AgentDecl, ToolList};
+use crate::project::Project;
 use std::collections::HashSet;
 
 const INVALID: &str = "`tools:` is invalid (see check): what it gives is not known";
@@ -21,15 +22,18 @@ pub(super) struct Context<'a> {
     pub base_invalid: bool,
     pub head_invalid: bool,
     pub harness: &'static str,
+    /// Each side's model, for the places of causes.
+    pub base_project: Option<&'a Project>,
+    pub head_project: Option<&'a Project>,
 }
 
 impl Context<'_> {
-    fn standard(&self) -> bool {
+    pub(super) fn standard(&self) -> bool {
         self.harness == "standard"
     }
 
     /// A tool the head's agent can call and the base's could not.
-    pub fn gained(&self, tool: &Callable) -> ToolChange {
+    pub fn gained(&self, tool: &Callable, cause: usize) -> ToolChange {
         let why = match self.base_decl {
             None => format!("new agent: {}", tool.why),
             Some(_) if !self.base_universe.contains(tool.name.as_str()) => {
@@ -38,18 +42,18 @@ impl Context<'_> {
             Some(_) if self.base_invalid => format!("{} (before: {INVALID})", tool.why),
             Some(decl) => format!("{} (before: {})", tool.why, why_not(decl, &tool.name, self.standard())),
         };
-        ToolChange { name: tool.name.clone(), source: tool.source, why }
+        ToolChange { name: tool.name.clone(), source: tool.source, why, cause }
     }
 
     /// A tool the base's agent could call and the head's cannot.
-    pub fn lost(&self, tool: &Callable) -> ToolChange {
+    pub fn lost(&self, tool: &Callable, cause: usize) -> ToolChange {
         let why = match self.head_decl {
             None => "agent removed".to_string(),
             Some(_) if !self.head_universe.contains(tool.name.as_str()) => left(tool.source).to_string(),
             Some(_) if self.head_invalid => format!("{INVALID} (before: {})", tool.why),
             Some(decl) => format!("{} (before: {})", why_not(decl, &tool.name, self.standard()), tool.why),
         };
-        ToolChange { name: tool.name.clone(), source: tool.source, why }
+        ToolChange { name: tool.name.clone(), source: tool.source, why, cause }
     }
 }
 

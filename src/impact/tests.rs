@@ -1,5 +1,22 @@
-use super::render::{MARKDOWN_BUDGET, markdown, summary};
+use super::render::{MARKDOWN_BUDGET, human, markdown, summary};
 use super::*;
+
+fn cause(words: &'static str, line: usize) -> Cause {
+    Cause {
+        change: words.into(),
+        words,
+        subject: None,
+        path: Some("config/agents.yaml".into()),
+        line: Some(line),
+        column: Some(7),
+        side: Side::Head,
+        url: None,
+        gains: Vec::new(),
+        loses: Vec::new(),
+        secrets_granted: Vec::new(),
+        secrets_revoked: Vec::new(),
+    }
+}
 
 fn impact(agents: Vec<AgentImpact>) -> Impact {
     let project = ProjectImpact {
@@ -17,8 +34,12 @@ fn impact(agents: Vec<AgentImpact>) -> Impact {
 }
 
 fn gaining(agent: String, tools: usize) -> AgentImpact {
-    let gained =
-        (0..tools).map(|t| ToolChange { name: format!("tool_{t}"), source: Source::Project, why: "listed".into() });
+    let gained = (0..tools).map(|t| ToolChange {
+        name: format!("tool_{t}"),
+        source: Source::Project,
+        why: "listed".into(),
+        cause: 0,
+    });
     let harness = HarnessImpact {
         harness: "standard",
         gained: gained.collect(),
@@ -32,6 +53,7 @@ fn gaining(agent: String, tools: usize) -> AgentImpact {
         secrets_granted: Vec::new(),
         secrets_revoked: Vec::new(),
         harnesses: vec![harness],
+        causes: vec![cause("`tools:` list changed", 3)],
     }
 }
 
@@ -40,7 +62,7 @@ fn markdown_stays_within_a_comment_and_says_what_it_left_out() {
     let many = impact((0..500).map(|a| gaining(format!("agent_{a}"), 40)).collect());
     let text = markdown(&many);
     assert!(text.len() <= MARKDOWN_BUDGET + 200, "{}", text.len());
-    let shown = text.matches("<details>").count();
+    let shown = text.matches("\n- **`agent_").count();
     assert!(shown > 0 && shown < 500, "{shown}");
     assert!(text.ends_with(&format!(
         "\n… and {} more agents: run `beeuni-lint impact --format human` to see them.\n",
@@ -52,8 +74,8 @@ fn markdown_stays_within_a_comment_and_says_what_it_left_out() {
 #[test]
 fn the_summary_counts_agents_once_and_secrets_by_grant() {
     let mut both = gaining("a".into(), 2);
-    both.harnesses[0].lost.push(ToolChange { name: "bash".into(), source: Source::Harness, why: "x".into() });
-    both.secrets_granted.push(Secret { name: "K".into(), why: "listed".into() });
+    both.harnesses[0].lost.push(ToolChange { name: "bash".into(), source: Source::Harness, why: "x".into(), cause: 0 });
+    both.secrets_granted.push(Secret { name: "K".into(), why: "listed".into(), cause: 0 });
     let one = impact(vec![both, gaining("b".into(), 1)]);
     assert_eq!(summary(&one), "2 agents gain tools, 1 loses; 1 secret granted");
     assert_eq!(summary(&impact(Vec::new())), "No change to what any agent can call.");
@@ -77,8 +99,8 @@ fn markdown_bounds_the_projects_lines_too() {
 
 #[test]
 fn a_tool_moved_between_task_and_the_agents_own_list_is_not_lost() {
-    let change = |name: &str| ToolChange { name: name.into(), source: Source::Harness, why: "x".into() };
-    let via = |name: &str| TaskReach { name: name.into(), source: Source::Harness, via: "helper".into() };
+    let change = |name: &str| ToolChange { name: name.into(), source: Source::Harness, why: "x".into(), cause: 0 };
+    let via = |name: &str| TaskReach { name: name.into(), source: Source::Harness, via: "helper".into(), cause: 0 };
     // `write` was reached through `task` and is now the agent's own; `bash` is new; `memory` is gone.
     let mut moved_in = gaining("coder".into(), 0);
     let standard = &mut moved_in.harnesses[0];
@@ -91,6 +113,45 @@ fn a_tool_moved_between_task_and_the_agents_own_list_is_not_lost() {
     moved_out.harnesses[0].task_gained = vec![via("edit")];
     let text = markdown(&impact(vec![moved_in, moved_out]));
     assert!(text.starts_with("### beeuni-lint impact\n\n1 agent gains tools, 1 loses\n"), "{text}");
-    assert!(text.contains("<code>coder</code>: gains 2 tools, loses 1 tool</summary>"), "{text}");
-    assert!(text.contains("<code>reviewer</code>: what it lost it still reaches through `task`</summary>"), "{text}");
+    // Both moves are on the standard harness only (the only one this impact has).
+    assert!(text.contains("\n- **`coder`**: +`bash` [standard]; −`memory` [standard]\n"), "{text}");
+    assert!(text.contains("\n- **`reviewer`**: what it lost it still reaches through `task`\n"), "{text}");
+}
+
+/// An emptied `exclude:`: the net line first, then the cause with its place, `pty_*` folded under `bash`, and a
+/// tool gained on one harness only marked with it.
+#[test]
+fn each_agent_is_its_net_change_then_one_line_per_cause() {
+    let mut coder = gaining("coder".into(), 0);
+    let change = |name: &str, cause| ToolChange { name: name.into(), source: Source::Harness, why: "x".into(), cause };
+    let standard = &mut coder.harnesses[0];
+    standard.gained = vec![change("bash", 0)];
+    standard.gained.extend(crate::catalog::PTY_TOOLS.iter().map(|p| change(p, 0)));
+    standard.gained.push(change("write", 1));
+    standard.lost = vec![change("show", 2)];
+    let mut experimental = HarnessImpact {
+        harness: "experimental",
+        gained: vec![change("bash", 0)],
+        lost: vec![change("show", 2)],
+        task_gained: Vec::new(),
+        task_lost: Vec::new(),
+    };
+    experimental.task_gained.push(TaskReach {
+        name: "grep".into(),
+        source: Source::Harness,
+        via: "h".into(),
+        cause: 1,
+    });
+    coder.harnesses.push(experimental);
+    coder.causes = vec![cause("`exclude:` emptied", 6), cause("`tools:` lists", 4), cause("`tools:` list changed", 3)];
+    coder.causes[1].subject = Some("edit|x".into());
+    let text = human(&impact(vec![coder]));
+    assert_eq!(
+        text,
+        "1 agent gains tools, 1 loses\ncompared: HEAD (1234567) -> index\n\n\
+         agent coder: +bash (+pty_*), +write [standard], +grep through `task` [experimental]; −show\n\
+         \x20 config/agents.yaml:6  `exclude:` emptied: +bash (+pty_*)\n\
+         \x20 config/agents.yaml:4  `tools:` lists edit|x: +write [standard], +grep through `task` [experimental]\n\
+         \x20 config/agents.yaml:3  `tools:` list changed: −show\n"
+    );
 }

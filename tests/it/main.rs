@@ -53,6 +53,8 @@ mod git;
 mod hook;
 mod ignores_everywhere;
 mod impact;
+mod impact_causes;
+mod impact_markdown;
 mod layers;
 mod layout;
 mod lsp;
