@@ -40,8 +40,9 @@ crate::rules::declare_rule! {
     ///
     /// ## Fix
     /// Use the known key the help suggests. For a near miss of `exclude` that is
-    /// the only key of the agent's `tools` mapping and holds a list: unsafe,
-    /// rename it to `exclude` (the agent then loses the tools it lists).
+    /// the only key of the agent's `tools` mapping and holds a list,
+    /// `--fix --unsafe-fixes` renames it to `exclude` (unsafe: the agent then
+    /// loses the tools it lists).
     id: "unknown-key",
     severity: Warning,
     category: Manifest,
