@@ -50,11 +50,11 @@ impl<'a> Seen<'a> {
         *slot |= bit;
     }
 
-    /// The items, `pty_*` folded under a `bash` of the same list.
+    /// The items, `pty_*` folded under a `bash` of the same list (its own tools, or those reached through `task`).
     fn items(self) -> Vec<Item<'a>> {
-        let bash = self.harnesses.contains_key(&("bash", false));
-        let items = self.order.iter().filter(|(name, task)| !(bash && !task && PTY_TOOLS.contains(name)));
-        let pty = self.order.iter().any(|(name, task)| !task && PTY_TOOLS.contains(name));
+        let bash = |task: bool| self.harnesses.contains_key(&("bash", task));
+        let pty = |task: bool| self.order.iter().any(|&(name, t)| t == task && PTY_TOOLS.contains(&name));
+        let items = self.order.iter().filter(|&&(name, task)| !(bash(task) && PTY_TOOLS.contains(&name)));
         items
             .map(|&(name, task)| {
                 let only = match self.harnesses[&(name, task)] {
@@ -62,7 +62,7 @@ impl<'a> Seen<'a> {
                     2 => Some("experimental"),
                     _ => None,
                 };
-                Item { name, only, task, with_pty: bash && pty && name == "bash" && !task }
+                Item { name, only, task, with_pty: name == "bash" && bash(task) && pty(task) }
             })
             .collect()
     }
