@@ -1,0 +1,199 @@
+//! `[policy]`: the gains of capability a change may make only with a reviewer's approval (docs/policy.md). Each
+//! `guard` names agents by a glob (and, optionally, one harness), and the tools (by name or group) and secrets (by
+//! name or glob) an agent so named may not gain unapproved. Every mistake is located, a misspelt key or name with
+//! the one it is near.
+
+use super::Errors;
+use super::limits::{MAX_GLOB_BYTES, MAX_LIST};
+use crate::catalog::{BEEUNI_TOOLS, HARNESS_TIER1, HARNESS_TIER2, PTY_TOOLS, SHARED_WRITE_GROUP};
+use crate::source::Span;
+use crate::suggest;
+use globset::{Glob, GlobMatcher};
+use toml::Spanned;
+use toml::de::DeValue;
+
+const POLICY_KEYS: [&str; 1] = ["guard"];
+const GUARD_KEYS: [&str; 4] = ["agents", "harness", "tools", "secrets"];
+const HARNESSES: [&str; 2] = ["standard", "experimental"];
+/// The names of a group: `all` (every tool), `bash` (with the terminal's `pty_*`), `write` (the shared write group).
+pub const GROUPS: [&str; 3] = ["all", "bash", "write"];
+
+/// The `[policy]` table: its guards, in the file's order.
+#[derive(Debug, Default, Clone)]
+pub struct Policy {
+    pub guards: Vec<Guard>,
+}
+
+/// One entry of `guard`.
+#[derive(Debug, Clone)]
+pub struct Guard {
+    /// The `agents` glob as written (`*` when left out).
+    pub agents: String,
+    matcher: GlobMatcher,
+    pub harness: Option<String>,
+    /// The tool names and groups as written, sorted and each once.
+    pub tools: Vec<String>,
+    /// The secret names and globs as written, sorted and each once.
+    pub secrets: Vec<String>,
+    secret_matchers: Vec<GlobMatcher>,
+    /// The entry's place in the config.
+    pub span: Span,
+}
+
+impl Guard {
+    /// Two guards that guard the same: a base guard with no such twin in the head was weakened or removed.
+    pub fn same_as(&self, other: &Guard) -> bool {
+        (&self.agents, &self.harness, &self.tools, &self.secrets)
+            == (&other.agents, &other.harness, &other.tools, &other.secrets)
+    }
+
+    pub fn covers_agent(&self, agent: &str, harness: Option<&str>) -> bool {
+        self.matcher.is_match(agent)
+            && (self.harness.is_none() || harness.is_none() || self.harness.as_deref() == harness)
+    }
+
+    /// Does a gain of `tool` fall under this guard's tools: named, or in a group it names?
+    pub fn covers_tool(&self, tool: &str) -> bool {
+        self.tools.iter().any(|named| match named.as_str() {
+            "all" => true,
+            "bash" => tool == "bash" || PTY_TOOLS.contains(&tool),
+            "write" => SHARED_WRITE_GROUP.contains(&tool),
+            other => other == tool,
+        })
+    }
+
+    pub fn covers_secret(&self, secret: &str) -> bool {
+        self.secret_matchers.iter().any(|m| m.is_match(secret))
+    }
+}
+
+/// Every name a guard's `tools` is judged against: the groups and the platform's tools (a project's own tool is
+/// accepted when it is not a near miss of one of these: the config is read before the manifest).
+fn known_tools() -> Vec<&'static str> {
+    GROUPS.iter().chain(HARNESS_TIER1).chain(HARNESS_TIER2).chain(BEEUNI_TOOLS.iter()).copied().collect()
+}
+
+pub(super) fn policy(value: &Spanned<DeValue>, harness_tools: &[String], errors: &mut Errors) -> Policy {
+    let mut policy = Policy::default();
+    let DeValue::Table(table) = value.get_ref() else {
+        errors.add(value.span().start, "`policy` must be a table (`[policy]`)".to_string());
+        return policy;
+    };
+    for (key, value) in table.iter() {
+        match key.get_ref().as_ref() {
+            "guard" => policy.guards = guards(value, harness_tools, errors),
+            other => {
+                errors.unknown(key.span().start, &format!("unknown key `{other}` in [policy]"), other, &POLICY_KEYS)
+            }
+        }
+    }
+    policy
+}
+
+fn guards(value: &Spanned<DeValue>, harness_tools: &[String], errors: &mut Errors) -> Vec<Guard> {
+    let DeValue::Array(items) = value.get_ref() else {
+        errors.add(
+            value.span().start,
+            "`guard` must be a list of tables (`guard = [{ agents = \"*\", tools = [\"bash\"] }]`)".into(),
+        );
+        return Vec::new();
+    };
+    if items.len() > MAX_LIST {
+        errors.add(
+            value.span().start,
+            format!("`guard` holds {} entries, more than the {MAX_LIST} a list may hold", items.len()),
+        );
+        return Vec::new();
+    }
+    items.iter().filter_map(|item| guard(item, harness_tools, errors)).collect()
+}
+
+fn guard(item: &Spanned<DeValue>, harness_tools: &[String], errors: &mut Errors) -> Option<Guard> {
+    let at = item.span().start;
+    let DeValue::Table(table) = item.get_ref() else {
+        errors.add(at, "each `guard` entry must be a table (`{ agents = \"*\", tools = [\"bash\"] }`)".into());
+        return None;
+    };
+    let (mut agents, mut harness, mut tools, mut secrets) = (None, None, Vec::new(), Vec::new());
+    let mut ok = true;
+    for (key, value) in table.iter() {
+        let key_at = key.span().start;
+        match key.get_ref().as_ref() {
+            "agents" => agents = string(value, "agents", errors).map(|s| (s, value.span().start)),
+            "harness" => match string(value, "harness", errors) {
+                Some(name) if HARNESSES.contains(&name.as_str()) => harness = Some(name),
+                Some(name) => {
+                    errors.unknown(value.span().start, &format!("`{name}` is not a harness"), &name, &HARNESSES);
+                    ok = false;
+                }
+                None => ok = false,
+            },
+            "tools" => tools = names(value, "tools", errors),
+            "secrets" => secrets = names(value, "secrets", errors),
+            other => {
+                errors.unknown(key_at, &format!("unknown key `{other}` in a `guard` entry"), other, &GUARD_KEYS);
+                ok = false;
+            }
+        }
+    }
+    if tools.is_empty() && secrets.is_empty() {
+        errors.add(at, "this `guard` entry guards nothing: give it `tools` or `secrets`".into());
+        return None;
+    }
+    let known = known_tools();
+    for (name, span) in &tools {
+        let declared = harness_tools.iter().any(|t| t == name);
+        if known.contains(&name.as_str()) || declared {
+            continue;
+        }
+        // A project tool's name is not known here; a near miss of a platform's name or a group is a typo.
+        if let Some(hint) = suggest::did_you_mean(name, known.iter().copied()) {
+            errors.add(span.start(), format!("`{name}` is not a tool or group of tools: {hint}"));
+            ok = false;
+        }
+    }
+    let (agents, agents_at) = agents.unwrap_or_else(|| ("*".to_string(), at));
+    let matcher = glob(&agents, agents_at, errors);
+    let secret_matchers: Vec<_> = secrets.iter().map(|(s, span)| glob(s, span.start(), errors)).collect();
+    let (Some(matcher), true, true) = (matcher, secret_matchers.iter().all(Option::is_some), ok) else {
+        return None;
+    };
+    let sorted = |list: Vec<(String, Span)>| {
+        let mut names: Vec<String> = list.into_iter().map(|(name, _)| name).collect();
+        names.sort();
+        names.dedup();
+        names
+    };
+    let (tools, secrets) = (sorted(tools), sorted(secrets));
+    let secret_matchers = secrets.iter().filter_map(|s| Glob::new(s).ok().map(|g| g.compile_matcher())).collect();
+    let span = Span::new(item.span().start, item.span().end);
+    Some(Guard { agents, matcher, harness, tools, secrets, secret_matchers, span })
+}
+
+fn glob(text: &str, at: usize, errors: &mut Errors) -> Option<GlobMatcher> {
+    if text.len() > MAX_GLOB_BYTES {
+        errors.add(at, format!("this glob is {} bytes long, more than the {MAX_GLOB_BYTES} a glob may be", text.len()));
+        return None;
+    }
+    match Glob::new(text) {
+        Ok(glob) => Some(glob.compile_matcher()),
+        Err(e) => {
+            errors.add(at, format!("`{text}` is not a glob: {}", e.kind()));
+            None
+        }
+    }
+}
+
+fn string(value: &Spanned<DeValue>, key: &str, errors: &mut Errors) -> Option<String> {
+    match value.get_ref() {
+        DeValue::String(s) => Some(s.to_string()),
+        _ => {
+            errors.add(value.span().start, format!("`{key}` must be a string"));
+            None
+        }
+    }
+}
+
+fn names(value: &Spanned<DeValue>, key: &str, errors: &mut Errors) -> Vec<(String, Span)> {
+    super::values::spanned_strings(value, key, errors)
+}
