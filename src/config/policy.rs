@@ -197,3 +197,42 @@ fn string(value: &Spanned<DeValue>, key: &str, errors: &mut Errors) -> Option<St
 fn names(value: &Spanned<DeValue>, key: &str, errors: &mut Errors) -> Vec<(String, Span)> {
     super::values::spanned_strings(value, key, errors)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::Config;
+
+    #[test]
+    fn reads_guards_with_groups_globs_and_a_harness() {
+        let text = "[policy]\nguard = [\n  { agents = \"*\", tools = [\"write\", \"bash\"] },\n  { agents = \"support*\", harness = \"standard\", secrets = [\"STRIPE_*\"] },\n]\n";
+        let config = Config::parse(text, "beeuni-lint.toml").unwrap();
+        let [all, support] = config.policy.guards.as_slice() else { panic!("{:?}", config.policy) };
+        assert_eq!(all.tools, ["bash", "write"]);
+        assert!(all.covers_tool("pty_kill") && all.covers_tool("apply_patch") && !all.covers_tool("read"));
+        assert!(support.covers_agent("support-eu", Some("standard")));
+        assert!(!support.covers_agent("support-eu", Some("experimental")) && !support.covers_agent("ops", None));
+        assert!(support.covers_secret("STRIPE_KEY") && !support.covers_secret("GITHUB_TOKEN"));
+        assert!(!all.same_as(support) && all.same_as(&all.clone()));
+    }
+
+    #[test]
+    fn every_mistake_in_the_policy_is_located_with_the_name_it_is_near() {
+        let text = "[policy]\nguards = []\nguard = [\n  { agent = \"*\", tools = [\"bsh\"] },\n  { agents = \"x\", harness = \"standart\", tools = [\"lookup_order\"] },\n  { agents = \"[\", secrets = [\"A\"] },\n  { agents = \"y\" },\n  \"bash\",\n]\n";
+        let err = Config::parse(text, "beeuni-lint.toml").unwrap_err();
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "beeuni-lint.toml:2:1: unknown key `guards` in [policy]: did you mean `guard`?",
+                "beeuni-lint.toml:4:5: unknown key `agent` in a `guard` entry: did you mean `agents`?",
+                "beeuni-lint.toml:4:27: `bsh` is not a tool or group of tools: did you mean `bash`?",
+                "beeuni-lint.toml:5:29: `standart` is not a harness: did you mean `standard`?",
+                "beeuni-lint.toml:6:14: `[` is not a glob: unclosed character class; missing ']'",
+                "beeuni-lint.toml:7:3: this `guard` entry guards nothing: give it `tools` or `secrets`",
+                "beeuni-lint.toml:8:3: each `guard` entry must be a table (`{ agents = \"*\", tools = [\"bash\"] }`)",
+            ]
+        );
+        let err = Config::parse("[rules]\npolicy-gain = \"off\"\n[polcy]\n", "beeuni-lint.toml").unwrap_err();
+        assert_eq!(err, "beeuni-lint.toml:3:2: unknown key `polcy`: did you mean `policy`?");
+    }
+}

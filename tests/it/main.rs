@@ -73,6 +73,7 @@ mod monorepo;
 mod monorepo_root;
 mod one_cause;
 mod packaging;
+mod policy;
 mod readings_rev2;
 mod readme_examples;
 mod reports;
