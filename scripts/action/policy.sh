@@ -101,7 +101,7 @@ fi
 # One annotation and one summary line a finding. The report is the repository's text: a workflow command's
 # message and properties get GitHub's escapes, so no value can end the command or start another.
 jq -r '
-  def msg: gsub("%"; "%25") | gsub("\r"; "%0D") | gsub("\n"; "%0A");
+  def msg: gsub("%"; "%25") | gsub("\r"; "%0D") | gsub("\n"; "%0A") | gsub("[[:cntrl:]]"; "?");
   def prop: msg | gsub(":"; "%3A") | gsub(","; "%2C");
   .projects[] | .policy? // empty | .findings[]
   | "::\(if .approved then "notice" else "error" end) file=\(.path | prop),line=\(.line),col=\(.column),title=policy-gain::\(.message | msg)\(if .approved then " (approved)" else "" end)"

@@ -4,11 +4,12 @@
 //! the one it is near.
 
 use super::Errors;
-use super::limits::{MAX_GLOB_BYTES, MAX_LIST};
+use super::limits::{MAX_GLOB_BYTES, MAX_GUARDS};
 use crate::catalog::{BEEUNI_TOOLS, HARNESS_TIER1, HARNESS_TIER2, PTY_TOOLS, SHARED_WRITE_GROUP};
 use crate::source::Span;
 use crate::suggest;
-use globset::{Glob, GlobMatcher};
+use globset::{Glob, GlobMatcher, GlobSet, GlobSetBuilder};
+use std::collections::HashSet;
 use toml::Spanned;
 use toml::de::DeValue;
 
@@ -35,7 +36,9 @@ pub struct Guard {
     pub tools: Vec<String>,
     /// The secret names and globs as written, sorted and each once.
     pub secrets: Vec<String>,
-    secret_matchers: Vec<GlobMatcher>,
+    /// Looked up once a gain: a repository's gains may be many (up to `access::MAX_ROWS`).
+    tool_set: HashSet<String>,
+    secret_set: GlobSet,
     /// The entry's place in the config.
     pub span: Span,
 }
@@ -54,16 +57,15 @@ impl Guard {
 
     /// Does a gain of `tool` fall under this guard's tools: named, or in a group it names?
     pub fn covers_tool(&self, tool: &str) -> bool {
-        self.tools.iter().any(|named| match named.as_str() {
-            "all" => true,
-            "bash" => tool == "bash" || PTY_TOOLS.contains(&tool),
-            "write" => SHARED_WRITE_GROUP.contains(&tool),
-            other => other == tool,
-        })
+        let set = &self.tool_set;
+        set.contains("all")
+            || set.contains(tool)
+            || (PTY_TOOLS.contains(&tool) && set.contains("bash"))
+            || (SHARED_WRITE_GROUP.contains(&tool) && set.contains("write"))
     }
 
     pub fn covers_secret(&self, secret: &str) -> bool {
-        self.secret_matchers.iter().any(|m| m.is_match(secret))
+        self.secret_set.is_match(secret)
     }
 }
 
@@ -98,10 +100,10 @@ fn guards(value: &Spanned<DeValue>, harness_tools: &[String], errors: &mut Error
         );
         return Vec::new();
     };
-    if items.len() > MAX_LIST {
+    if items.len() > MAX_GUARDS {
         errors.add(
             value.span().start,
-            format!("`guard` holds {} entries, more than the {MAX_LIST} a list may hold", items.len()),
+            format!("`guard` holds {} entries, more than the {MAX_GUARDS} a policy may hold", items.len()),
         );
         return Vec::new();
     }
@@ -153,9 +155,17 @@ fn guard(item: &Spanned<DeValue>, harness_tools: &[String], errors: &mut Errors)
         }
     }
     let (agents, agents_at) = agents.unwrap_or_else(|| ("*".to_string(), at));
-    let matcher = glob(&agents, agents_at, errors);
-    let secret_matchers: Vec<_> = secrets.iter().map(|(s, span)| glob(s, span.start(), errors)).collect();
-    let (Some(matcher), true, true) = (matcher, secret_matchers.iter().all(Option::is_some), ok) else {
+    let matcher = glob(&agents, agents_at, errors).map(|glob| glob.compile_matcher());
+    let mut builder = GlobSetBuilder::new();
+    let mut globs_ok = true;
+    for (secret, span) in &secrets {
+        match glob(secret, span.start(), errors) {
+            Some(glob) => drop(builder.add(glob)),
+            None => globs_ok = false,
+        }
+    }
+    let secret_set = builder.build();
+    let (Some(matcher), true, true, Ok(secret_set)) = (matcher, globs_ok, ok, secret_set) else {
         return None;
     };
     let sorted = |list: Vec<(String, Span)>| {
@@ -165,18 +175,18 @@ fn guard(item: &Spanned<DeValue>, harness_tools: &[String], errors: &mut Errors)
         names
     };
     let (tools, secrets) = (sorted(tools), sorted(secrets));
-    let secret_matchers = secrets.iter().filter_map(|s| Glob::new(s).ok().map(|g| g.compile_matcher())).collect();
+    let tool_set = tools.iter().cloned().collect();
     let span = Span::new(item.span().start, item.span().end);
-    Some(Guard { agents, matcher, harness, tools, secrets, secret_matchers, span })
+    Some(Guard { agents, matcher, harness, tools, secrets, tool_set, secret_set, span })
 }
 
-fn glob(text: &str, at: usize, errors: &mut Errors) -> Option<GlobMatcher> {
+fn glob(text: &str, at: usize, errors: &mut Errors) -> Option<Glob> {
     if text.len() > MAX_GLOB_BYTES {
         errors.add(at, format!("this glob is {} bytes long, more than the {MAX_GLOB_BYTES} a glob may be", text.len()));
         return None;
     }
     match Glob::new(text) {
-        Ok(glob) => Some(glob.compile_matcher()),
+        Ok(glob) => Some(glob),
         Err(e) => {
             errors.add(at, format!("`{text}` is not a glob: {}", e.kind()));
             None

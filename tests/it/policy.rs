@@ -255,3 +255,45 @@ fn policy_needs_a_change() {
         (2, "beeuni-lint: `--policy` judges a change: add `--base REV` (or `--staged`)")
     );
 }
+
+#[test]
+fn check_carries_the_finding_into_sarif_and_github_annotations() {
+    let repo = two_commits(
+        &[("beeuni-lint.toml", GUARDS), ("beeuni.yaml", "agents:\n  support:\n    tools: [read]\n")],
+        &[("beeuni-lint.toml", GUARDS), ("beeuni.yaml", "agents:\n  support:\n    tools: [read, bash]\n")],
+    );
+    let message = format!(
+        "agent `support` gains `bash`, {PTY}, guarded by the policy (`beeuni-lint.toml:3`): `tools:` lists `bash`"
+    );
+    let run = bin_in(&repo.dir, &["check", "--base", "main", "--policy", "--format", "sarif"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let sarif: Value = serde_json::from_str(&run.stdout).unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let result = results.iter().find(|r| r["ruleId"] == "policy-gain").expect("a policy-gain result");
+    assert_eq!(result["level"], "error");
+    assert_eq!(result["message"]["text"], message.as_str());
+    let location = &result["locations"][0]["physicalLocation"];
+    assert_eq!(location["artifactLocation"]["uri"], "beeuni.yaml");
+    assert_eq!(
+        (location["region"]["startLine"].as_u64(), location["region"]["startColumn"].as_u64()),
+        (Some(3), Some(19))
+    );
+    let run = bin_in(&repo.dir, &["check", "--base", "main", "--policy", "--format", "github"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.contains("::error file=beeuni.yaml,line=3,"), "{}", run.stdout);
+    assert!(run.stdout.contains("title=beeuni-lint (policy-gain)::agent `support` gains `bash`"), "{}", run.stdout);
+}
+
+#[test]
+fn a_guard_may_name_one_harness_and_a_guard_the_head_adds_counts() {
+    // The experimental harness has no terminal plugin: its gain is `bash` alone.
+    let guards = "[policy]\nguard = [{ agents = \"ops\", harness = \"experimental\", tools = [\"bash\"] }]\n";
+    let repo = two_commits(
+        &[("beeuni.yaml", "agents:\n  ops:\n    tools: [read]\n")],
+        &[("beeuni-lint.toml", guards), ("beeuni.yaml", "agents:\n  ops:\n    tools: [read, bash]\n")],
+    );
+    let (code, found) = check(&repo.dir, &[]);
+    assert_eq!(code, 1);
+    let message = "agent `ops` gains `bash`, guarded by the policy (`beeuni-lint.toml:2`): `tools:` lists `bash`";
+    assert_eq!(found, [one("error", "beeuni.yaml", 3, 19, message)]);
+}

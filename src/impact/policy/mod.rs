@@ -18,7 +18,7 @@ use crate::repo::checkout::{Checkout, Side};
 use crate::rules::policy_gain;
 use crate::source::SourceFile;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 /// What `--policy` found in one project.
 #[derive(Serialize, Debug, Default)]
@@ -141,15 +141,22 @@ fn gains(impact: &ProjectImpact, guards: &[&Placed], fallback: &Fallback, approv
     for agent in &impact.agents {
         // cause -> (tools, secrets, the first guard that matched)
         let mut by_cause: BTreeMap<usize, (Vec<String>, Vec<String>, String)> = BTreeMap::new();
+        // A tool gained on both harnesses is listed once.
+        let mut seen: HashSet<(usize, bool, String)> = HashSet::new();
         let mut add = |cause: usize, name: &str, secret: bool, guard: &str| {
-            let entry = by_cause.entry(cause).or_insert_with(|| (Vec::new(), Vec::new(), guard.to_string()));
-            let list = if secret { &mut entry.1 } else { &mut entry.0 };
-            if !list.iter().any(|n| n == name) {
-                list.push(name.to_string());
+            if !seen.insert((cause, secret, name.to_string())) {
+                return;
             }
+            let entry = by_cause.entry(cause).or_insert_with(|| (Vec::new(), Vec::new(), guard.to_string()));
+            if secret { &mut entry.1 } else { &mut entry.0 }.push(name.to_string());
+        };
+        // Each agent's glob is matched once a harness, not once a gain (an agent may gain thousands of tools).
+        let matching = |harness: Option<&str>| -> Vec<&&Placed> {
+            guards.iter().filter(|g| g.guard.covers_agent(&agent.agent, harness)).collect()
         };
         for harness in &agent.harnesses {
-            let lost: Vec<&str> = harness.lost.iter().map(|t| t.name.as_str()).collect();
+            let guards = matching(Some(harness.harness));
+            let lost: HashSet<&str> = harness.lost.iter().map(|t| t.name.as_str()).collect();
             let gained = harness.gained.iter().map(|t| (t.name.as_str(), t.cause));
             // Reached through `task` but callable before is moved, not gained.
             let reached = harness.task_gained.iter().filter(|t| !lost.contains(&t.name.as_str()));
@@ -162,9 +169,9 @@ fn gains(impact: &ProjectImpact, guards: &[&Placed], fallback: &Fallback, approv
                 }
             }
         }
+        let guards = matching(None);
         for secret in &agent.secrets_granted {
-            let matched =
-                guards.iter().find(|g| g.guard.covers_agent(&agent.agent, None) && g.guard.covers_secret(&secret.name));
+            let matched = guards.iter().find(|g| g.guard.covers_secret(&secret.name));
             if let Some(guard) = matched {
                 add(secret.cause, &secret.name, true, &guard.at);
             }
