@@ -242,6 +242,9 @@ mod tests {
                 "beeuni-lint.toml:8:3: each `guard` entry must be a table (`{ agents = \"*\", tools = [\"bash\"] }`)",
             ]
         );
+        let many = format!("[policy]\nguard = [{}]\n", vec!["{ tools = [\"bash\"] }"; 101].join(", "));
+        let err = Config::parse(&many, "beeuni-lint.toml").unwrap_err();
+        assert_eq!(err, "beeuni-lint.toml:2:9: `guard` holds 101 entries, more than the 100 a policy may hold");
         let err = Config::parse("[rules]\npolicy-gain = \"off\"\n[polcy]\n", "beeuni-lint.toml").unwrap_err();
         assert_eq!(err, "beeuni-lint.toml:3:2: unknown key `polcy`: did you mean `policy`?");
     }
