@@ -248,7 +248,7 @@ mod tests {
             RULES.windows(2).filter(|pair| pair[0].category() > pair[1].category()).map(|pair| pair[1].id).collect();
         assert_eq!(out_of_order, Vec::<&str>::new());
         let change_aware: Vec<_> = RULES.iter().filter(|rule| is_change_aware(rule.id)).map(|rule| rule.id).collect();
-        assert_eq!(change_aware, ["removed-beeuni-tool", "removed-tool-in-use"]);
+        assert_eq!(change_aware, ["removed-beeuni-tool", "removed-tool-in-use", "policy-gain"]);
     }
 
     #[test]

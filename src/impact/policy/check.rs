@@ -30,6 +30,12 @@ pub fn add(report: &mut Report, verdict: &Verdict, min: Severity) {
             if finding.approved { format!("{} (approved)", finding.message) } else { finding.message.clone() };
         report.diagnostics.push(Diagnostic::new(policy_gain::RULE.id, severity, Label::new(file, span), message));
     }
+    // Path, line, column, rule: the order every format prints (as the check's own findings are sorted).
+    let sources = &report.sources;
+    report.diagnostics.sort_by_cached_key(|d| {
+        let file = sources.get(d.primary.file);
+        (file.shown.clone(), file.line_index(d.primary.span.start()), d.primary.span.start(), d.rule, d.message.clone())
+    });
 }
 
 /// The empty span at `line`:`column` (columns counted in characters; clamped to the line).
