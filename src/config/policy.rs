@@ -4,12 +4,12 @@
 //! the one it is near.
 
 use super::Errors;
-use super::limits::{MAX_GLOB_BYTES, MAX_GUARDS};
+use super::limits::{MAX_GLOB_BYTES, MAX_GUARDS, MAX_LIST};
 use crate::catalog::{BEEUNI_TOOLS, HARNESS_TIER1, HARNESS_TIER2, PTY_TOOLS, SHARED_WRITE_GROUP};
 use crate::source::Span;
 use crate::suggest;
 use globset::{Glob, GlobMatcher, GlobSet, GlobSetBuilder};
-use std::collections::HashSet;
+use std::collections::HashMap;
 use toml::Spanned;
 use toml::de::DeValue;
 
@@ -23,6 +23,11 @@ pub const GROUPS: [&str; 3] = ["all", "bash", "write"];
 #[derive(Debug, Default, Clone)]
 pub struct Policy {
     pub guards: Vec<Guard>,
+    /// Every guard's secret globs as one set, built (and so known to build) when the config is read: a set that
+    /// failed to build would guard no secret.
+    secrets: GlobSet,
+    /// The guard of each glob of `secrets`.
+    secret_guard: Vec<usize>,
 }
 
 /// One entry of `guard`.
@@ -36,9 +41,6 @@ pub struct Guard {
     pub tools: Vec<String>,
     /// The secret names and globs as written, sorted and each once.
     pub secrets: Vec<String>,
-    /// Looked up once a gain: a repository's gains may be many (up to `access::MAX_ROWS`).
-    tool_set: HashSet<String>,
-    secret_set: GlobSet,
     /// The entry's place in the config.
     pub span: Span,
 }
@@ -54,18 +56,61 @@ impl Guard {
         self.matcher.is_match(agent)
             && (self.harness.is_none() || harness.is_none() || self.harness.as_deref() == harness)
     }
+}
 
-    /// Does a gain of `tool` fall under this guard's tools: named, or in a group it names?
-    pub fn covers_tool(&self, tool: &str) -> bool {
-        let set = &self.tool_set;
-        set.contains("all")
-            || set.contains(tool)
-            || (PTY_TOOLS.contains(&tool) && set.contains("bash"))
-            || (SHARED_WRITE_GROUP.contains(&tool) && set.contains("write"))
+/// The guards of several policies (the base's and the head's), numbered in order, looked up by what is gained: a
+/// change's gains may be many (up to `access::MAX_ROWS`), so each is one hash lookup (a tool) or one match of each
+/// policy's glob set (a secret), never a walk of every guard.
+pub struct Index<'a> {
+    by_tool: HashMap<&'a str, Vec<usize>>,
+    /// Each policy with the number of its first guard.
+    policies: Vec<(&'a Policy, usize)>,
+}
+
+impl<'a> Index<'a> {
+    pub fn new(policies: &[&'a Policy]) -> Index<'a> {
+        let mut by_tool: HashMap<&str, Vec<usize>> = HashMap::new();
+        let (mut numbered, mut first) = (Vec::new(), 0);
+        for policy in policies {
+            for (at, guard) in policy.guards.iter().enumerate() {
+                for tool in &guard.tools {
+                    by_tool.entry(tool.as_str()).or_default().push(first + at);
+                }
+            }
+            numbered.push((*policy, first));
+            first += policy.guards.len();
+        }
+        Index { by_tool, policies: numbered }
     }
 
-    pub fn covers_secret(&self, secret: &str) -> bool {
-        self.secret_set.is_match(secret)
+    /// The guards whose `tools` name `tool` or a group that holds it (`bash` its `pty_*`, `write` the shared write
+    /// group, `all` every tool), in the guards' order.
+    pub fn tool_guards(&self, tool: &str) -> Vec<usize> {
+        let mut keys = vec![tool, "all"];
+        if PTY_TOOLS.contains(&tool) {
+            keys.push("bash");
+        }
+        if SHARED_WRITE_GROUP.contains(&tool) {
+            keys.push("write");
+        }
+        let mut found: Vec<usize> = keys.iter().filter_map(|key| self.by_tool.get(*key)).flatten().copied().collect();
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+
+    /// The guards whose `secrets` globs match `secret`, in the guards' order.
+    pub fn secret_guards(&self, secret: &str) -> Vec<usize> {
+        let mut found: Vec<usize> = self
+            .policies
+            .iter()
+            .flat_map(|(policy, first)| {
+                policy.secrets.matches(secret).into_iter().map(move |at| first + policy.secret_guard[at])
+            })
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        found
     }
 }
 
@@ -83,7 +128,21 @@ pub(super) fn policy(value: &Spanned<DeValue>, harness_tools: &[String], errors:
     };
     for (key, value) in table.iter() {
         match key.get_ref().as_ref() {
-            "guard" => policy.guards = guards(value, harness_tools, errors),
+            "guard" => {
+                policy.guards = guards(value, harness_tools, errors);
+                let mut builder = GlobSetBuilder::new();
+                for (at, guard) in policy.guards.iter().enumerate() {
+                    // Each was parsed when its guard was read.
+                    for glob in guard.secrets.iter().filter_map(|secret| Glob::new(secret).ok()) {
+                        builder.add(glob);
+                        policy.secret_guard.push(at);
+                    }
+                }
+                match builder.build() {
+                    Ok(set) => policy.secrets = set,
+                    Err(e) => errors.add(value.span().start, format!("the secret globs of `guard` do not build: {e}")),
+                }
+            }
             other => {
                 errors.unknown(key.span().start, &format!("unknown key `{other}` in [policy]"), other, &POLICY_KEYS)
             }
@@ -107,7 +166,16 @@ fn guards(value: &Spanned<DeValue>, harness_tools: &[String], errors: &mut Error
         );
         return Vec::new();
     }
-    items.iter().filter_map(|item| guard(item, harness_tools, errors)).collect()
+    let guards: Vec<Guard> = items.iter().filter_map(|item| guard(item, harness_tools, errors)).collect();
+    // All secret globs make one glob set, whose automaton grows with them: bounded as one list is.
+    let globs: usize = guards.iter().map(|g| g.secrets.len()).sum();
+    if globs > MAX_LIST {
+        errors.add(
+            value.span().start,
+            format!("the guards hold {globs} secret globs, more than the {MAX_LIST} a policy may hold"),
+        );
+    }
+    guards
 }
 
 fn guard(item: &Spanned<DeValue>, harness_tools: &[String], errors: &mut Errors) -> Option<Guard> {
@@ -156,16 +224,8 @@ fn guard(item: &Spanned<DeValue>, harness_tools: &[String], errors: &mut Errors)
     }
     let (agents, agents_at) = agents.unwrap_or_else(|| ("*".to_string(), at));
     let matcher = glob(&agents, agents_at, errors).map(|glob| glob.compile_matcher());
-    let mut builder = GlobSetBuilder::new();
-    let mut globs_ok = true;
-    for (secret, span) in &secrets {
-        match glob(secret, span.start(), errors) {
-            Some(glob) => drop(builder.add(glob)),
-            None => globs_ok = false,
-        }
-    }
-    let secret_set = builder.build();
-    let (Some(matcher), true, true, Ok(secret_set)) = (matcher, globs_ok, ok, secret_set) else {
+    let globs_ok = secrets.iter().all(|(secret, span)| glob(secret, span.start(), errors).is_some());
+    let (Some(matcher), true, true) = (matcher, globs_ok, ok) else {
         return None;
     };
     let sorted = |list: Vec<(String, Span)>| {
@@ -175,9 +235,8 @@ fn guard(item: &Spanned<DeValue>, harness_tools: &[String], errors: &mut Errors)
         names
     };
     let (tools, secrets) = (sorted(tools), sorted(secrets));
-    let tool_set = tools.iter().cloned().collect();
     let span = Span::new(item.span().start, item.span().end);
-    Some(Guard { agents, matcher, harness, tools, secrets, tool_set, secret_set, span })
+    Some(Guard { agents, matcher, harness, tools, secrets, span })
 }
 
 fn glob(text: &str, at: usize, errors: &mut Errors) -> Option<Glob> {
@@ -218,10 +277,12 @@ mod tests {
         let config = Config::parse(text, "beeuni-lint.toml").unwrap();
         let [all, support] = config.policy.guards.as_slice() else { panic!("{:?}", config.policy) };
         assert_eq!(all.tools, ["bash", "write"]);
-        assert!(all.covers_tool("pty_kill") && all.covers_tool("apply_patch") && !all.covers_tool("read"));
+        let index = super::Index::new(&[&config.policy]);
+        assert_eq!((index.tool_guards("pty_kill"), index.tool_guards("apply_patch")), (vec![0], vec![0]));
+        assert!(index.tool_guards("read").is_empty());
+        assert_eq!((index.secret_guards("STRIPE_KEY"), index.secret_guards("GITHUB_TOKEN")), (vec![1], vec![]));
         assert!(support.covers_agent("support-eu", Some("standard")));
         assert!(!support.covers_agent("support-eu", Some("experimental")) && !support.covers_agent("ops", None));
-        assert!(support.covers_secret("STRIPE_KEY") && !support.covers_secret("GITHUB_TOKEN"));
         assert!(!all.same_as(support) && all.same_as(&all.clone()));
     }
 

@@ -25,5 +25,6 @@ mod graph;
 mod lsp;
 mod names;
 mod output;
+mod policy;
 mod regex;
 mod trust;

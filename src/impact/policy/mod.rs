@@ -11,14 +11,14 @@ pub mod check;
 pub mod render;
 
 use super::ProjectImpact;
-use crate::config::policy::Guard;
+use crate::config::policy::{Guard, Index, Policy};
 use crate::config::{Config, Level};
 use crate::diagnostic::Severity;
 use crate::repo::checkout::{Checkout, Side};
 use crate::rules::policy_gain;
 use crate::source::SourceFile;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// What `--policy` found in one project.
 #[derive(Serialize, Debug, Default)]
@@ -114,8 +114,10 @@ pub fn judge(
             approved,
         });
     }
+    // Numbered as the index numbers them: the base's guards, then the head's.
     let guards: Vec<&Placed> = base_guards.iter().chain(&head_guards).collect();
-    verdict.findings.extend(gains(impact, &guards, &fallback, approved));
+    let policies: Vec<&Policy> = base_config.iter().chain(Some(config)).map(|c| &c.policy).collect();
+    verdict.findings.extend(gains(impact, &guards, &Index::new(&policies), &fallback, approved));
     Ok(verdict)
 }
 
@@ -136,44 +138,47 @@ fn policy_line(file: &SourceFile) -> usize {
 }
 
 /// The guarded gains, one finding per agent and cause, in the impact's order.
-fn gains(impact: &ProjectImpact, guards: &[&Placed], fallback: &Fallback, approved: bool) -> Vec<Finding> {
+fn gains(
+    impact: &ProjectImpact,
+    guards: &[&Placed],
+    index: &Index,
+    fallback: &Fallback,
+    approved: bool,
+) -> Vec<Finding> {
+    // The same secret is granted to many agents: its glob set is matched once.
+    let mut secret_guards: HashMap<&str, Vec<usize>> = HashMap::new();
     let mut out = Vec::new();
     for agent in &impact.agents {
         // cause -> (tools, secrets, the first guard that matched)
         let mut by_cause: BTreeMap<usize, (Vec<String>, Vec<String>, String)> = BTreeMap::new();
         // A tool gained on both harnesses is listed once.
-        let mut seen: HashSet<(usize, bool, String)> = HashSet::new();
+        let mut seen: HashSet<(usize, &str)> = HashSet::new();
         let mut add = |cause: usize, name: &str, secret: bool, guard: &str| {
-            if !seen.insert((cause, secret, name.to_string())) {
-                return;
-            }
             let entry = by_cause.entry(cause).or_insert_with(|| (Vec::new(), Vec::new(), guard.to_string()));
             if secret { &mut entry.1 } else { &mut entry.0 }.push(name.to_string());
         };
         // Each agent's glob is matched once a harness, not once a gain (an agent may gain thousands of tools).
-        let matching = |harness: Option<&str>| -> Vec<&&Placed> {
-            guards.iter().filter(|g| g.guard.covers_agent(&agent.agent, harness)).collect()
+        let covers = |harness: Option<&str>| -> Vec<bool> {
+            guards.iter().map(|g| g.guard.covers_agent(&agent.agent, harness)).collect()
         };
         for harness in &agent.harnesses {
-            let guards = matching(Some(harness.harness));
+            let covered = covers(Some(harness.harness));
             let lost: HashSet<&str> = harness.lost.iter().map(|t| t.name.as_str()).collect();
             let gained = harness.gained.iter().map(|t| (t.name.as_str(), t.cause));
             // Reached through `task` but callable before is moved, not gained.
-            let reached = harness.task_gained.iter().filter(|t| !lost.contains(&t.name.as_str()));
+            let reached = harness.task_gained.iter().filter(|t| !lost.contains(t.name.as_str()));
             for (name, cause) in gained.chain(reached.map(|t| (t.name.as_str(), t.cause))) {
-                let matched = guards
-                    .iter()
-                    .find(|g| g.guard.covers_agent(&agent.agent, Some(harness.harness)) && g.guard.covers_tool(name));
-                if let Some(guard) = matched {
-                    add(cause, name, false, &guard.at);
+                let matched = index.tool_guards(name).into_iter().find(|&at| covered[at]);
+                if let Some(at) = matched.filter(|_| seen.insert((cause, name))) {
+                    add(cause, name, false, &guards[at].at);
                 }
             }
         }
-        let guards = matching(None);
+        let covered = covers(None);
         for secret in &agent.secrets_granted {
-            let matched = guards.iter().find(|g| g.guard.covers_secret(&secret.name));
-            if let Some(guard) = matched {
-                add(secret.cause, &secret.name, true, &guard.at);
+            let found = secret_guards.entry(&secret.name).or_insert_with(|| index.secret_guards(&secret.name));
+            if let Some(&at) = found.iter().find(|&&at| covered[at]) {
+                add(secret.cause, &secret.name, true, &guards[at].at);
             }
         }
         for (cause_index, (tools, secrets, guard)) in by_cause {
