@@ -97,6 +97,7 @@ pub struct ViewArgs {
 /// Printed after `impact --help`.
 pub const IMPACT_EXIT_STATUS: &str = "Exit status:
   0  compared (whether anything changed or not)
+  1  with --policy: a guarded gain is not approved
   2  the run could not happen: a usage error, no beeuni.yaml, a bad config, a base revision that is not there";
 
 #[derive(Args, Debug, Clone)]
@@ -118,6 +119,13 @@ pub struct ImpactArgs {
     /// <server>/<owner>/<repo>/blob/<sha> (http or https); each link is URL/<path>#L<line>
     #[arg(long, value_name = "URL")]
     pub link_base: Option<String>,
+    /// Judge the change by the [policy] of beeuni-lint.toml (docs/policy.md): mark each guarded gain, and exit 1
+    /// when one is not approved (needs --base or --staged)
+    #[arg(long)]
+    pub policy: bool,
+    /// With --policy: the guarded gains are approved (still listed, marked approved; no failure)
+    #[arg(long, requires = "policy")]
+    pub approved: bool,
     /// The config file (default: the nearest beeuni-lint.toml from the project root up to the repository root)
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -178,6 +186,13 @@ pub struct CheckArgs {
     /// Report only findings on lines the change adds or modifies (needs --base or --staged)
     #[arg(long)]
     pub only_changed: bool,
+    /// Report each gain the [policy] of beeuni-lint.toml guards as a policy-gain finding (needs --base or
+    /// --staged; docs/policy.md)
+    #[arg(long)]
+    pub policy: bool,
+    /// With --policy: the guarded gains are approved (reported at info, marked approved)
+    #[arg(long, requires = "policy")]
+    pub approved: bool,
     /// Print nothing when there is no finding
     #[arg(long, short)]
     pub quiet: bool,

@@ -18,11 +18,12 @@ use toml::de::DeTable;
 pub const FILE_NAME: &str = "beeuni-lint.toml";
 
 mod limits;
+pub mod policy;
 pub mod reference;
 mod values;
 use values::{excludes, levels, removed, strings, xcsh_paths};
 
-const KEYS: [&str; 5] = ["harness-tools", "removed-beeuni-tools", "xcsh-paths", "rules", "paths"];
+const KEYS: [&str; 6] = ["harness-tools", "removed-beeuni-tools", "xcsh-paths", "rules", "paths", "policy"];
 const PATHS_KEYS: [&str; 1] = ["exclude"];
 const LEVELS: [&str; 4] = ["error", "warning", "info", "off"];
 
@@ -46,6 +47,8 @@ pub struct Config {
     pub file: Option<SourceFile>,
     /// `xcsh-paths` (docs/spec/rules.md §6): folders relative to the config's folder, normalised.
     xcsh_paths: Vec<(String, Span)>,
+    /// `[policy]` (docs/policy.md): the gains that need approval.
+    pub policy: policy::Policy,
 }
 
 /// Where the config of a project is, and how to name it.
@@ -92,6 +95,7 @@ impl Config {
         }
         let mut config = Config::default();
         let mut globs = Vec::new();
+        let mut policy_value = None;
         for (key, value) in table.get_ref().iter() {
             let at = key.span().start;
             match key.get_ref().as_ref() {
@@ -100,8 +104,13 @@ impl Config {
                 "xcsh-paths" => config.xcsh_paths = xcsh_paths(value, &mut errors),
                 "rules" => config.levels = levels(value, &mut errors),
                 "paths" => globs = excludes(value, &mut errors),
+                // Read once `harness-tools` is known, whatever their order: the policy may name those tools.
+                "policy" => policy_value = Some(value),
                 other => errors.unknown(at, &format!("unknown key `{other}`"), other, &KEYS),
             }
+        }
+        if let Some(value) = policy_value {
+            config.policy = policy::policy(value, &config.harness_tools, &mut errors);
         }
         if !globs.is_empty() {
             let mut builder = GlobSetBuilder::new();

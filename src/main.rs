@@ -141,17 +141,22 @@ fn impact(args: &cli::ImpactArgs) -> Result<u8, String> {
     for path in run::projects_of(&paths, args.staged, args.config.as_deref())?.0 {
         let mut options = CheckOptions::new(path);
         (options.config, options.base, options.staged) = (args.config.clone(), args.base.clone(), args.staged);
-        let compared = beeuni_lint::impact::load::project(&options).map_err(|error| error.to_string())?;
+        let policy = args.policy.then_some(args.approved);
+        let compared =
+            beeuni_lint::impact::load::project_judged(&options, policy).map_err(|error| error.to_string())?;
         (document.base, document.head) = (compared.base, compared.head);
         document.projects.push(compared.impact);
     }
     if let Some(link_base) = &link_base {
         beeuni_lint::impact::link::add_links(&mut document, link_base);
     }
+    let policy = beeuni_lint::impact::policy::render::human;
     let text = match args.format {
         cli::ImpactFormat::Json => beeuni_lint::impact::render::json(&document),
-        cli::ImpactFormat::Human => beeuni_lint::impact::render::human(&document),
-        cli::ImpactFormat::Markdown => beeuni_lint::impact::render::markdown(&document),
+        cli::ImpactFormat::Human => beeuni_lint::impact::render::human(&document) + &policy(&document),
+        cli::ImpactFormat::Markdown => {
+            beeuni_lint::impact::render::markdown(&document) + &beeuni_lint::impact::policy::render::markdown(&document)
+        }
     };
     // The rows were weighed before they were built (`impact::MAX_REPORT_BYTES`); this holds whatever the estimate.
     if text.len() > beeuni_lint::impact::render::MAX_OUTPUT_BYTES {
@@ -160,7 +165,8 @@ fn impact(args: &cli::ImpactArgs) -> Result<u8, String> {
             text.len() >> 20
         ));
     }
-    print(&text).map(|()| 0)
+    let fails = document.projects.iter().filter_map(|p| p.policy.as_ref()).any(|v| v.fails());
+    print(&text).map(|()| u8::from(fails))
 }
 
 fn rules_table() -> String {

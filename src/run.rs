@@ -244,6 +244,9 @@ fn lint(args: &CheckArgs, path: PathBuf, alone: bool, repository: Option<&Arc<Gi
         command: None,
         repository: repository.cloned(),
     };
+    if args.policy {
+        return policy_check(args, &options).map(Linted::Report);
+    }
     if !(args.fix || args.unsafe_fixes || args.diff) {
         return beeuni_lint::fix::offer::check(&options).map(Linted::Report).map_err(|error| error.to_string());
     }
@@ -258,6 +261,25 @@ fn lint(args: &CheckArgs, path: PathBuf, alone: bool, repository: Option<&Arc<Gi
     beeuni_lint::fix::write(&outcome.root, &outcome.changes).map_err(|error| error.to_string())?;
     eprint!("{}", beeuni_lint::fix::summary(&outcome));
     Ok(Linted::Report(outcome.report))
+}
+
+/// `check --policy`: the report, with each guarded gain of the change as a `policy-gain` finding. The two sides
+/// are built again as `impact` builds them (full models: the check's base is only what its rules read), which
+/// costs a second build of the head, for this flag only.
+fn policy_check(args: &CheckArgs, options: &CheckOptions) -> Result<Report, String> {
+    if args.fix || args.unsafe_fixes || args.diff {
+        return Err("`--policy` judges a change and fixes nothing: drop `--fix`, `--unsafe-fixes` and `--diff`".into());
+    }
+    if args.base.is_none() && !args.staged {
+        return Err("`--policy` judges a change: add `--base REV` (or `--staged`)".into());
+    }
+    let mut report = beeuni_lint::fix::offer::check(options).map_err(|error| error.to_string())?;
+    let compared =
+        beeuni_lint::impact::load::project_judged(options, Some(args.approved)).map_err(|error| error.to_string())?;
+    if let Some(verdict) = &compared.impact.policy {
+        beeuni_lint::impact::policy::check::add(&mut report, verdict, options.min_severity);
+    }
+    Ok(report)
 }
 
 /// Prints the report of `reports` (one project's, or several joined: SARIF keeps a run each) and answers the

@@ -8,6 +8,8 @@ pub(super) const MAX_LIST: usize = 1_000;
 /// Bytes of one `exclude` glob: each is compiled to an automaton, whose size grows with the glob's alternatives
 /// (1,000 globs of 240 bytes took 89 MiB, of 470 bytes 146 MiB).
 pub(super) const MAX_GLOB_BYTES: usize = 256;
+/// Entries of `[policy] guard`: each gain of a change is judged against the guards its agent matches.
+pub(super) const MAX_GUARDS: usize = 100;
 /// Mistakes listed; the rest are counted.
 pub(super) const MAX_ERRORS: usize = 100;
 

@@ -38,7 +38,7 @@ pub(super) fn xcsh_paths(value: &Spanned<DeValue>, errors: &mut Errors) -> Vec<(
     folders
 }
 
-fn spanned_strings(value: &Spanned<DeValue>, key: &str, errors: &mut Errors) -> Vec<(String, Span)> {
+pub(super) fn spanned_strings(value: &Spanned<DeValue>, key: &str, errors: &mut Errors) -> Vec<(String, Span)> {
     let DeValue::Array(items) = value.get_ref() else {
         errors.add(value.span().start, format!("`{key}` must be a list of strings, not {}", kind(value.get_ref())));
         return Vec::new();

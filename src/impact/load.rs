@@ -23,6 +23,12 @@ pub struct Compared {
 /// Compares the project that holds `options.path` at `options.base`'s merge base (or HEAD with `--staged` alone)
 /// with its head. `Err`: the run cannot happen (exit 2), as for `check --base`.
 pub fn project(options: &CheckOptions) -> Result<Compared, Error> {
+    project_judged(options, None)
+}
+
+/// [`project`], and with `Some(approved)` (`--policy`, `--approved`) the impact judged by the policy
+/// ([`super::policy::judge`]).
+pub fn project_judged(options: &CheckOptions, policy: Option<bool>) -> Result<Compared, Error> {
     let Loaded { project: head, checkout, config, sides } = lint::load(options)?;
     // `lint::load` reads the two sides when `--base` or `--staged` asks for them.
     let Some(sides) = sides else {
@@ -50,8 +56,14 @@ pub fn project(options: &CheckOptions) -> Result<Compared, Error> {
         access::within_rows(agents, secrets, "secrets").map_err(|too_large| Error::Usage(too_large.to_string()))?;
     }
     let name = if checkout.git_prefix.is_empty() { "." } else { checkout.git_prefix.as_str() };
-    let impact = compare(name, &side(base.as_ref()), &side(Some(&head)))
+    let mut impact = compare(name, &side(base.as_ref()), &side(Some(&head)))
         .map_err(|too_large| Error::Usage(too_large.to_string()))?;
+    if let Some(approved) = policy {
+        let manifest = head.sources.shown(crate::catalog::MANIFEST).to_string();
+        let explicit = options.config.is_some();
+        let verdict = super::policy::judge(&impact, &checkout, sides.base, &config, explicit, approved, &manifest);
+        impact.policy = Some(verdict.map_err(Error::Config)?);
+    }
     let head_name = if options.staged { "index" } else { "work tree" };
     Ok(Compared { base: sides.base_description, head: head_name, impact })
 }

@@ -18,6 +18,7 @@ mod causes;
 pub mod link;
 pub mod load;
 mod modules;
+pub mod policy;
 mod reasons;
 pub mod render;
 
@@ -71,6 +72,9 @@ pub struct ProjectImpact {
     pub modules_changed: Vec<ModuleChange>,
     /// The agents whose tools, `task` reach or secrets changed, in the head's order (removed ones last).
     pub agents: Vec<AgentImpact>,
+    /// `--policy`: the guarded gains ([`policy`]); absent without the flag.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy: Option<policy::Verdict>,
 }
 
 #[derive(Serialize, Debug, Clone, PartialEq, Eq)]
@@ -221,6 +225,7 @@ pub fn compare(name: &str, base: &SideModel, head: &SideModel) -> Result<Project
         tools_removed: Vec::new(),
         modules_changed: Vec::new(),
         agents: Vec::new(),
+        policy: None,
     };
     if base.state() == Manifest::Unreadable || head.state() == Manifest::Unreadable {
         return Ok(out);

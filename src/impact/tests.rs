@@ -29,6 +29,7 @@ fn impact(agents: Vec<AgentImpact>) -> Impact {
         tools_removed: Vec::new(),
         modules_changed: Vec::new(),
         agents,
+        policy: None,
     };
     Impact { version: JSON_VERSION, base: "HEAD (1234567)".into(), head: "index", projects: vec![project] }
 }

@@ -68,6 +68,7 @@ mod module_process_env;
 mod module_required;
 mod module_syntax;
 mod module_unanalyzable;
+pub mod policy_gain;
 mod removed_beeuni_tool;
 mod removed_tool_in_use;
 mod secret_not_granted;
@@ -164,12 +165,13 @@ pub static RULES: &[&Rule] = &[
     &xcsh_unanalyzable::RULE,
     &removed_beeuni_tool::RULE,
     &removed_tool_in_use::RULE,
+    &policy_gain::RULE,
 ];
 
 /// The rules that need a base (`--base`, `--staged`): those of the `change-aware` category (a test checks the list
 /// against the categories). A list, not a search of [`RULES`] by id: it is asked once a finding.
 pub fn is_change_aware(id: &str) -> bool {
-    [removed_beeuni_tool::RULE.id, removed_tool_in_use::RULE.id].contains(&id)
+    [removed_beeuni_tool::RULE.id, removed_tool_in_use::RULE.id, policy_gain::RULE.id].contains(&id)
 }
 
 pub fn find(id: &str) -> Option<&'static Rule> {
@@ -260,7 +262,7 @@ mod tests {
             RULES.windows(2).filter(|pair| pair[0].category() > pair[1].category()).map(|pair| pair[1].id).collect();
         assert_eq!(out_of_order, Vec::<&str>::new());
         let change_aware: Vec<_> = RULES.iter().filter(|rule| is_change_aware(rule.id)).map(|rule| rule.id).collect();
-        assert_eq!(change_aware, ["removed-beeuni-tool", "removed-tool-in-use"]);
+        assert_eq!(change_aware, ["removed-beeuni-tool", "removed-tool-in-use", "policy-gain"]);
     }
 
     #[test]

@@ -26,6 +26,7 @@ mod impact;
 mod lsp;
 mod names;
 mod output;
+mod policy;
 mod projects;
 mod regex;
 mod trust;

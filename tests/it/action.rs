@@ -4,6 +4,7 @@
 //! (a folder with the binary and its SHA-256 file, reached by `file://`).
 
 mod impact;
+mod policy;
 mod rendered;
 
 use crate::action_support;

@@ -42,6 +42,10 @@ fn report(name: &str) -> String {
     if change {
         args.push("--staged");
     }
+    // `policy-gain` is reported only with `--policy`.
+    if name.starts_with("policy-gain") {
+        args.push("--policy");
+    }
     args.push(".");
     let run = run_in(dir.path(), &args);
     let mut text = format!("exit {}\n{}", run.code, run.stdout);

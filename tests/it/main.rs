@@ -79,6 +79,7 @@ mod monorepo_root;
 mod one_cause;
 mod packaging;
 mod pins;
+mod policy;
 mod readings_rev2;
 mod readme_examples;
 mod reports;
