@@ -32,6 +32,8 @@ pub struct CheckOptions {
     /// The process ends after this run (the command line): the model is left for the operating system to reclaim
     /// instead of being freed piece by piece (on the 2,000-module bench, a tenth of the main thread's work).
     pub leave_model: bool,
+    /// The project as the caller found it already (taken by the first load, which then does not discover it again).
+    pub found: discover::Handed,
 }
 
 /// Where the warm cache ([`cache`]) lives.
@@ -78,6 +80,7 @@ impl CheckOptions {
             cache: CacheChoice::Off,
             keep_texts: false,
             leave_model: false,
+            found: discover::Handed::default(),
         }
     }
 }
@@ -110,7 +113,7 @@ pub fn load_over(
     parsed: &modules::Reused,
     memo: Option<Arc<repo::checkout::DiskMemo>>,
 ) -> Result<Loaded, Error> {
-    let found = discover::discover(&options.path, options.staged)?;
+    let found = options.found.take_or_discover(&options.path, options.staged)?;
     let top = found.git.as_ref().map_or_else(|| found.root.clone(), |git| git.root().to_path_buf());
     let config = config::Config::load(&found.root, &top, options.config.as_deref()).map_err(Error::Config)?;
     let cache = options.cache.open(&found);

@@ -3,6 +3,7 @@
 
 use crate::cli::{CheckArgs, Color, FailOn, Format, MinSeverity};
 use beeuni_lint::diagnostic::Severity;
+use beeuni_lint::discover::Handed;
 use beeuni_lint::hook::MAX_REPOSITORY_PROJECTS;
 use beeuni_lint::lint::{CacheChoice, CheckOptions};
 use beeuni_lint::render;
@@ -42,12 +43,12 @@ fn hook(args: &CheckArgs) -> Result<u8, String> {
     let projects = beeuni_lint::hook::staged_projects(Path::new(".")).map_err(|error| error.to_string())?;
     let one_document = matches!(args.format, Format::Json | Format::Sarif) || args.output.is_some();
     if one_document || args.sarif_file.is_some() {
-        return report_projects(args, projects);
+        return report_projects(args, projects.into_iter().map(|path| (path, Handed::default())).collect());
     }
     let several = projects.len() > 1;
     let (mut worst, mut headings) = (0, 0);
     for project in projects {
-        let code = match lint(args, project, !several) {
+        let code = match lint(args, project, Handed::default(), !several) {
             Ok(Linted::Report(report)) => {
                 let named = args.format == Format::Human && (several || !report.sources.prefix().is_empty());
                 if named && !(args.quiet && report.diagnostics.is_empty()) {
@@ -78,11 +79,11 @@ fn heading(project: &str) -> String {
 /// PATHs given (or `.`): each its project; the root of a monorepo (no `beeuni.yaml` there) stands for every
 /// project the repository tracks. One project is reported as ever; several in one report.
 fn check_paths(args: &CheckArgs, paths: &[PathBuf]) -> Result<u8, String> {
-    report_projects(args, projects_of(paths, args.staged)?)
+    report_projects(args, found_projects(paths, args.staged)?)
 }
 
 /// Lints `projects` and prints one report of them: a project's as ever, several joined.
-fn report_projects(args: &CheckArgs, projects: Vec<PathBuf>) -> Result<u8, String> {
+fn report_projects(args: &CheckArgs, projects: Vec<(PathBuf, Handed)>) -> Result<u8, String> {
     let sarif = args.format == Format::Sarif || args.sarif_file.is_some();
     if sarif && projects.len() > render::sarif::MAX_RUNS {
         return Err(format!(
@@ -92,15 +93,15 @@ fn report_projects(args: &CheckArgs, projects: Vec<PathBuf>) -> Result<u8, Strin
             render::sarif::MAX_RUNS
         ));
     }
-    if let [one] = projects.as_slice() {
-        return match lint(args, one.clone(), true)? {
+    if let [(one, found)] = projects.as_slice() {
+        return match lint(args, one.clone(), found.clone(), true)? {
             Linted::Report(report) => emit(args, vec![report]),
             Linted::Diff(code) => Ok(code),
         };
     }
     let (mut reports, mut worst) = (Vec::new(), 0);
-    for project in projects {
-        match lint(args, project, false) {
+    for (project, found) in projects {
+        match lint(args, project, found, false) {
             Ok(Linted::Report(report)) => reports.push(report),
             Ok(Linted::Diff(code)) => worst = worst.max(code),
             Err(message) => {
@@ -119,7 +120,12 @@ fn report_projects(args: &CheckArgs, projects: Vec<PathBuf>) -> Result<u8, Strin
 /// work tree without `beeuni.yaml` every project the repository tracks. Several need one git work tree: their
 /// paths are shown from its root.
 pub(crate) fn projects_of(paths: &[PathBuf], staged: bool) -> Result<Vec<PathBuf>, String> {
-    let mut projects: Vec<(PathBuf, PathBuf)> = Vec::new();
+    found_projects(paths, staged).map(|projects| projects.into_iter().map(|(path, _)| path).collect())
+}
+
+/// [`projects_of`], each PATH that is one project with what discovering it found, for its run to take.
+fn found_projects(paths: &[PathBuf], staged: bool) -> Result<Vec<(PathBuf, Handed)>, String> {
+    let mut projects: Vec<(PathBuf, PathBuf, Handed)> = Vec::new();
     let mut top = None;
     for path in paths {
         let found = beeuni_lint::discover::discover(path, staged).map_err(|error| error.to_string())?;
@@ -142,16 +148,16 @@ pub(crate) fn projects_of(paths: &[PathBuf], staged: bool) -> Result<Vec<PathBuf
                     roots.len()
                 ));
             }
-            Some(roots) => roots.into_iter().map(|root| (root.clone(), root)).collect(),
-            None => vec![(found.root, path.clone())],
+            Some(roots) => roots.into_iter().map(|root| (root.clone(), root, Handed::default())).collect(),
+            None => vec![(found.root.clone(), path.clone(), Handed::new(found))],
         };
-        for (root, given) in found_projects {
-            if !projects.iter().any(|(seen, _)| *seen == root) {
-                projects.push((root, given));
+        for (root, given, handed) in found_projects {
+            if !projects.iter().any(|(seen, _, _)| *seen == root) {
+                projects.push((root, given, handed));
             }
         }
     }
-    Ok(projects.into_iter().map(|(_, given)| given).collect())
+    Ok(projects.into_iter().map(|(_, given, handed)| (given, handed)).collect())
 }
 
 /// A project linted: its report (fixes written, with `--fix`), or with `--diff` the exit code once the diff is
@@ -163,7 +169,8 @@ enum Linted {
 
 /// `alone`: the run's only project, whose model is left to the OS at exit rather than freed (see
 /// [`CheckOptions::leave_model`]); with several, each is freed before the next is linted.
-fn lint(args: &CheckArgs, path: PathBuf, alone: bool) -> Result<Linted, String> {
+/// `found`: the project as [`found_projects`] discovered it, when it did.
+fn lint(args: &CheckArgs, path: PathBuf, found: Handed, alone: bool) -> Result<Linted, String> {
     // `--min-severity`: what is below it is dropped before anything else, in the run itself (before findings are
     // capped), from the fixes, the output and from `--fail-on`.
     let min = match args.min_severity {
@@ -189,6 +196,7 @@ fn lint(args: &CheckArgs, path: PathBuf, alone: bool) -> Result<Linted, String> 
         },
         keep_texts: false,
         leave_model: alone,
+        found,
     };
     if !(args.fix || args.unsafe_fixes || args.diff) {
         return beeuni_lint::fix::offer::check(&options).map(Linted::Report).map_err(|error| error.to_string());
