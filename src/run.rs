@@ -164,7 +164,15 @@ pub(crate) fn projects_of(
                 repository = found.git.clone();
                 roots.into_iter().map(|root| (root.clone(), root)).collect()
             }
-            None => vec![(found.root, path.clone())],
+            None => {
+                // One PATH: its run takes the repository read here rather than reading the index again (2.9 % of a
+                // warm run at 2,000 modules). Not with several, where a later PATH may be in a repository nested in
+                // this one's work tree.
+                if paths.len() == 1 {
+                    repository = found.git.clone();
+                }
+                vec![(found.root, path.clone())]
+            }
         };
         for (root, given) in found_projects {
             if seen.insert(root) {
