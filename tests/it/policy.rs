@@ -297,3 +297,24 @@ fn a_guard_may_name_one_harness_and_a_guard_the_head_adds_counts() {
     let message = "agent `ops` gains `bash`, guarded by the policy (`beeuni-lint.toml:2`): `tools:` lists `bash`";
     assert_eq!(found, [one("error", "beeuni.yaml", 3, 19, message)]);
 }
+
+/// The Markdown section (what the Action's comment carries) lists ten guarded gains, each cut to 300 bytes, then how
+/// many more: beside the impact's own budget the comment stays under GitHub's limit whatever the names.
+#[test]
+fn the_markdown_section_is_bounded_whatever_the_gains() {
+    let long = "a".repeat(2_000);
+    let agents = |tools: &str| -> String {
+        (0..30).map(|i| format!("  support_{i}_{long}:\n    tools: {tools}\n")).collect()
+    };
+    let repo = two_commits(
+        &[("beeuni-lint.toml", GUARDS), ("beeuni.yaml", &format!("agents:\n{}", agents("[read]")))],
+        &[("beeuni-lint.toml", GUARDS), ("beeuni.yaml", &format!("agents:\n{}", agents("[read, bash]")))],
+    );
+    let run = bin_in(&repo.dir, &["impact", "--base", "main", "--policy", "--format", "markdown"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let section = &run.stdout[run.stdout.find("### Policy").expect("a policy section")..];
+    let listed: Vec<&str> = section.lines().filter(|l| l.starts_with("- **needs approval**: ")).collect();
+    assert_eq!(listed.len(), 10, "{section}");
+    assert!(listed.iter().all(|l| l.len() < 360 && l.contains('…')), "{section}");
+    assert!(section.contains("- and 20 more: `beeuni-lint impact --policy` lists them all\n"), "{section}");
+}

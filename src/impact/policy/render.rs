@@ -43,11 +43,34 @@ pub fn markdown(impact: &Impact) -> String {
         out.push_str("No guarded gain.\n");
         return out;
     }
-    for (line, approved) in lines {
+    let total = lines.len();
+    for (line, approved) in lines.into_iter().take(MARKDOWN_LINES) {
         let mark = if approved { "approved" } else { "**needs approval**" };
-        out.push_str(&format!("- {mark}: {}\n", code_span(&escape(&line))));
+        out.push_str(&format!("- {mark}: {}\n", code_span(&shortened(&escape(&line)))));
+    }
+    if total > MARKDOWN_LINES {
+        let more = total - MARKDOWN_LINES;
+        out.push_str(&format!("- and {more} more: `beeuni-lint impact --policy` lists them all\n"));
     }
     out
+}
+
+/// The guarded gains a Markdown section lists, each of at most `MARKDOWN_LINE_BYTES`: beside the impact's own
+/// budget (60,000 bytes) the comment stays under GitHub's 65,536 characters whatever the repository's names.
+const MARKDOWN_LINES: usize = 10;
+const MARKDOWN_LINE_BYTES: usize = 300;
+
+/// `line` cut to `MARKDOWN_LINE_BYTES` at a character's start, `…` marking the cut (the JSON and the human
+/// report keep it whole).
+fn shortened(line: &str) -> String {
+    if line.len() <= MARKDOWN_LINE_BYTES {
+        return line.to_string();
+    }
+    let mut end = MARKDOWN_LINE_BYTES;
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &line[..end])
 }
 
 /// A code span that no backtick in `text` can end early.
