@@ -19,10 +19,11 @@ pub const FILE_NAME: &str = "beeuni-lint.toml";
 
 mod limits;
 mod values;
-use values::{excludes, levels, removed, strings, xcsh_paths};
+use values::{excludes, levels, limits as analysis_limits, removed, strings, xcsh_paths};
 
-const KEYS: [&str; 5] = ["harness-tools", "removed-beeuni-tools", "xcsh-paths", "rules", "paths"];
+const KEYS: [&str; 6] = ["harness-tools", "removed-beeuni-tools", "xcsh-paths", "rules", "paths", "limits"];
 const PATHS_KEYS: [&str; 1] = ["exclude"];
+const LIMITS_KEYS: [&str; 1] = ["module-bytes"];
 const LEVELS: [&str; 4] = ["error", "warning", "info", "off"];
 
 /// A rule's configured level: a severity, or off.
@@ -45,6 +46,8 @@ pub struct Config {
     pub file: Option<SourceFile>,
     /// `xcsh-paths` (docs/spec/rules.md §6): folders relative to the config's folder, normalised.
     xcsh_paths: Vec<(String, Span)>,
+    /// `[limits] module-bytes`: the largest tool module or helper analysed (see [`Config::module_bytes`]).
+    module_bytes: Option<u64>,
 }
 
 /// Where the config of a project is, and how to name it.
@@ -99,6 +102,7 @@ impl Config {
                 "xcsh-paths" => config.xcsh_paths = xcsh_paths(value, &mut errors),
                 "rules" => config.levels = levels(value, &mut errors),
                 "paths" => globs = excludes(value, &mut errors),
+                "limits" => config.module_bytes = analysis_limits(value, &mut errors),
                 other => errors.unknown(at, &format!("unknown key `{other}`"), other, &KEYS),
             }
         }
@@ -145,6 +149,12 @@ impl Config {
                 None => None,
             })
             .collect()
+    }
+
+    /// The largest tool module or helper analysed, in bytes: `[limits] module-bytes`, else
+    /// [`crate::modules::MODULE_BYTES`] (2 MiB).
+    pub fn module_bytes(&self) -> u64 {
+        self.module_bytes.unwrap_or(crate::modules::MODULE_BYTES)
     }
 
     /// Is this project-relative path excluded by `[paths] exclude`?

@@ -39,6 +39,7 @@ pub fn project(options: &CheckOptions) -> Result<Compared, Error> {
             parsed: &modules::Reused::default(),
             cache: None,
             keep_texts: false,
+            module_bytes: config.module_bytes(),
         })),
     };
     // The comparison lists, per agent, tools and secrets that changed: both bounded (`access::MAX_ROWS`) first.

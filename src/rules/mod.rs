@@ -9,6 +9,7 @@ mod declare;
 pub(crate) use declare::declare_rule;
 pub use declare::{Category, Check, FixAvailability, Rule};
 
+mod analysis_limit;
 mod agent_tools_shape;
 mod beeuni_ref;
 mod beeuni_ref_project;
@@ -149,6 +150,7 @@ pub static RULES: &[&Rule] = &[
     &module_fetch_signal::RULE,
     &ui_view_contract::RULE,
     &module_unanalyzable::RULE,
+    &analysis_limit::RULE,
     &legacy_beeuni_copy::RULE,
     &legacy_harness_tool::RULE,
     &xcsh_export::RULE,

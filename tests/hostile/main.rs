@@ -22,6 +22,7 @@ mod access;
 mod bounds;
 mod confinement;
 mod graph;
+mod limits;
 mod lsp;
 mod names;
 mod output;
