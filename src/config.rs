@@ -313,4 +313,24 @@ mod tests {
         let err = Config::parse("[rules\n", "beeuni-lint.toml").unwrap_err();
         assert!(err.starts_with("beeuni-lint.toml:1:"), "{err}");
     }
+
+    #[test]
+    fn limits_set_the_module_bytes_within_the_file_limit() {
+        assert_eq!(Config::parse("", "x").unwrap().module_bytes(), crate::modules::MODULE_BYTES);
+        assert_eq!(Config::parse("[limits]\nmodule-bytes = 10_000\n", "x").unwrap().module_bytes(), 10_000);
+        assert_eq!(Config::parse("[limits]\nmodule-bytes = 0x100\n", "x").unwrap().module_bytes(), 256);
+        let err = Config::parse("[limits]\nmodule-bytes = 0\nmodule-bytes2 = 1\n", "beeuni-lint.toml").unwrap_err();
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "beeuni-lint.toml:2:16: `module-bytes` must be a number of bytes from 1 to 33554432 (32 MiB)",
+                "beeuni-lint.toml:3:1: unknown key `module-bytes2` in [limits]: did you mean `module-bytes`?",
+            ]
+        );
+        let err = Config::parse("[limits]\nmodule-bytes = \"2 MiB\"\n", "beeuni-lint.toml").unwrap_err();
+        assert_eq!(err, "beeuni-lint.toml:2:16: `module-bytes` must be a number of bytes, not a string");
+        let err = Config::parse("limits = 3\n", "beeuni-lint.toml").unwrap_err();
+        assert_eq!(err, "beeuni-lint.toml:1:10: `limits` must be a table (`[limits]`), not a number");
+    }
 }

@@ -95,7 +95,8 @@ pub struct ProjectInput<'a> {
 impl Project {
     pub fn build(input: ProjectInput) -> Project {
         // The modules are analysed on the analysis threads as the manifest graph names them.
-        let (parsed, cache, keep_texts, module_bytes) = (input.parsed, input.cache, input.keep_texts, input.module_bytes);
+        let (parsed, cache, keep_texts, module_bytes) =
+            (input.parsed, input.cache, input.keep_texts, input.module_bytes);
         modules::with_feed(parsed, cache, keep_texts, module_bytes, |feed| Project::build_fed(input, feed))
     }
 

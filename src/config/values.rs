@@ -153,13 +153,15 @@ pub(super) fn limits(value: &Spanned<DeValue>, errors: &mut Errors) -> Option<u6
             "module-bytes" => {
                 let most = crate::repo::fs::MAX_FILE_BYTES;
                 match value.get_ref() {
-                    DeValue::Integer(number) => match u64::from_str_radix(&number.as_str().replace('_', ""), number.radix()) {
-                        Ok(bytes) if (1..=most).contains(&bytes) => module_bytes = Some(bytes),
-                        _ => errors.add(
-                            value.span().start,
-                            format!("`module-bytes` must be a number of bytes from 1 to {most} (32 MiB)"),
-                        ),
-                    },
+                    DeValue::Integer(number) => {
+                        match u64::from_str_radix(&number.as_str().replace('_', ""), number.radix()) {
+                            Ok(bytes) if (1..=most).contains(&bytes) => module_bytes = Some(bytes),
+                            _ => errors.add(
+                                value.span().start,
+                                format!("`module-bytes` must be a number of bytes from 1 to {most} (32 MiB)"),
+                            ),
+                        }
+                    }
                     other => errors.add(
                         value.span().start,
                         format!("`module-bytes` must be a number of bytes, not {}", kind(other)),

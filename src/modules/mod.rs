@@ -300,9 +300,8 @@ fn analyse_batch<'a>(
     limit: u64,
 ) -> Vec<(usize, Analysed)> {
     let mut counted = Counted::default();
-    let mut analyse = |(path, read, known, let_go): Work<'a>| {
-        analyse_bytes(&path, read, known, (cache, limit), let_go, &mut counted)
-    };
+    let mut analyse =
+        |(path, read, known, let_go): Work<'a>| analyse_bytes(&path, read, known, (cache, limit), let_go, &mut counted);
     let analysed: Vec<(usize, Analysed)> = batch.into_iter().map(|(index, work)| (index, analyse(work))).collect();
     MODULES_READ.fetch_add(counted.read, Ordering::Relaxed);
     MODULES_PARSED.fetch_add(counted.parsed, Ordering::Relaxed);

@@ -211,7 +211,6 @@ pub fn read_with_metadata(real: &Path) -> Result<(Vec<u8>, gix::index::fs::Metad
     Ok((bytes, admitted.expect("every size is admitted")))
 }
 
-
 /// [`read_resolved`], reading only when `admit` accepts the file's size (the `fstat`'s, before a byte is read):
 /// `Ok(None)` when it does not.
 pub fn read_resolved_admitted(real: &Path, admit: impl FnOnce(u64) -> bool) -> Result<Option<Vec<u8>>, Refusal> {

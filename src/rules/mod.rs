@@ -9,8 +9,8 @@ mod declare;
 pub(crate) use declare::declare_rule;
 pub use declare::{Category, Check, FixAvailability, Rule};
 
-mod analysis_limit;
 mod agent_tools_shape;
+mod analysis_limit;
 mod beeuni_ref;
 mod beeuni_ref_project;
 mod connector_in_tools;

@@ -49,7 +49,13 @@ fn a_thirty_megabyte_module_is_refused_before_it_is_parsed() {
         let found = of_rule(&report, "analysis-limit");
         assert_eq!(found.len(), 1, "{what}: {report:#}");
         assert_eq!(found[0]["severity"], "warning");
-        assert_at(found[0], "analysis-limit", "tools/t.ts", 1, &too_large_message("tools/t.ts", module.len(), MODULE_BYTES));
+        assert_at(
+            found[0],
+            "analysis-limit",
+            "tools/t.ts",
+            1,
+            &too_large_message("tools/t.ts", module.len(), MODULE_BYTES),
+        );
     }
 }
 
@@ -98,7 +104,13 @@ fn a_thirty_megabyte_helper_of_identity_functions_is_refused_once() {
     let report = outcome.json();
     let found = of_rule(&report, "analysis-limit");
     assert_eq!(found.len(), 1, "{report:#}");
-    assert_at(found[0], "analysis-limit", "tools/lib.ts", 1, &too_large_message("tools/lib.ts", helper.len(), MODULE_BYTES));
+    assert_at(
+        found[0],
+        "analysis-limit",
+        "tools/lib.ts",
+        1,
+        &too_large_message("tools/lib.ts", helper.len(), MODULE_BYTES),
+    );
     assert_eq!(of_rule(&report, "module-unanalyzable").len(), 20);
 }
 
@@ -144,17 +156,24 @@ fn flat_generics_comparisons_and_jsx_are_analysed_in_full() {
     let comparisons: String = (0..5_000).map(|i| format!("const a{i} = {i} < 2\n")).collect();
     let items: String = (0..2_000).map(|i| format!("  <li>item {i}</li>\n")).collect();
     // In a `.js` module, which Bun reads with JSX; the classic runtime's factory is the module's own.
-    let jsx = format!("/** @jsxRuntime classic */\n/** @jsx h */\nfunction h() {{}}\nconst list = <ul>\n{items}</ul>\n");
-    for (what, path, body) in
-        [("8,000 generic functions", "t.ts", generics), ("5,000 comparisons", "t.ts", comparisons), ("2,000 JSX elements", "t.js", jsx)]
-    {
+    let jsx =
+        format!("/** @jsxRuntime classic */\n/** @jsx h */\nfunction h() {{}}\nconst list = <ul>\n{items}</ul>\n");
+    for (what, path, body) in [
+        ("8,000 generic functions", "t.ts", generics),
+        ("5,000 comparisons", "t.ts", comparisons),
+        ("2,000 JSX elements", "t.js", jsx),
+    ] {
         let sandbox = Sandbox::new();
         let manifest = MANIFEST.replacen("agents:", &format!("  t: tools/{path}\nagents:"), 1);
-        sandbox.file("beeuni.yaml", manifest).file(&format!("tools/{path}"), format!("{body}{NO_EXECUTE}")).commit("flat");
+        sandbox
+            .file("beeuni.yaml", manifest)
+            .file(&format!("tools/{path}"), format!("{body}{NO_EXECUTE}"))
+            .commit("flat");
         let outcome = sandbox.run(&["--format", "json", "."]);
         outcome.assert_bounded(what);
         let report = outcome.json();
-        let rules: Vec<&str> = report["diagnostics"].as_array().unwrap().iter().map(|d| d["rule"].as_str().unwrap()).collect();
+        let rules: Vec<&str> =
+            report["diagnostics"].as_array().unwrap().iter().map(|d| d["rule"].as_str().unwrap()).collect();
         assert_eq!(rules, ["module-execute"], "{what}: {report:#}");
         assert_eq!(report["diagnostics"][0]["message"], NO_EXECUTE_MESSAGE.replace("t.ts", path));
     }
@@ -172,8 +191,7 @@ fn a_module_nested_too_deep_fails_the_default_gate() {
     assert_eq!(outcome.code, Some(1));
     let report = outcome.json();
     let found = of_rule(&report, "analysis-limit");
-    let message =
-        "`tools/t.ts` is nested more than 5000 brackets deep, deeper than beeuni-lint analyses: none of its checks were made";
+    let message = "`tools/t.ts` is nested more than 5000 brackets deep, deeper than beeuni-lint analyses: none of its checks were made";
     assert_at(found[0], "analysis-limit", "tools/t.ts", 1, message);
     // `const x = ` is 10 bytes: the 5,001st parenthesis is at column 5,011.
     assert_eq!(found[0]["column"], 5_011);

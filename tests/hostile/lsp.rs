@@ -106,9 +106,8 @@ fn a_content_length_of_a_petabyte_is_answered_not_allocated() {
         assert_eq!(outcome.code, Some(1), "{what}: the stream ended without exit");
         // One line on standard error says why the server stopped.
         let stderr = outcome.stderr();
-        let declared = format!(
-            "beeuni-lint lsp: the input ended within a message whose Content-Length declared {length} bytes ("
-        );
+        let declared =
+            format!("beeuni-lint lsp: the input ended within a message whose Content-Length declared {length} bytes (");
         assert!(stderr.starts_with(&declared) && stderr.ends_with(" came): the server stops\n"), "{what}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{what}: {stderr}");
     }

@@ -260,10 +260,7 @@ impl Scanner<'_> {
                 }
                 // An element opens where an operand may start (a `<` after an operand compares, or opens type
                 // arguments), or among the children of an open one.
-                b'<' if self.jsx
-                    && (self.regex_ok || self.top().jsx > 0)
-                    && (is_word(next) || next == b'>') =>
-                {
+                b'<' if self.jsx && (self.regex_ok || self.top().jsx > 0) && (is_word(next) || next == b'>') => {
                     self.count(start, Counter::Jsx)?;
                     self.regex_ok = true;
                     self.unary_ok = true;
