@@ -12,11 +12,14 @@ pub mod resolve;
 mod reused;
 pub mod schedule;
 mod shared;
+mod size;
 mod wrapped;
 
 pub use declared::DeclaredBy;
 pub use reused::Reused;
 pub use schedule::{Feed, with_feed};
+pub use size::MODULE_BYTES;
+use size::too_large;
 
 use crate::cache::{Entry, ModuleCache};
 use crate::manifest::tools::ToolDecl;
@@ -89,17 +92,6 @@ thread_local! {
     /// a module's size (past the small sizes glibc keeps per thread) and its `free` were ~700 instructions a module.
     static SPARE: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
 }
-
-/// The largest tool module or helper analysed unless `[limits] module-bytes` says otherwise (2 MiB): oxc's tree of a
-/// module costs some 40 bytes a byte of it (a 30 MB module took 1.1 to 1.4 GB, a 2 GB CI container dies of a few), and
-/// no real tool module is near this size. A larger one is neither read nor parsed: `analysis-limit` says so.
-pub const MODULE_BYTES: u64 = 2 << 20;
-
-/// A module longer than this is parsed by one thread at a time ([`LARGE`]): the run's peak stays that of one module at
-/// the limit and a few ordinary ones, however many threads there are.
-const LARGE_BYTES: usize = 256 << 10;
-/// Taken while a module over [`LARGE_BYTES`] is parsed and analysed.
-static LARGE: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// The largest buffer kept as a thread's [`SPARE`] (a larger one comes from `mmap` and goes back at its `free`).
 const SPARE_MAX: usize = 1 << 20;
@@ -404,19 +396,7 @@ fn analyse_bytes(
                 return (body(text, &facts), Box::new(facts), Some(entry));
             }
             counted.parsed += 1;
-            // A poisoned lock guards nothing but the turn: it is taken all the same.
-            let turn = (text.len() > LARGE_BYTES).then(|| LARGE.lock().unwrap_or_else(|e| e.into_inner()));
-            let facts = ALLOCATOR.with(|allocator| {
-                let facts = analyse::analyse(path, &text, &mut allocator.borrow_mut());
-                // The arena keeps the room a large module's tree took (some 40 bytes a byte): given back before the
-                // turn passes, or each thread would hold that of the largest module it parsed (ten modules of
-                // 2 MiB on two threads: 173 MiB).
-                if turn.is_some() {
-                    *allocator.borrow_mut() = Allocator::default();
-                }
-                facts
-            });
-            drop(turn);
+            let facts = ALLOCATOR.with(|allocator| size::analyse_in_turn(path, &text, allocator));
             let entry = id.and_then(|id| ModuleCache::new_entry(id, text.len()));
             (body(text, &facts), Box::new(facts), entry)
         }
@@ -433,16 +413,6 @@ fn analyse_bytes(
             (Body::Held(text), Box::new(facts), None)
         }
     }
-}
-
-/// The facts of a module of `size` bytes, more than the `limit` of a module analysed: neither read nor parsed.
-fn too_large(size: u64, limit: u64) -> Analysed {
-    let why = format!(
-        "is {size} bytes, more than the {limit} bytes of a module beeuni-lint analyses (`module-bytes` of `[limits]` in beeuni-lint.toml)"
-    );
-    let not_analysed = Some(NotAnalysed { span: Default::default(), why: why.into() });
-    let facts = Collected { not_analysed, ..Default::default() }.into();
-    (Body::Held(String::new()), Box::new(facts), None)
 }
 
 #[cfg(test)]

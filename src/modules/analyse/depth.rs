@@ -16,8 +16,11 @@
 //! `function`, `export`, …) starts a line after an operand (automatic semicolon insertion): a flat module of 8,000
 //! generic functions or of 5,000 `const a = 1 < 2` lines without semicolons is shallow, as the parser sees it.
 
+mod frame;
 mod lexical;
 mod readings;
+
+use self::frame::{Counter, Frame};
 
 use self::lexical::{
     find, is_declaration_word, is_operator_word, is_prefix_word, is_word, line_end, skip_regex, skip_string,
@@ -46,51 +49,6 @@ pub(super) struct TooDeep {
 pub(super) struct Scan {
     pub comments: Vec<(usize, usize)>,
     pub too_deep: Option<TooDeep>,
-}
-
-enum Counter {
-    Expr,
-    Angle,
-    Stmt,
-    Jsx,
-}
-
-#[derive(Clone)]
-struct Frame {
-    /// `(`, `[`, `{`, or `$` for the `${` of a template literal.
-    open: u8,
-    /// Weight of every enclosing level, this bracket included.
-    base: usize,
-    /// Counted tokens since the last `,` or `;` at this level: unary operators, assignments, `?`, `=>`, ….
-    expr: usize,
-    /// `<` minus `>` since the last `;`: type arguments nest across the `,` between them.
-    angle: usize,
-    /// Statement keywords (`if`, `else`, `while`, …) since the last `;` or block at this level.
-    stmt: usize,
-    /// JSX elements open at this level (in a file where JSX is read): each is a recursion of the parser until its
-    /// closing tag, which text in it (a `;`, a line break) does not end.
-    jsx: usize,
-    /// The statement count at the last `;` or block end, which an `else` right after it (or the `while` of
-    /// `do … while`) continues.
-    carry: usize,
-    /// Whether this `(` follows `if`, `while`, `for` or `with`: a `/` after its `)` starts a regular expression.
-    control: bool,
-}
-
-impl Frame {
-    fn new(open: u8, base: usize, control: bool) -> Self {
-        Frame { open, base, expr: 0, angle: 0, stmt: 0, jsx: 0, carry: 0, control }
-    }
-
-    fn weight(&self) -> usize {
-        self.base + self.expr + self.angle + self.stmt + self.jsx
-    }
-
-    /// A `;`, or a block closed back to this level: statements end, unless an `else` continues them.
-    fn end_statement(&mut self) {
-        self.carry = self.stmt;
-        self.stmt = 0;
-    }
 }
 
 /// Could `text` be nested too deeply? Only then is it worth a [`scan`].
