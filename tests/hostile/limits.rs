@@ -262,3 +262,32 @@ fn a_thousand_agents_three_hundred_tools_and_a_thousand_secrets() {
         assert!(outcome.stdout.len() < 32 << 20, "{args:?}: {} bytes of output", outcome.stdout.len());
     }
 }
+
+/// The access bound itself: 104 agents with `tools: all` beside 318 tools (99,216 rows) are worked out whole, 105
+/// (100,170 rows) are refused with one line.
+#[test]
+fn the_access_bound_at_its_limit_and_one_agent_past_it() {
+    let tools: String = (0..300).map(|i| format!("  t{i}: t.ts\n")).collect();
+    for agents in [104, 105] {
+        let list: String = (0..agents).map(|i| format!("  a{i}:\n    tools: all\n")).collect();
+        let sandbox = Sandbox::new();
+        sandbox.file("beeuni.yaml", format!("tools:\n{tools}agents:\n{list}")).file("t.ts", MODULE).commit("bound");
+        let outcome = sandbox.run(&["agents", "--json", "."]);
+        let what = format!("{agents} agents times 318 tools");
+        outcome.assert_bounded(&what);
+        if agents == 104 {
+            assert_eq!(outcome.code, Some(0), "{what}: {}", outcome.stderr());
+            // Each agent once on each of its two harnesses (not parsed here: 6 MB of JSON would count against the
+            // memory of the suite's other runs).
+            let text = outcome.stdout();
+            assert_eq!(text.matches("\"agent\": ").count(), 2 * 104, "{what}");
+            assert!(text.contains("\"agent\": \"a103\""), "{what}");
+            assert!(outcome.stdout.len() < 32 << 20, "{what}: {} bytes", outcome.stdout.len());
+        } else {
+            assert_eq!(outcome.code, Some(2), "{what}");
+            let refused = "beeuni-lint: 105 agents and 318 tools make more than 100,000 rows of what each agent can call: \
+                           beeuni-lint does not work them out (a bound on the work a repository can ask for)\n";
+            assert_eq!(outcome.stderr(), refused);
+        }
+    }
+}
