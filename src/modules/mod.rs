@@ -55,6 +55,10 @@ pub struct Module {
     loaders: Option<Box<Vec<(u32, Span)>>>,
     /// An xcsh custom tool (docs/spec/rules.md §6): a root of the closure that the xcsh loader finds in a tool folder.
     pub xcsh: bool,
+    /// Its tool object is wrapped by a function imported from a helper that exports more identity functions than
+    /// beeuni-lint keeps ([`analyse::export::MAX_IDENTITY_EXPORTS`]): a limit, not the nature of the call,
+    /// left the default export unread (`analysis-limit` reports it, not `module-unanalyzable`).
+    pub wrapper_past_limit: bool,
     /// Boxed: moved from the analysis threads to the module list without copying, and a module stays small.
     pub facts: Box<ModuleFacts>,
     /// The resolution of each import of `facts.imports`, by index (type-only imports of non-harness packages

@@ -371,7 +371,15 @@ impl<'s, 'a> Feed<'s, 'a> {
             };
             let file = self.sources.add(file);
             edges.end_module();
-            self.modules.push(Module { file, declared_by, loaders: None, xcsh, facts, resolved });
+            self.modules.push(Module {
+                file,
+                declared_by,
+                loaders: None,
+                xcsh,
+                wrapper_past_limit: false,
+                facts,
+                resolved,
+            });
         }
         // Every module is taken, so the cache file is complete: it is ended (the table sorted, the rest written and
         // the file put in place) on an analysis thread, idle now, while this one marks the loaders and completes the

@@ -1,5 +1,6 @@
-use super::site::{at_import, in_module};
+use super::site::{at_import, export_site, in_module, tool_modules};
 use crate::diagnostic::Diagnostic;
+use crate::modules::facts::{DefaultExport, DefaultExportKind};
 use crate::modules::resolve::{MAX_EXAMINED, Resolution};
 use crate::project::Project;
 
@@ -19,6 +20,9 @@ crate::rules::declare_rule! {
     ///   or a chain of operators or statements the parser follows by
     ///   recursion), or whose regular expressions pass their limits: at the
     ///   place where it goes too deep;
+    /// - a tool object wrapped by a function imported from a helper that
+    ///   exports more than the 256 identity functions beeuni-lint reads: at
+    ///   the `export default`;
     /// - an import whose package map (`exports` or `imports` of a
     ///   `package.json`, `compilerOptions.paths` of a `tsconfig.json`) is
     ///   larger than beeuni-lint looks through: at the import.
@@ -57,6 +61,20 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let message = format!("`{}` {}: none of its checks were made", project.module_path(module), not.why);
         let diagnostic = in_module(project, &RULE, module, not.span, message);
         out.push(diagnostic.help("the runtime may still load it; beeuni-lint stops here to stay within its limits"));
+    }
+    for module in tool_modules(project).filter(|m| m.wrapper_past_limit && m.facts.is_whole()) {
+        let Some(DefaultExport { kind: DefaultExportKind::Unanalyzable { why }, .. }) = &module.facts.default_export
+        else {
+            continue;
+        };
+        let message = format!(
+            "the default export of `{}` cannot be read: {why}; none of the tool's checks were made",
+            project.module_path(module)
+        );
+        let diagnostic = in_module(project, &RULE, module, export_site(project, module), message);
+        out.push(diagnostic.help(
+            "export the wrapper among the helper's first 256 identity functions, or write the tool object without it",
+        ));
     }
     for module in &project.modules {
         for (import, resolution) in module.facts.imports.iter().zip(module.resolutions()) {

@@ -54,6 +54,8 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             );
         };
         match &export.kind {
+            // A limit left it unread: `analysis-limit` says so.
+            DefaultExportKind::Unanalyzable { .. } if module.wrapper_past_limit => {}
             DefaultExportKind::Unanalyzable { why } => report(export_site(project, module), "the default export", why),
             DefaultExportKind::Object(object) => {
                 for (name, span, why) in [

@@ -291,3 +291,29 @@ fn the_access_bound_at_its_limit_and_one_agent_past_it() {
         }
     }
 }
+
+/// A helper keeps its first 256 identity functions: a tool wrapped by one of them is read through; one wrapped by
+/// the 300th is left unread by that limit, which `analysis-limit` says at its `export default`.
+#[test]
+fn a_wrapper_past_the_identity_functions_kept_is_an_analysis_limit() {
+    let helper: String = (0..300).map(|i| format!("export const w{i} = (t) => t\n")).collect();
+    let tool = |wrapper: &str| {
+        format!(
+            "import {{ {wrapper} }} from './lib'\nexport default {wrapper}({{ description: 'x', parameters: {{ type: 'object', properties: {{}} }}, async execute() {{ return 'ok' }} }})\n"
+        )
+    };
+    let sandbox = Sandbox::new();
+    sandbox
+        .file("beeuni.yaml", manifest_with(&["a", "b"]))
+        .file("tools/lib.ts", helper)
+        .file("tools/a.ts", tool("w10"))
+        .file("tools/b.ts", tool("w299"))
+        .commit("wrappers");
+    let outcome = sandbox.run(&["--format", "json", "."]);
+    outcome.assert_bounded("a wrapper past the 256 identity functions kept");
+    assert_eq!(outcome.code, Some(1));
+    let report = outcome.json();
+    assert_eq!(report["diagnostics"].as_array().map(Vec::len), Some(1), "{report:#}");
+    let message = "the default export of `tools/b.ts` cannot be read: a call to `w299(...)`, imported from a helper that exports more than the 256 identity functions beeuni-lint reads; none of the tool's checks were made";
+    assert_at(&report["diagnostics"][0], "analysis-limit", "tools/b.ts", 2, message);
+}
