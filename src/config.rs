@@ -21,10 +21,11 @@ mod limits;
 pub mod policy;
 pub mod reference;
 mod values;
-use values::{excludes, levels, removed, strings, xcsh_paths};
+use values::{excludes, levels, limits as analysis_limits, removed, strings, xcsh_paths};
 
-const KEYS: [&str; 6] = ["harness-tools", "removed-beeuni-tools", "xcsh-paths", "rules", "paths", "policy"];
+const KEYS: [&str; 7] = ["harness-tools", "removed-beeuni-tools", "xcsh-paths", "rules", "paths", "limits", "policy"];
 const PATHS_KEYS: [&str; 1] = ["exclude"];
+const LIMITS_KEYS: [&str; 1] = ["module-bytes"];
 const LEVELS: [&str; 4] = ["error", "warning", "info", "off"];
 
 /// A rule's configured level: a severity, or off.
@@ -49,6 +50,8 @@ pub struct Config {
     xcsh_paths: Vec<(String, Span)>,
     /// `[policy]` (docs/policy.md): the gains that need approval.
     pub policy: policy::Policy,
+    /// `[limits] module-bytes`: the largest tool module or helper analysed (see [`Config::module_bytes`]).
+    module_bytes: Option<u64>,
 }
 
 /// Where the config of a project is, and how to name it.
@@ -104,6 +107,7 @@ impl Config {
                 "xcsh-paths" => config.xcsh_paths = xcsh_paths(value, &mut errors),
                 "rules" => config.levels = levels(value, &mut errors),
                 "paths" => globs = excludes(value, &mut errors),
+                "limits" => config.module_bytes = analysis_limits(value, &mut errors),
                 // Read once `harness-tools` is known, whatever their order: the policy may name those tools.
                 "policy" => policy_value = Some(value),
                 other => errors.unknown(at, &format!("unknown key `{other}`"), other, &KEYS),
@@ -155,6 +159,12 @@ impl Config {
                 None => None,
             })
             .collect()
+    }
+
+    /// The largest tool module or helper analysed, in bytes: `[limits] module-bytes`, else
+    /// [`crate::modules::MODULE_BYTES`] (2 MiB).
+    pub fn module_bytes(&self) -> u64 {
+        self.module_bytes.unwrap_or(crate::modules::MODULE_BYTES)
     }
 
     /// Is this project-relative path excluded by `[paths] exclude`?
@@ -312,5 +322,25 @@ mod tests {
         );
         let err = Config::parse("[rules\n", "beeuni-lint.toml").unwrap_err();
         assert!(err.starts_with("beeuni-lint.toml:1:"), "{err}");
+    }
+
+    #[test]
+    fn limits_set_the_module_bytes_within_the_file_limit() {
+        assert_eq!(Config::parse("", "x").unwrap().module_bytes(), crate::modules::MODULE_BYTES);
+        assert_eq!(Config::parse("[limits]\nmodule-bytes = 10_000\n", "x").unwrap().module_bytes(), 10_000);
+        assert_eq!(Config::parse("[limits]\nmodule-bytes = 0x100\n", "x").unwrap().module_bytes(), 256);
+        let err = Config::parse("[limits]\nmodule-bytes = 0\nmodule-bytes2 = 1\n", "beeuni-lint.toml").unwrap_err();
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "beeuni-lint.toml:2:16: `module-bytes` must be a number of bytes from 1 to 33554432 (32 MiB)",
+                "beeuni-lint.toml:3:1: unknown key `module-bytes2` in [limits]: did you mean `module-bytes`?",
+            ]
+        );
+        let err = Config::parse("[limits]\nmodule-bytes = \"2 MiB\"\n", "beeuni-lint.toml").unwrap_err();
+        assert_eq!(err, "beeuni-lint.toml:2:16: `module-bytes` must be a number of bytes, not a string");
+        let err = Config::parse("limits = 3\n", "beeuni-lint.toml").unwrap_err();
+        assert_eq!(err, "beeuni-lint.toml:1:10: `limits` must be a table (`[limits]`), not a number");
     }
 }

@@ -163,6 +163,7 @@ pub fn load_over(
         parsed,
         cache: cache.as_ref(),
         keep_texts: options.keep_texts,
+        module_bytes: config.module_bytes(),
     });
     project.base = sides.as_ref().map(|sides| change::base_facts(&project, &checkout, sides));
     project.removed_on_purpose = config.removed_beeuni_tools.iter().map(|(name, _)| name.clone()).collect();

@@ -88,13 +88,16 @@ pub struct ProjectInput<'a> {
     pub cache: Option<&'a crate::cache::ModuleCache>,
     /// Keep every module's text in memory (the language server), rather than read it again when needed.
     pub keep_texts: bool,
+    /// The largest tool module or helper analysed (`[limits] module-bytes` of the config).
+    pub module_bytes: u64,
 }
 
 impl Project {
     pub fn build(input: ProjectInput) -> Project {
         // The modules are analysed on the analysis threads as the manifest graph names them.
-        let (parsed, cache, keep_texts) = (input.parsed, input.cache, input.keep_texts);
-        modules::with_feed(parsed, cache, keep_texts, |feed| Project::build_fed(input, feed))
+        let (parsed, cache, keep_texts, module_bytes) =
+            (input.parsed, input.cache, input.keep_texts, input.module_bytes);
+        modules::with_feed(parsed, cache, keep_texts, module_bytes, |feed| Project::build_fed(input, feed))
     }
 
     fn build_fed<'a>(input: ProjectInput<'a>, feed: &mut modules::Feed<'_, 'a>) -> Project {

@@ -72,6 +72,32 @@ pub const KEYS: &[Key] = &[
         example: "[paths]\nexclude = [\"examples/**\"]\n",
         wrong: &["[paths]\nexclude = [\"tools/[a-\"]\n", "[paths]\nexclud = [\"examples/**\"]\n"],
     },
+    Key {
+        name: "[limits] module-bytes",
+        kind: "a number of bytes, from 1 to 33,554,432 (32 MiB, the most of any file read)",
+        default: "`2097152` (2 MiB)",
+        what: "The largest tool module or helper (a file a module imports) beeuni-lint reads and parses. A larger \
+               one is checked for its size before a byte of it is read and is one `analysis-limit` warning at its \
+               line 1, which fails the default `--fail-on warning`: none of its checks were made. Parsing costs \
+               some 40 bytes of memory a byte of module ([limits](limits.md)).",
+        example: "[limits]\nmodule-bytes = 4194304\n",
+        wrong: &["[limits]\nmodule-bytes = 0\n", "[limits]\nmodule-bytes = \"2 MiB\"\n", "[limits]\nmodule-byte = 1\n"],
+    },
+    Key {
+        name: "[policy] guard",
+        kind: "list of inline tables `{ agents, harness, tools, secrets }` (at most 100)",
+        default: "none: no gain needs approval",
+        what: "The gains `--policy` reports as `policy-gain` findings until approved ([policy](policy.md)): \
+               `agents` a glob of agent names (`*` when left out), `harness` `standard` or `experimental` (both \
+               when left out), `tools` tool names or groups (`bash` with its `pty_*`, `write` the shared write \
+               group, `all`), `secrets` names or globs. An entry needs `tools` or `secrets`.",
+        example: "[policy]\nguard = [\n  { agents = \"*\", tools = [\"bash\", \"write\"] },\n  { agents = \"support*\", secrets = [\"STRIPE_*\"] },\n]\n",
+        wrong: &[
+            "[policy]\nguard = [{ agents = \"*\", tools = [\"bsh\"] }]\n",
+            "[policy]\nguard = [{ agents = \"*\", harness = \"beta\", tools = [\"bash\"] }]\n",
+            "[policy]\nguard = [{ agents = \"*\" }]\n",
+        ],
+    },
 ];
 
 /// The reference: a section for each key (type, default, what it does, an example, and each wrong value with

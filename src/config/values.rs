@@ -2,7 +2,7 @@
 //! config's errors, located.
 
 use super::limits::MAX_LIST;
-use super::{Errors, LEVELS, Level, PATHS_KEYS};
+use super::{Errors, LEVELS, LIMITS_KEYS, Level, PATHS_KEYS};
 use crate::catalog::BEEUNI_TOOLS;
 use crate::diagnostic::Severity;
 use crate::rules;
@@ -141,4 +141,37 @@ pub(super) fn excludes(value: &Spanned<DeValue>, errors: &mut Errors) -> Vec<(St
         }
     }
     globs
+}
+
+/// `[limits]`: `module-bytes`, the largest tool module or helper analysed, a whole number of bytes from 1 up to the
+/// size of a file read (32 MiB). `None` when it is not given (or wrong: an error says so).
+pub(super) fn limits(value: &Spanned<DeValue>, errors: &mut Errors) -> Option<u64> {
+    let entries = table(value, "limits", errors)?;
+    let mut module_bytes = None;
+    for (key, value) in entries.iter() {
+        match key.get_ref().as_ref() {
+            "module-bytes" => {
+                let most = crate::repo::fs::MAX_FILE_BYTES;
+                match value.get_ref() {
+                    DeValue::Integer(number) => {
+                        match u64::from_str_radix(&number.as_str().replace('_', ""), number.radix()) {
+                            Ok(bytes) if (1..=most).contains(&bytes) => module_bytes = Some(bytes),
+                            _ => errors.add(
+                                value.span().start,
+                                format!("`module-bytes` must be a number of bytes from 1 to {most} (32 MiB)"),
+                            ),
+                        }
+                    }
+                    other => errors.add(
+                        value.span().start,
+                        format!("`module-bytes` must be a number of bytes, not {}", kind(other)),
+                    ),
+                }
+            }
+            other => {
+                errors.unknown(key.span().start, &format!("unknown key `{other}` in [limits]"), other, &LIMITS_KEYS)
+            }
+        }
+    }
+    module_bytes
 }

@@ -45,6 +45,7 @@ pub fn project_judged(options: &CheckOptions, policy: Option<bool>) -> Result<Co
             parsed: &modules::Reused::default(),
             cache: None,
             keep_texts: false,
+            module_bytes: config.module_bytes(),
         })),
     };
     // The comparison lists, per agent, tools and secrets that changed: both bounded (`access::MAX_ROWS`) first.

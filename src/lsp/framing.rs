@@ -35,6 +35,20 @@ pub enum Refusal {
     TooLarge(u64),
 }
 
+/// A sink that counts what it is given (what a skip consumed before the stream ended).
+struct Counted(u64);
+
+impl io::Write for Counted {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0 += bytes.len() as u64;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 /// What the reader owes the stream before the next header block, after a refused frame.
 enum Pending {
     Nothing,
@@ -47,6 +61,8 @@ enum Pending {
 pub struct FrameReader<R> {
     input: R,
     pending: Pending,
+    /// The stream ended within a body: (the bytes its header declared, the bytes that came).
+    ended_within: Option<(u64, u64)>,
 }
 
 /// One header block, as far as it was understood.
@@ -67,7 +83,12 @@ enum HeadRead {
 
 impl<R: BufRead> FrameReader<R> {
     pub fn new(input: R) -> FrameReader<R> {
-        FrameReader { input, pending: Pending::Nothing }
+        FrameReader { input, pending: Pending::Nothing, ended_within: None }
+    }
+
+    /// After [`Frame::End`]: when the stream ended within a body, the bytes its header declared and those that came.
+    pub fn ended_within(&self) -> Option<(u64, u64)> {
+        self.ended_within
     }
 
     pub fn next_frame(&mut self) -> Frame {
@@ -105,7 +126,10 @@ impl<R: BufRead> FrameReader<R> {
         let mut body = Vec::with_capacity(usize::try_from(length).unwrap_or(0));
         match (&mut self.input).take(length).read_to_end(&mut body) {
             Ok(read) if read as u64 == length => Frame::Body(body),
-            _ => Frame::End,
+            _ => {
+                self.ended_within = Some((length, body.len() as u64));
+                Frame::End
+            }
         }
     }
 
@@ -131,9 +155,14 @@ impl<R: BufRead> FrameReader<R> {
         }
     }
 
-    /// Consumes `length` bytes; false when the stream ends first.
+    /// Consumes `length` bytes; false when the stream ends first (then [`FrameReader::ended_within`] says so).
     fn skip(&mut self, length: u64) -> bool {
-        io::copy(&mut (&mut self.input).take(length), &mut io::sink()).is_ok_and(|skipped| skipped == length)
+        let mut counted = Counted(0);
+        let whole = io::copy(&mut (&mut self.input).take(length), &mut counted).is_ok_and(|skipped| skipped == length);
+        if !whole {
+            self.ended_within = Some((length, counted.0));
+        }
+        whole
     }
 
     /// Consumes the stream up to and including the next `Content-Length:` (in any case); false when it ends first.

@@ -57,7 +57,16 @@ pub fn stdio() -> Result<(Connection, JoinHandle<()>), String> {
 fn read(mut frames: FrameReader<impl BufRead>, server: &Sender<Message>) {
     loop {
         let unreadable = match frames.next_frame() {
-            Frame::End => return,
+            Frame::End => {
+                // The server then stops (status 1, as for any stream that ends without `exit`): one line says why.
+                if let Some((declared, came)) = frames.ended_within() {
+                    let line = format!(
+                        "beeuni-lint lsp: the input ended within a message whose Content-Length declared {declared} bytes ({came} came): the server stops\n"
+                    );
+                    let _ = io::stderr().write_all(line.as_bytes());
+                }
+                return;
+            }
             Frame::Body(body) => {
                 let read = message(&body);
                 // Freed before the message waits for the server: each may be 64 MiB.

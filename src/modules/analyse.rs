@@ -32,8 +32,14 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
     allocator.reset();
     let allocator = &*allocator;
     let mut facts = Collected::default();
+    // `.ts` and `.js` are "unambiguous" in oxc (ESM when the file imports or exports); Bun accepts both
+    // module and CommonJS syntax in them too. An unknown extension is read as TypeScript, the superset.
+    // Bun's loader for `.js` (and `.jsx`, `.tsx`) is `jsx`: JSX is accepted there, and only there.
+    let source_type = source_type(path).unwrap_or_else(SourceType::ts);
+    let source_type = if path.ends_with(".js") { source_type.with_jsx(true) } else { source_type };
+    let jsx = source_type.is_jsx();
     // Most modules are too short to reach the limits: scanning them too cost 18 % of a cold run's instructions.
-    let scan = depth::may_be_too_deep(text).then(|| depth::scan(text));
+    let scan = depth::may_be_too_deep(text).then(|| depth::scan(text, jsx));
     if let Some(Scan { too_deep: Some(deep), comments }) = &scan {
         let span = Span::new(deep.at, deep.at + 1);
         facts.not_analysed = Some(NotAnalysed { span, why: deep.message.clone() });
@@ -41,11 +47,6 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
         return facts.into();
     }
 
-    // `.ts` and `.js` are "unambiguous" in oxc (ESM when the file imports or exports); Bun accepts both
-    // module and CommonJS syntax in them too. An unknown extension is read as TypeScript, the superset.
-    // Bun's loader for `.js` (and `.jsx`, `.tsx`) is `jsx`: JSX is accepted there, and only there.
-    let source_type = source_type(path).unwrap_or_else(SourceType::ts);
-    let source_type = if path.ends_with(".js") { source_type.with_jsx(true) } else { source_type };
     // CommonJS runs inside a function, so a top-level `return` is fine there (and `.js` may be CommonJS).
     // Regular expressions are parsed after the walk, each measured first (`regex`).
     let options = ParseOptions { allow_return_outside_function: !source_type.is_module(), ..ParseOptions::default() };
@@ -54,7 +55,7 @@ pub fn analyse(path: &str, text: &str, allocator: &mut Allocator) -> ModuleFacts
     let program = &parsed.program;
     // A parser that gave up leaves an empty program: the scan's comments still carry the ignore markers.
     facts.comments = if parsed.panicked {
-        let comments = scan.map_or_else(|| depth::scan(text).comments, |scan| scan.comments);
+        let comments = scan.map_or_else(|| depth::scan(text, jsx).comments, |scan| scan.comments);
         lint_comments(text, comments.into_iter())
     } else {
         lint_comments(text, program.comments.iter().map(|c| (c.span.start as usize, c.span.end as usize)))

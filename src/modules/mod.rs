@@ -12,11 +12,14 @@ pub mod resolve;
 mod reused;
 pub mod schedule;
 mod shared;
+mod size;
 mod wrapped;
 
 pub use declared::DeclaredBy;
 pub use reused::Reused;
 pub use schedule::{Feed, with_feed};
+pub use size::MODULE_BYTES;
+use size::too_large;
 pub use wrapped::REEXPORT_WITHOUT_DEFAULT;
 
 use crate::cache::{Entry, ModuleCache};
@@ -53,6 +56,10 @@ pub struct Module {
     loaders: Option<Box<Vec<(u32, Span)>>>,
     /// An xcsh custom tool (docs/spec/rules.md §6): a root of the closure that the xcsh loader finds in a tool folder.
     pub xcsh: bool,
+    /// Its tool object is wrapped by a function imported from a helper that exports more identity functions than
+    /// beeuni-lint keeps ([`analyse::export::MAX_IDENTITY_EXPORTS`]): a limit, not the nature of the call,
+    /// left the default export unread (`analysis-limit` reports it, not `module-unanalyzable`).
+    pub wrapper_past_limit: bool,
     /// Boxed: moved from the analysis threads to the module list without copying, and a module stays small.
     pub facts: Box<ModuleFacts>,
     /// The resolution of each import of `facts.imports`, by index (type-only imports of non-harness packages
@@ -194,13 +201,24 @@ fn is_code(path: &str) -> bool {
 }
 
 /// `indexed`: what the index holds at `path`, when the resolution looked it up already.
-fn read(checkout: &Checkout, path: &str, resolved: &Resolved, indexed: Indexed, cache: Option<&ModuleCache>) -> Read {
+fn read(
+    checkout: &Checkout,
+    path: &str,
+    resolved: &Resolved,
+    indexed: Indexed,
+    cache: Option<&ModuleCache>,
+    limit: u64,
+) -> Read {
     match (resolved, checkout.overlaid(path)) {
         // An overlay's bytes (pending fixes, unsaved editor buffers) instead of the file's.
         (_, Some(Some(bytes))) => Read::Done { bytes: Ok(bytes.clone()), id: None },
         // Work-tree files are read on the analysis threads; git blobs here (gix is not `Sync`).
         (Resolved::Path(real), _) => {
             Read::Later { real: real.clone(), indexed: indexed.unwrap_or_else(|| checkout.index_stat(path)) }
+        }
+        // A blob past the limit is not read: its header says how long it is.
+        (Resolved::Blob(id), _) if let Some(len) = checkout.blob_len(*id).filter(|&len| len as u64 > limit) => {
+            Read::TooLarge(len as u64)
         }
         (Resolved::Blob(id), _) => {
             // The blob's length from its header, which bounds the facts' spans, without reading it; not asked when
@@ -226,6 +244,8 @@ enum Read {
     Known,
     /// A git blob the cache holds the facts of: not read.
     Cached { id: ObjectId, facts: Box<ModuleFacts>, entry: Entry },
+    /// A git blob of this many bytes, more than a module analysed: not read.
+    TooLarge(u64),
 }
 
 /// A module's text after its analysis.
@@ -245,8 +265,12 @@ fn cached_unread(
     real: &std::path::Path,
     indexed: Option<IndexStat>,
     cache: &ModuleCache,
+    limit: u64,
 ) -> Option<Analysed> {
     let stat = crate::repo::folders::stat_no_follow(real).ok()?;
+    if stat.size as u64 > limit {
+        return Some(too_large(stat.size as u64, limit));
+    }
     // The file's length is the one the index recorded, which `id_if_same` has found it still is: the entry is the one
     // of a text that long, never the blob's when git converts the file (line endings) to make the blob.
     let (facts, entry) = cache.module(&indexed?.id_if_same(&stat)?, path, stat.size as usize)?;
@@ -267,10 +291,14 @@ struct Counted {
 }
 
 /// Analyses a batch of modules (on an analysis thread), by module index.
-fn analyse_batch<'a>(batch: Vec<(usize, Work<'a>)>, cache: Option<&'a ModuleCache>) -> Vec<(usize, Analysed)> {
+fn analyse_batch<'a>(
+    batch: Vec<(usize, Work<'a>)>,
+    cache: Option<&'a ModuleCache>,
+    limit: u64,
+) -> Vec<(usize, Analysed)> {
     let mut counted = Counted::default();
     let mut analyse =
-        |(path, read, known, let_go): Work<'a>| analyse_bytes(&path, read, known, cache, let_go, &mut counted);
+        |(path, read, known, let_go): Work<'a>| analyse_bytes(&path, read, known, (cache, limit), let_go, &mut counted);
     let analysed: Vec<(usize, Analysed)> = batch.into_iter().map(|(index, work)| (index, analyse(work))).collect();
     MODULES_READ.fetch_add(counted.read, Ordering::Relaxed);
     MODULES_PARSED.fetch_add(counted.parsed, Ordering::Relaxed);
@@ -284,27 +312,37 @@ fn analyse_bytes(
     path: &str,
     read: Read,
     known: Option<(&str, &ModuleFacts)>,
-    cache: Option<&ModuleCache>,
+    (cache, limit): (Option<&ModuleCache>, u64),
     let_go: bool,
     counted: &mut Counted,
 ) -> Analysed {
     let (bytes, id) = match (read, known) {
+        (Read::TooLarge(size), _) => return too_large(size, limit),
         (Read::Cached { facts, entry, .. }, _) => return (Body::LetGo, facts, Some(entry)),
         (Read::Known, Some((text, facts))) => return (Body::Held(text.to_string()), Box::new(facts.clone()), None),
         (Read::Later { real, indexed }, _) => {
             let real = real.path();
             // An empty cache (a first run) holds nothing to find: no `stat` for it.
             if let Some(cache) = cache.filter(|cache| let_go && indexed.is_some() && cache.holds_entries())
-                && let Some(hit) = cached_unread(path, &real, indexed, cache)
+                && let Some(hit) = cached_unread(path, &real, indexed, cache, limit)
             {
                 return hit;
             }
             counted.read += 1;
             let mut bytes = SPARE.take();
-            match fs::read_into(&real, &mut bytes) {
-                Ok(metadata) => {
+            // Its size is checked on the open file, before a byte is read.
+            let mut size = 0;
+            match fs::read_into_admitted(&real, &mut bytes, |len| {
+                size = len;
+                len <= limit
+            }) {
+                Ok(Some(metadata)) => {
                     let id = indexed.and_then(|indexed| indexed.id_if_clean(&metadata));
                     (Ok(bytes), id)
+                }
+                Ok(None) => {
+                    SPARE.set(bytes);
+                    return too_large(size, limit);
                 }
                 Err(refusal) => (Err(refusal), None),
             }
@@ -325,6 +363,10 @@ fn analyse_bytes(
             return (Body::Held(String::new()), Box::new(facts), None);
         }
     };
+    // An overlay's bytes (an editor buffer, pending fixes) are held already; past the limit they are not parsed.
+    if bytes.len() as u64 > limit {
+        return too_large(bytes.len() as u64, limit);
+    }
     if let Some((text, facts)) = known.filter(|(text, _)| text.as_bytes() == bytes) {
         return (Body::Held(text.to_string()), Box::new(facts.clone()), None);
     }
@@ -359,7 +401,7 @@ fn analyse_bytes(
                 return (body(text, &facts), Box::new(facts), Some(entry));
             }
             counted.parsed += 1;
-            let facts = ALLOCATOR.with(|allocator| analyse::analyse(path, &text, &mut allocator.borrow_mut()));
+            let facts = ALLOCATOR.with(|allocator| size::analyse_in_turn(path, &text, allocator));
             let entry = id.and_then(|id| ModuleCache::new_entry(id, text.len()));
             (body(text, &facts), Box::new(facts), entry)
         }

@@ -67,6 +67,8 @@ pub struct Feed<'s, 'a> {
     parsed: &'s Reused<'a>,
     cache: Option<&'a ModuleCache>,
     keep_texts: bool,
+    /// The largest module or helper analysed (`[limits] module-bytes`): a larger one is neither read nor parsed.
+    module_bytes: u64,
     /// The pool's scope, or `None` without a pool: the work then waits in `waiting` and runs on one big-stack thread
     /// when a result is needed (with a pool, `waiting` is the batch being filled).
     scope: Option<&'s rayon::Scope<'a>>,
@@ -98,11 +100,14 @@ pub fn with_feed<'a, R>(
     parsed: &Reused<'a>,
     cache: Option<&'a ModuleCache>,
     keep_texts: bool,
+    module_bytes: u64,
     f: impl FnOnce(&mut Feed<'_, 'a>) -> R,
 ) -> R {
     match threads() {
-        Some(pool) => pool.in_place_scope(|scope| f(&mut Feed::new(parsed, cache, keep_texts, Some(scope)))),
-        None => f(&mut Feed::new(parsed, cache, keep_texts, None)),
+        Some(pool) => {
+            pool.in_place_scope(|scope| f(&mut Feed::new(parsed, cache, keep_texts, module_bytes, Some(scope))))
+        }
+        None => f(&mut Feed::new(parsed, cache, keep_texts, module_bytes, None)),
     }
 }
 
@@ -111,6 +116,7 @@ impl<'s, 'a> Feed<'s, 'a> {
         parsed: &'s Reused<'a>,
         cache: Option<&'a ModuleCache>,
         keep_texts: bool,
+        module_bytes: u64,
         scope: Option<&'s rayon::Scope<'a>>,
     ) -> Self {
         // A warm run names about as many modules as the cache holds entries: the lists are sized for them at once
@@ -121,6 +127,7 @@ impl<'s, 'a> Feed<'s, 'a> {
             parsed,
             cache,
             keep_texts,
+            module_bytes,
             scope,
             waiting: Vec::new(),
             index_of: PositionTable::with_room(expected),
@@ -187,7 +194,7 @@ impl<'s, 'a> Feed<'s, 'a> {
 
     fn read(&self, checkout: &Checkout, path: &str, resolved: &Resolved, indexed: Indexed) -> Read {
         // A git blob whose facts the cache holds is not read (its text is read again only if a finding needs it).
-        read(checkout, path, resolved, indexed, self.cache.filter(|_| !self.keep_texts))
+        read(checkout, path, resolved, indexed, self.cache.filter(|_| !self.keep_texts), self.module_bytes)
     }
 
     /// The module named at this path, if one is.
@@ -239,11 +246,11 @@ impl<'s, 'a> Feed<'s, 'a> {
         // The next batch's list sized for it at once (a batch grows by at most 4 within the next 64 modules): grown
         // from empty, every batch cost five reallocations and copies.
         let next = Vec::with_capacity(batch_size(self.count() + 64));
-        let (batch, results, cache) =
-            (std::mem::replace(&mut self.waiting, next), Arc::clone(&self.results), self.cache);
+        let (batch, results, cache, limit) =
+            (std::mem::replace(&mut self.waiting, next), Arc::clone(&self.results), self.cache, self.module_bytes);
         scope.spawn(move |_| {
             // Caught only where panics unwind: with the release profile's `panic = "abort"` there is none to catch.
-            let analysed = std::panic::catch_unwind(AssertUnwindSafe(|| analyse_batch(batch, cache)));
+            let analysed = std::panic::catch_unwind(AssertUnwindSafe(|| analyse_batch(batch, cache, limit)));
             results.put(analysed, holds);
         });
     }
@@ -252,8 +259,8 @@ impl<'s, 'a> Feed<'s, 'a> {
     fn wait(&mut self) -> bool {
         if self.scope.is_none() {
             // Without a pool of our own, analyse on one big-stack thread rather than risk the default stack.
-            let (waiting, cache) = (std::mem::take(&mut self.waiting), self.cache);
-            let analysed = on_one_big_stack(move || analyse_batch(waiting, cache));
+            let (waiting, cache, limit) = (std::mem::take(&mut self.waiting), self.cache, self.module_bytes);
+            let analysed = on_one_big_stack(move || analyse_batch(waiting, cache, limit));
             let Some(analysed) = analysed.filter(|analysed| !analysed.is_empty()) else { return false };
             self.take(analysed);
             return true;
@@ -364,7 +371,15 @@ impl<'s, 'a> Feed<'s, 'a> {
             };
             let file = self.sources.add(file);
             edges.end_module();
-            self.modules.push(Module { file, declared_by, loaders: None, xcsh, facts, resolved });
+            self.modules.push(Module {
+                file,
+                declared_by,
+                loaders: None,
+                xcsh,
+                wrapper_past_limit: false,
+                facts,
+                resolved,
+            });
         }
         // Every module is taken, so the cache file is complete: it is ended (the table sorted, the rest written and
         // the file put in place) on an analysis thread, idle now, while this one marks the loaders and completes the

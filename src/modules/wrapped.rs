@@ -4,7 +4,7 @@
 //! read as the object only if that module exports the function as one that returns its argument; and
 //! `export { default } from './impl'`, which fails to load when `./impl` has no default export.
 
-use super::analyse::export::reexported_default;
+use super::analyse::export::{MAX_IDENTITY_EXPORTS, reexported_default};
 use super::facts::{DefaultExport, DefaultExportKind, Field, ImportKind, SyntaxError, Wrapper};
 use super::{Edges, Module};
 use crate::source::Span;
@@ -24,12 +24,20 @@ pub(super) fn settle_imported_wrappers(modules: &mut [Module], edges: &Edges) {
             .iter()
             .find(|i| matches!(i.kind, ImportKind::Static | ImportKind::Require) && i.specifier == *specifier);
         let helper = import.and_then(|import| edges.of(at).find(|(_, span)| *span == import.span));
-        let returns_argument =
-            helper.is_some_and(|(helper, _)| modules[helper].facts.identity_exports().binary_search(imported).is_ok());
-        if returns_argument {
+        let exports = helper.map_or(&[][..], |(helper, _)| modules[helper].facts.identity_exports());
+        if exports.binary_search(imported).is_ok() {
             continue;
         }
-        let why = format!("a call to `{local}(...)`").into();
+        // The helper's identity functions past the first it keeps are not known: the call may be one of them.
+        let past_limit = exports.len() >= MAX_IDENTITY_EXPORTS;
+        let why = match past_limit {
+            true => format!(
+                "a call to `{local}(...)`, imported from a helper that exports more than the {MAX_IDENTITY_EXPORTS} identity functions beeuni-lint reads"
+            ),
+            false => format!("a call to `{local}(...)`"),
+        }
+        .into();
+        modules[at].wrapper_past_limit = past_limit;
         let facts = &mut modules[at].facts;
         if let Some(export) = &mut facts.default_export {
             export.kind = DefaultExportKind::Unanalyzable { why };

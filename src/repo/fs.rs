@@ -206,15 +206,9 @@ pub fn read_resolved(real: &Path) -> Result<Vec<u8>, Refusal> {
 /// from the `fstat`; also returns that metadata, from which the index can tell the file unchanged since staged.
 pub fn read_with_metadata(real: &Path) -> Result<(Vec<u8>, gix::index::fs::Metadata), Refusal> {
     let mut bytes = Vec::new();
-    read_into(real, &mut bytes).map(|metadata| (bytes, metadata))
-}
-
-/// [`read_with_metadata`] into `bytes` (emptied first), whose room a file read before may have left: the analysis
-/// threads read every module into the buffer of one let go before it.
-pub fn read_into(real: &Path, bytes: &mut Vec<u8>) -> Result<gix::index::fs::Metadata, Refusal> {
-    let admitted = read_into_admitted(real, bytes, |_| true)?;
+    let admitted = read_into_admitted(real, &mut bytes, |_| true)?;
     #[allow(clippy::expect_used, reason = "`None` only for a size `admit` refuses, and it refuses none")]
-    Ok(admitted.expect("every size is admitted"))
+    Ok((bytes, admitted.expect("every size is admitted")))
 }
 
 /// [`read_resolved`], reading only when `admit` accepts the file's size (the `fstat`'s, before a byte is read):
@@ -224,7 +218,10 @@ pub fn read_resolved_admitted(real: &Path, admit: impl FnOnce(u64) -> bool) -> R
     Ok(read_into_admitted(real, &mut bytes, admit)?.map(|_| bytes))
 }
 
-fn read_into_admitted(
+/// [`read_resolved_admitted`] into `bytes` (emptied first), whose room a file read before may have left: the
+/// analysis threads read every module into the buffer of one let go before it. Also returns the file's metadata, from
+/// which the index can tell the file unchanged since staged.
+pub fn read_into_admitted(
     real: &Path,
     bytes: &mut Vec<u8>,
     admit: impl FnOnce(u64) -> bool,

@@ -10,6 +10,7 @@ pub(crate) use declare::declare_rule;
 pub use declare::{Category, Check, FixAvailability, Rule};
 
 mod agent_tools_shape;
+mod analysis_limit;
 mod beeuni_ref;
 mod beeuni_ref_project;
 mod connector_in_tools;
@@ -150,6 +151,7 @@ pub static RULES: &[&Rule] = &[
     &module_fetch_signal::RULE,
     &ui_view_contract::RULE,
     &module_unanalyzable::RULE,
+    &analysis_limit::RULE,
     &legacy_beeuni_copy::RULE,
     &legacy_harness_tool::RULE,
     &xcsh_export::RULE,

@@ -1,11 +1,10 @@
-use super::site::{at_import, export_site, in_module, tool_modules};
+use super::site::{export_site, in_module, tool_modules};
 use crate::diagnostic::Diagnostic;
 use crate::modules::facts::{DefaultExportKind, Field};
-use crate::modules::resolve::{MAX_EXAMINED, Resolution};
 use crate::project::Project;
 
 crate::rules::declare_rule! {
-    /// A module's default export or `parameters` is built at run time, or the module is beyond the limits.
+    /// A module's default export or `parameters` is built at run time.
     ///
     /// ## What it checks
     /// The default export, or its `description`, `parameters` or `execute`, is a
@@ -17,12 +16,8 @@ crate::rules::declare_rule! {
     /// from a relative module that exports it so; LangChain's `tool(fn, {...})`
     /// is read as the StructuredTool it makes. Any other wrapper
     /// (`createTool({...})` of a package, a helper that logs first) is reported
-    /// here. A module (or helper) nested deeper, or larger,
-    /// than the limits in docs/limits.md is not analysed at all: the
-    /// finding points at where it went too deep, and none of its checks were made.
-    /// An import whose package map (`exports` or `imports` of a `package.json`,
-    /// `compilerOptions.paths` of a `tsconfig.json`) is larger than beeuni-lint
-    /// looks through is not checked either: the finding is on the import.
+    /// here. What a limit of beeuni-lint leaves unchecked (a module too large or
+    /// nested too deep, a package map too large) is `analysis-limit` (warning).
     ///
     /// ## Why
     /// beeuni-lint never runs a module and never guesses: what it cannot read,
@@ -59,23 +54,6 @@ crate::rules::declare_rule! {
 }
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
-    for module in &project.modules {
-        let Some(not) = module.facts.not_analysed() else { continue };
-        let message = format!("`{}` {}: none of its checks were made", project.module_path(module), not.why);
-        let diagnostic = in_module(project, &RULE, module, not.span, message);
-        out.push(diagnostic.help("the runtime may still load it; beeuni-lint stops here to stay within its limits"));
-    }
-    for module in &project.modules {
-        for (import, resolution) in module.facts.imports.iter().zip(module.resolutions()) {
-            let Some(Resolution::Unchecked { map, file }) = resolution else { continue };
-            let message = format!(
-                "'{}' cannot be checked statically: {map} of `{file}` is larger than beeuni-lint looks through ({MAX_EXAMINED} entries, a target of 4 KiB)",
-                import.specifier
-            );
-            let diagnostic = at_import(project, &RULE, module, import, message);
-            out.push(diagnostic.help("the runtime may still load it; a package map of that size is not checked"));
-        }
-    }
     for module in tool_modules(project).filter(|m| m.facts.is_whole()) {
         let Some(export) = &module.facts.default_export else {
             continue;
@@ -91,6 +69,8 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
             );
         };
         match &export.kind {
+            // A limit left it unread: `analysis-limit` says so.
+            DefaultExportKind::Unanalyzable { .. } if module.wrapper_past_limit => {}
             DefaultExportKind::Unanalyzable { why } => report(export_site(project, module), "the default export", why),
             DefaultExportKind::Object(object) => {
                 for (name, span, why) in [

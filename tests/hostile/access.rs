@@ -25,7 +25,7 @@ fn agents_of_a_project_too_large_to_work_out_is_refused_in_time() {
     // The tools: the 20,000 declared and the harness's 18.
     assert_eq!(
         outcome.stderr(),
-        "beeuni-lint: 2000 agents and 20018 tools make more than 1,000,000 rows of what each agent can call: \
+        "beeuni-lint: 2000 agents and 20018 tools make more than 100,000 rows of what each agent can call: \
          beeuni-lint does not work them out (a bound on the work a repository can ask for)\n"
     );
     // `check` does not work access out: it lints the same project as ever.
@@ -47,7 +47,7 @@ fn impact_of_a_change_too_large_to_compare_is_refused_in_time() {
     outcome.assert_bounded("impact of 1,000 agents granted 2,000 secrets each");
     assert_eq!(outcome.code, Some(2), "{}", outcome.stderr());
     assert!(
-        outcome.stderr().contains("1002 agents and 2000 secrets make more than 1,000,000 rows"),
+        outcome.stderr().contains("1002 agents and 2000 secrets make more than 100,000 rows"),
         "{}",
         outcome.stderr()
     );

@@ -96,14 +96,20 @@ fn too_large(length: u64) -> String {
 
 #[test]
 fn a_content_length_of_a_petabyte_is_answered_not_allocated() {
-    // The body the header promises never comes: the stream ends within it.
-    for length in [999_999_999_999_999_u64, 4_000_000_000] {
+    // The body the header promises never comes: the stream ends within it. 100 TB among them.
+    for length in [999_999_999_999_999_u64, 100_000_000_000_000, 4_000_000_000] {
         let what = format!("Content-Length: {length}");
         let attack = format!("Content-Length: {length}\r\n\r\n{{\"jsonrpc\":\"2.0\"").into_bytes();
         let (outcome, messages) = serve(&what, &session(&attack));
         assert_eq!(errors(&messages), [(Value::Null, INVALID_REQUEST, too_large(length))], "{what}");
         assert!(messages.iter().all(|m| m["id"] != "after-the-attack"), "{what}: the shutdown was inside the body");
         assert_eq!(outcome.code, Some(1), "{what}: the stream ended without exit");
+        // One line on standard error says why the server stopped.
+        let stderr = outcome.stderr();
+        let declared =
+            format!("beeuni-lint lsp: the input ended within a message whose Content-Length declared {length} bytes (");
+        assert!(stderr.starts_with(&declared) && stderr.ends_with(" came): the server stops\n"), "{what}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{what}: {stderr}");
     }
 }
 

@@ -23,6 +23,7 @@ mod bounds;
 mod confinement;
 mod graph;
 mod impact;
+mod limits;
 mod lsp;
 mod names;
 mod output;

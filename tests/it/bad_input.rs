@@ -348,8 +348,8 @@ fn an_untracked_module_over_32_mib_is_still_untracked() {
     assert_finding(untracked[0], &("file-untracked", "info", "beeuni.yaml", 2, 3, message));
 }
 
-/// A helper over 32 MiB is there (Bun loads it): not `module-import-missing`, but `module-unanalyzable` (info)
-/// on it, and nothing else.
+/// A helper over 32 MiB is there (Bun loads it): not `module-import-missing`, but `analysis-limit` (a warning: it
+/// fails the default gate) on it, and nothing else.
 #[test]
 fn a_helper_over_32_mib_is_not_analysed() {
     let module = "import { h } from './big'\nexport default {\n  description: 'Look up',\n  parameters: { type: 'object', properties: {} },\n  execute: async () => h,\n}\n";
@@ -359,8 +359,8 @@ fn a_helper_over_32_mib_is_not_analysed() {
     write(dir.path(), "beeuni.yaml", b"tools:\n  web_search: beeuni:web_search\n  x: tools/x.ts\n");
     let (code, report) = json_in(dir.path(), &[]);
     let message = "`tools/big.ts` is 34603008 bytes, more than the 33554432 bytes beeuni-lint reads: none of its checks were made";
-    assert_findings(&report, &[("module-unanalyzable", "info", "tools/big.ts", 1, 1, message)]);
-    assert_eq!(code, 0);
+    assert_findings(&report, &[("analysis-limit", "warning", "tools/big.ts", 1, 1, message)]);
+    assert_eq!(code, 1);
 }
 
 /// Found by the `manifest` fuzz target: a list whose last item is left empty at the very end of the file (no
@@ -380,8 +380,7 @@ fn an_empty_last_item_at_the_end_of_the_file() {
     );
 }
 
-/// A declared module over 32 MiB exists (Bun loads it): `module-unanalyzable` (info) on it, not
-/// `module-missing`.
+/// A declared module over 32 MiB exists (Bun loads it): `analysis-limit` (warning) on it, not `module-missing`.
 #[test]
 fn a_declared_module_over_32_mib_is_not_analysed() {
     let dir = project(&[]);
@@ -390,8 +389,8 @@ fn a_declared_module_over_32_mib_is_not_analysed() {
     write(dir.path(), "beeuni.yaml", b"tools:\n  web_search: beeuni:web_search\n  big: tools/big.ts\n");
     let (code, report) = json_in(dir.path(), &[]);
     let message = "`tools/big.ts` is 34603008 bytes, more than the 33554432 bytes beeuni-lint reads: none of its checks were made";
-    assert_findings(&report, &[("module-unanalyzable", "info", "tools/big.ts", 1, 1, message)]);
-    assert_eq!(code, 0);
+    assert_findings(&report, &[("analysis-limit", "warning", "tools/big.ts", 1, 1, message)]);
+    assert_eq!(code, 1);
 }
 
 /// `head` padded with `x` to 33 MiB: over the 32 MiB beeuni-lint reads.

@@ -18,7 +18,7 @@ fn a_tracked_module_grown_past_the_limit_since_staged_is_measured_on_disk() {
                    were made";
     let found: Vec<_> = diagnostics(&report).iter().filter(|d| d["rule"] != "no-beeuni-tools").collect();
     assert_eq!(found.len(), 1, "{report:#}");
-    assert_finding(found[0], &("module-unanalyzable", "info", "tools/big.ts", 1, 1, message));
+    assert_finding(found[0], &("analysis-limit", "warning", "tools/big.ts", 1, 1, message));
 }
 
 #[test]

@@ -56,10 +56,11 @@ fn not_analysed(why: &str) -> String {
 fn fifty_thousand_nested_parentheses_are_not_analysed() {
     let deep = format!("export default {}1{}\n", "(".repeat(50_000), ")".repeat(50_000));
     let message = not_analysed("is nested more than 5000 brackets deep, deeper than beeuni-lint analyses");
-    // At the bracket that goes one level too deep: `export default ` is 15 columns. An info: exit code 0.
+    // At the bracket that goes one level too deep: `export default ` is 15 columns. A warning: the default gate
+    // fails (a limit is never a silent pass).
     let (code, report) = lint_text(&deep);
-    assert_module_findings(&report, &[(("module-unanalyzable", "info", MODULE, 1, 5016, &message), 3)]);
-    assert_eq!(code, 0);
+    assert_module_findings(&report, &[(("analysis-limit", "warning", MODULE, 1, 5016, &message), 3)]);
+    assert_eq!(code, 1);
     // On a later line, inside `execute`.
     let deep = format!(
         "export default {{\n  description: 'x',\n  parameters: {{ type: 'object' }},\n  execute() {{\n    return {}1{}\n  }},\n}}\n",
@@ -68,7 +69,7 @@ fn fifty_thousand_nested_parentheses_are_not_analysed() {
     );
     // Two brackets are open already (the object, the method body): the 4,999th parenthesis.
     let (_, report) = lint_text(&deep);
-    assert_module_findings(&report, &[(("module-unanalyzable", "info", MODULE, 5, 5010, &message), 3)]);
+    assert_module_findings(&report, &[(("analysis-limit", "warning", MODULE, 5, 5010, &message), 3)]);
 }
 
 /// A module nested deeper than the 1,000 brackets earlier versions analysed loads in Bun: no finding (it was a
@@ -102,15 +103,15 @@ fn deep_chains_never_overflow_the_stack() {
     ];
     for (i, source) in cases.iter().enumerate() {
         let (code, report) = lint_text(source);
-        let found = of_rule(&report, "module-unanalyzable");
+        let found = of_rule(&report, "analysis-limit");
         assert_eq!(found.len(), 1, "case {i}: {report:#}");
         assert_eq!(found[0]["line"], 1, "case {i}");
-        assert_eq!(found[0]["severity"], "info", "case {i}");
+        assert_eq!(found[0]["severity"], "warning", "case {i}");
         let message = found[0]["message"].as_str().unwrap();
         assert!(message == chained || message == expressions, "case {i}: {message}");
         assert!(of_rule(&report, "module-syntax").is_empty(), "case {i}: {report:#}");
         assert!(of_rule(&report, "module-no-default-export").is_empty(), "case {i}: {report:#}");
-        assert_eq!(code, 0, "case {i}");
+        assert_eq!(code, 1, "case {i}: a warning fails the default gate");
     }
 }
 

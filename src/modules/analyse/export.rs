@@ -16,6 +16,7 @@ mod named;
 mod objects;
 mod opencode;
 mod wrapper;
+pub use wrapper::MAX_IDENTITY_EXPORTS;
 
 /// Identifier hops followed when resolving a binding, so that `const a = b; const b = a` ends.
 const MAX_HOPS: usize = 8;

@@ -5,8 +5,13 @@ use super::indentation::{check_continuation, column};
 use super::{Comment, Document, Entry, Node, NodeId, Style, SyntaxError, Value, find_duplicates};
 use crate::source::Span;
 use crate::yaml::scalar::{ScalarKind, plain_kind, tagged_kind};
-use granit_parser::{Event, Options, Parser, ScalarStyle, StructureStyle};
+use granit_parser::{ErrorKind, Event, Options, Parser, ScalarStyle, StructureStyle};
 use rustc_hash::FxHashMap;
+
+/// Collections inside one another that a file may hold, block and flow alike (granit-parser's own default, stated
+/// here so that the documented limit cannot drift): a manifest is a few levels deep, and deeper is a located
+/// `yaml-syntax` saying so.
+pub const MAX_DEPTH: usize = 255;
 
 /// A collection whose end event has not come yet: where it starts, where its children so far start in the list
 /// of the open collections' children (a mapping's key waits for its value), whether it is a flow collection, and
@@ -34,7 +39,8 @@ pub(in crate::yaml) fn build_document(
     whole: bool,
     mut top_entry: impl FnMut(&Document, Entry),
 ) -> Result<Document, SyntaxError> {
-    let options = Options::default();
+    let mut options = Options::default();
+    (options.flow_nesting_limit, options.block_nesting_limit) = (MAX_DEPTH, MAX_DEPTH);
     let parser = Parser::new_from_str_with_options(text, options);
     let mut doc = Document::default();
     let mut stack: Vec<Frame> = Vec::new();
@@ -47,7 +53,12 @@ pub(in crate::yaml) fn build_document(
     for event in parser {
         let (event, span) = event.map_err(|e| SyntaxError {
             offset: e.marker().byte_offset().unwrap_or(0).min(text.len()),
-            message: e.info(),
+            message: match e.kind() {
+                ErrorKind::RecursionLimitExceeded => format!(
+                    "this collection is nested more than {MAX_DEPTH} levels deep (block or flow collections inside one another), deeper than beeuni-lint reads: nothing in this file was checked"
+                ),
+                _ => e.info(),
+            },
         })?;
         let range = span.byte_range().unwrap_or(0..0);
         let span = Span::new(range.start.min(text.len()), range.end.min(text.len()));

@@ -50,6 +50,27 @@ pub(super) fn is_prefix_word(word: &[u8]) -> bool {
     )
 }
 
+/// Words that start a declaration, never an operator or operand that goes on with the expression before them: one at
+/// the start of a line after an operand starts a statement.
+pub(super) fn is_declaration_word(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"const"
+            | b"let"
+            | b"var"
+            | b"function"
+            | b"class"
+            | b"export"
+            | b"import"
+            | b"interface"
+            | b"type"
+            | b"enum"
+            | b"declare"
+            | b"namespace"
+            | b"abstract"
+    )
+}
+
 pub(super) fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'\\' || b >= 0x80
 }

@@ -11,7 +11,7 @@ const LANGCHAIN: [&str; 1] = ["@langchain/core/tools"];
 
 /// The identity exports a module's facts keep, at most (the first in source order): a helper module of a million
 /// `export const a = (t) => t` would keep them all to the end of the run. A wrapper imported past them is not read
-/// through (`module-unanalyzable`, info).
+/// through (`analysis-limit`, warning).
 pub const MAX_IDENTITY_EXPORTS: usize = 256;
 
 impl<'b, 'a> Scope<'b, 'a> {

@@ -278,3 +278,35 @@ fn slashes_read_both_ways_are_not_refused() {
     let facts = on_big_stack(move || run("a.ts", &text));
     assert!(facts.is_whole(), "{:?} {:?}", facts.syntax_errors(), facts.not_analysed());
 }
+
+/// What the parser does not recurse into is not nesting: type parameters and arguments closed by their `>`,
+/// comparisons (a statement ends where a declaration starts a line after an operand), a list of JSX siblings.
+#[test]
+fn flat_generics_comparisons_and_jsx_siblings_are_analysed() {
+    let cases = [
+        ("a.ts", (0..8_000).map(|i| format!("function f{i}<T>(x: T): T {{ return x }}\n")).collect::<String>()),
+        ("a.ts", (0..8_000).map(|i| format!("export function f{i}<T>(x: T): Array<T> {{ return [x] }}\n")).collect()),
+        ("a.ts", (0..5_000).map(|i| format!("const a{i} = {i} < 2\n")).collect()),
+        ("a.tsx", format!("const list = <ul>\n{}</ul>\n", "  <li>item; let</li>\n  <br />\n".repeat(2_000))),
+    ];
+    for (path, text) in cases {
+        let facts = on_big_stack(move || run(path, &text));
+        assert!(facts.is_whole(), "{path}: {:?} {:?}", facts.syntax_errors(), facts.not_analysed());
+    }
+}
+
+/// What the parser does recurse into is still counted, whatever a statement's end would reset: nested JSX elements
+/// (their text holding `;` and declarations on lines of their own), and a chain that `as const` continues.
+#[test]
+fn nested_jsx_and_continued_chains_are_still_refused() {
+    let chained = "chains operators or statements deeper than beeuni-lint analyses";
+    let cases = [
+        ("a.tsx", format!("x = {}{}", "<a>".repeat(100_000), "</a>".repeat(100_000))),
+        ("a.tsx", format!("x = {}", "<a>y;\nconst\n".repeat(100_000))),
+        ("a.ts", format!("x = {}1", "a ? 'b' as\nconst : ".repeat(100_000))),
+    ];
+    for (path, text) in cases {
+        let why = not_analysed(on_big_stack(move || run(path, &text))).why;
+        assert_eq!(why, chained, "{path}");
+    }
+}
