@@ -42,6 +42,21 @@ crate::rules::declare_rule! {
     /// export default { description: 'x', parameters: { type: 'object' }, data: [0, 0, 0 /* … */] };
     /// ```
     ///
+    /// ## Use instead
+    /// ```ts
+    /// // tools/huge.ts: a few lines; the generated data is a JSON file the tool reads when it runs
+    /// import { readFile } from 'node:fs/promises';
+    ///
+    /// export default {
+    ///   description: 'Looks a code up in the generated table',
+    ///   parameters: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] },
+    ///   async execute({ code }) {
+    ///     const table = JSON.parse(await readFile(new URL('./huge-data.json', import.meta.url), 'utf8'));
+    ///     return table[code] ?? 'unknown';
+    ///   },
+    /// };
+    /// ```
+    ///
     /// ## Fix
     /// Keep tool modules small: move generated data to a JSON file the tool
     /// reads at run time, flatten generated nesting. A project that needs a

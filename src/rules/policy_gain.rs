@@ -29,6 +29,13 @@ crate::rules::declare_rule! {
     ///     tools: [read, bash]   # policy-gain: `support` gains `bash`, `pty_spawn`, …
     /// ```
     ///
+    /// ## Use instead
+    /// ```yaml
+    /// agents:
+    ///   support:
+    ///     tools: [read]         # no guarded gain; or keep `bash` and have a reviewer approve it
+    /// ```
+    ///
     /// ## Fix
     /// Drop the gain, or have it approved: the Action's approval label, or `--approved` in another CI system.
     id: "policy-gain",

@@ -37,6 +37,7 @@ fn examples_pin_a_revision_that_exists() {
     let mut pins = Vec::new();
     let mut pages = vec!["README.md".to_string(), "examples/pre-commit-config.yaml".into()];
     pages.push("examples/github-workflow.yml".into());
+    pages.push("examples/policy-workflow.yml".into());
     for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs")).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
         if name.ends_with(".md") {
