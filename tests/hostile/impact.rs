@@ -29,7 +29,7 @@ fn change(agents: usize) -> Sandbox {
 
 #[test]
 fn impact_of_a_change_too_large_to_report_is_refused_in_every_format() {
-    // 999 agents and the keeper: 1,000 agents times 1,000 secrets, exactly `access::MAX_ROWS`.
+    // 999 agents and the keeper: 1,000 agents given 300 tools and 1,000 secrets, from a 40 KB manifest.
     let head = manifest(999, "all", true);
     assert!((38_000..42_000).contains(&head.len()), "{}", head.len());
     let sandbox = change(999);
@@ -38,11 +38,11 @@ fn impact_of_a_change_too_large_to_report_is_refused_in_every_format() {
         outcome.assert_bounded(&format!("impact --format {format} of 1,000 agents given 300 tools and 1,000 secrets"));
         assert_eq!(outcome.code, Some(2), "{format}: {}", outcome.stderr());
         assert!(outcome.stdout.is_empty(), "{format}");
+        // The access bound (`access::MAX_ROWS`, 100,000) refuses it before `impact` weighs its rows.
         assert_eq!(
             outcome.stderr(),
-            "beeuni-lint: the change gives or takes 1628371 rows of tools and secrets (about 322 MiB of report), \
-             more than `impact` reports (24 MiB): compare a smaller change, or run `beeuni-lint agents` at each \
-             revision\n",
+            "beeuni-lint: 1000 agents and 318 tools make more than 100,000 rows of what each agent can call: \
+             beeuni-lint does not work them out (a bound on the work a repository can ask for)\n",
             "{format}"
         );
     }

@@ -302,10 +302,9 @@ fn a_guard_may_name_one_harness_and_a_guard_the_head_adds_counts() {
 /// many more: beside the impact's own budget the comment stays under GitHub's limit whatever the names.
 #[test]
 fn the_markdown_section_is_bounded_whatever_the_gains() {
-    let long = "a".repeat(2_000);
-    let agents = |tools: &str| -> String {
-        (0..30).map(|i| format!("  support_{i}_{long}:\n    tools: {tools}\n")).collect()
-    };
+    let long = "a".repeat(900);
+    let agents =
+        |tools: &str| -> String { (0..30).map(|i| format!("  support_{i}_{long}:\n    tools: {tools}\n")).collect() };
     let repo = two_commits(
         &[("beeuni-lint.toml", GUARDS), ("beeuni.yaml", &format!("agents:\n{}", agents("[read]")))],
         &[("beeuni-lint.toml", GUARDS), ("beeuni.yaml", &format!("agents:\n{}", agents("[read, bash]")))],

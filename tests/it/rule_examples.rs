@@ -26,7 +26,6 @@ const NOT_SELF_CONTAINED: &[(&str, &str)] = &[
     ("removed-beeuni-tool", "change-aware: needs a base"),
     ("removed-tool-in-use", "change-aware: needs a base"),
     ("xcsh-metadata-file", "a list of paths"),
-    ("analysis-limit", "a module past a limit: megabytes (tests/hostile/limits.rs generates them)"),
     ("policy-gain", "change-aware: needs a base, a policy and --policy (tests/it/policy.rs)"),
 ];
 
