@@ -3,10 +3,11 @@
 //! - A lint of the Markdown: no code span that a backslash ends early (in a span a backslash is literal, so
 //!   `` `did you mean \`x\`?` `` is the span `did you mean \` followed by prose), and no bare `<word>` outside a
 //!   code span or block (mdBook passes it through as an HTML tag, and the browser hides it and what follows).
-//! - Every link of a page stays inside the book and resolves: its file is a chapter of `SUMMARY.md` (or another
-//!   file of `docs/`), its `#anchor` a heading id of that page as mdBook 0.5 makes them (lower case, whitespace
-//!   as `-`, everything but letters, digits, `-` and `_` dropped, `-1`, `-2` on repeats). A link to the site's
-//!   own address is checked the same way, and one to a file of the repository on GitHub names a file of it.
+//! - Every link and image of a page stays inside the book and resolves: its file is a chapter of `SUMMARY.md` (or
+//!   another file of `docs/`: an image must exist), its `#anchor` a heading id of that page as mdBook 0.5 makes
+//!   them (lower case, whitespace as `-`, everything but letters, digits, `-` and `_` dropped, `-1`, `-2` on
+//!   repeats). A link to the site's own address is checked the same way, and one to a file of the repository on
+//!   GitHub names a file of it.
 
 use beeuni_lint::rules;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -374,10 +375,11 @@ fn the_lint_finds_what_it_is_for() {
     // Links: inside the book, to chapters only, anchors as mdBook makes them.
     let fine = "[y](sub/y.md#why-y) [y](sub/y.md#why-y-1) ![i](img.png) [e](https://e.x) [x](#)\n\n[r]: sub/y.md\n";
     assert!(lint(fine).len() == 1 && lint(fine)[0].contains("docs/x.md has no heading #"), "{:?}", lint(fine));
-    let dead = lint("[c](../CONTRIBUTING.md) [z](z.md) [n](sub/y.md#not)\n\n[r]: nope.md\n");
-    assert_eq!(dead.len(), 4, "{dead:?}");
+    let dead = lint("[c](../CONTRIBUTING.md) [z](z.md) [n](sub/y.md#not) ![m](sub/img.png)\n\n[r]: nope.md\n");
+    assert_eq!(dead.len(), 5, "{dead:?}");
     assert!(dead[0].contains("leaves the book") && dead[1].contains("docs/z.md does not exist"), "{dead:?}");
-    assert!(dead[3].starts_with("docs/x.md:3: link `nope.md`"), "{dead:?}");
+    assert!(dead[3].ends_with("link `sub/img.png`: docs/sub/img.png does not exist"), "{dead:?}");
+    assert!(dead[4].starts_with("docs/x.md:3: link `nope.md`"), "{dead:?}");
     let (site, repository) = (rules::SITE_URL, env!("CARGO_PKG_REPOSITORY"));
     let links = format!("[u]({site}/sub/y.html#why-y) [c]({repository}/blob/main/CONTRIBUTING.md#tests)");
     assert!(lint(&links).is_empty(), "{:?}", lint(&links));
