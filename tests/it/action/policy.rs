@@ -240,3 +240,32 @@ fn changes_requested_after_an_approval_withdraw_it() {
     assert_not_approved(&outcome, "no reviewer's latest review approves");
     assert_eq!(api.calls(), [format!("GET {REVIEWS}")]);
 }
+
+#[test]
+fn a_review_of_the_head_approves_the_merge_a_pull_request_run_checks_out() {
+    let setup = guarded_setup();
+    let head = setup.repo.rev("HEAD");
+    // As `actions/checkout` leaves a pull request's run: the merge of the head into the base, detached.
+    setup.repo.git(&["checkout", "-q", "--detach", "main"]);
+    setup.repo.git(&[
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@example.com",
+        "merge",
+        "-q",
+        "--no-ff",
+        "-m",
+        "merge",
+        &head,
+    ]);
+    assert_eq!(setup.repo.rev("HEAD^2"), head);
+    let api = FakeApi::start(vec![
+        exchange("GET", REVIEWS, 200, json!([review("alice", "APPROVED", &head)])),
+        exchange("GET", &membership("platform", "alice"), 200, json!({ "state": "active" })),
+    ]);
+    let outcome = review_run_at(&setup, &api, &head);
+    assert!(outcome.success, "{}", outcome.log);
+    assert_eq!(outcome.step("policy", "approved"), "true");
+    assert!(outcome.log.contains(&format!("::notice {GAIN} (approved)")), "{}", outcome.log);
+}
