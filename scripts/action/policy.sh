@@ -11,11 +11,15 @@
 # pushed commit at its author's date, which the author chooses: only the `labeled` run knows the label is newer
 # than the head it judges.
 #
+# Or (when the `approval-teams` input lists teams and the label did not approve) an approving review of the head
+# commit by a member of a listed team: review.sh.
+#
 # Environment (from action.yml's `env:`; inputs arrive only this way):
 #   BEEUNI_LINT   the binary (install.sh's `bin` output)
-#   LINT_PATH, LINT_BASE, CONFIG, APPROVAL_LABEL   the inputs path, base, config and approval-label
+#   LINT_PATH, LINT_BASE, CONFIG, APPROVAL_LABEL, APPROVAL_TEAMS   the inputs path, base, config, approval-label
+#                 and approval-teams
 #   GITHUB_TOKEN  the `token` input (default, the job's token)
-#   PR_BASE_REF, PR_NUMBER, PR_AUTHOR   from github.event.pull_request
+#   PR_BASE_REF, PR_NUMBER, PR_AUTHOR, PR_HEAD_SHA   from github.event.pull_request
 #   EVENT_ACTION, EVENT_LABEL, EVENT_SENDER   github.event.action, github.event.label.name, github.event.sender.login
 #   REPOSITORY    github.repository
 #   GITHUB_API_URL, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, RUNNER_TEMP (the runner's)
@@ -27,7 +31,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/output.sh"
 summary() { if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then printf '%s\n' "$1" >> "$GITHUB_STEP_SUMMARY"; fi; }
 # A login or label from the event as the log shows it: printable ASCII only.
 plain() { printf '%s' "${1:0:100}" | LC_ALL=C tr -c 'A-Za-z0-9 ._/-' '?'; }
-# Timeline pages read at most (100 events a page).
+# Pages of a list (the timeline, the reviews) read at most, 100 items a page.
 max_pages=30
 
 work="${RUNNER_TEMP:-/tmp}/beeuni-lint-policy.$$"
@@ -35,6 +39,48 @@ mkdir -p "$work"
 chmod 700 "$work"
 trap 'rm -rf "$work"' EXIT
 umask 077
+
+api="${GITHUB_API_URL:-https://api.github.com}"
+# The token reaches curl through a file only this job's user reads, never its command line.
+if [ -n "${GITHUB_TOKEN:-}" ]; then
+  printf 'header = "Authorization: Bearer %s"\n' "$GITHUB_TOKEN" > "$work/auth"
+else
+  : > "$work/auth"
+fi
+# GET the API path $1 into $work/answer; prints the HTTP status (000: no answer).
+get() {
+  local code
+  code=$(curl --silent --show-error --max-time 30 --retry 1 --max-filesize 20000000 --config "$work/auth" \
+    --header "Accept: application/vnd.github+json" --header "X-GitHub-Api-Version: 2022-11-28" \
+    --output "$work/answer" --write-out '%{http_code}' "$api$1") || code=000
+  [[ "$code" =~ ^[0-9]{3}$ ]] || code=000
+  printf '%s' "$code"
+}
+# What GitHub said, for the log: its `message`, printable ASCII only, at most 200 bytes.
+said() {
+  local message
+  message=$(jq -r '.message? // empty' "$work/answer" 2> /dev/null || true)
+  printf '%s' "${message:0:200}" | LC_ALL=C tr -c ' -~' '?'
+}
+# Every page (100 items each, at most max_pages) of the list at API path $1 joined into the file $2; prints 200,
+# or the status of the page that could not be read.
+read_list() {
+  local page=1 code
+  echo '[]' > "$2"
+  while [ "$page" -le "$max_pages" ]; do
+    code=$(get "$1?per_page=100&page=$page")
+    if [ "$code" != 200 ] || ! jq -e 'type == "array"' "$work/answer" > /dev/null 2>&1; then
+      [ "$code" = 200 ] && code="200, not a list"
+      printf '%s' "$code"
+      return
+    fi
+    jq -s '.[0] + .[1]' "$2" "$work/answer" > "$work/joined.json"
+    mv "$work/joined.json" "$2"
+    [ "$(jq 'length' "$work/answer")" -lt 100 ] && break
+    page=$((page + 1))
+  done
+  printf 200
+}
 
 label="${APPROVAL_LABEL:-}"
 approved=false
@@ -50,28 +96,10 @@ elif ! [[ "${PR_NUMBER:-}" =~ ^[0-9]+$ && "${REPOSITORY:-}" =~ ^[A-Za-z0-9._-]+/
 elif [ -z "${GITHUB_TOKEN:-}" ]; then
   why="the token input is empty: the timeline cannot be read"
 else
-  # The token reaches curl through a file only this job's user reads, never its command line.
-  printf 'header = "Authorization: Bearer %s"\n' "$GITHUB_TOKEN" > "$work/auth"
-  api="${GITHUB_API_URL:-https://api.github.com}"
-  echo '[]' > "$work/timeline.json"
-  page=1
-  read_ok=true
-  while [ "$page" -le "$max_pages" ]; do
-    code=$(curl --silent --show-error --max-time 30 --retry 1 --max-filesize 20000000 --config "$work/auth" \
-      --header "Accept: application/vnd.github+json" --header "X-GitHub-Api-Version: 2022-11-28" \
-      --output "$work/page.json" --write-out '%{http_code}' \
-      "$api/repos/$REPOSITORY/issues/$PR_NUMBER/timeline?per_page=100&page=$page") || code=000
-    if [ "$code" != 200 ] || ! jq -e 'type == "array"' "$work/page.json" > /dev/null 2>&1; then
-      read_ok=false
-      why="the timeline could not be read (HTTP $(plain "$code")): give the job \`permissions: issues: read\`"
-      break
-    fi
-    jq -s '.[0] + .[1]' "$work/timeline.json" "$work/page.json" > "$work/joined.json"
-    mv "$work/joined.json" "$work/timeline.json"
-    [ "$(jq 'length' "$work/page.json")" -lt 100 ] && break
-    page=$((page + 1))
-  done
-  if [ "$read_ok" = true ]; then
+  code=$(read_list "/repos/$REPOSITORY/issues/$PR_NUMBER/timeline" "$work/timeline.json")
+  if [ "$code" != 200 ]; then
+    why="the timeline could not be read (HTTP $(plain "$code")): give the job \`permissions: issues: read\`"
+  else
     # The label's last event: added (by whom) or removed.
     last=$(jq -r --arg wanted "$label" \
       '[.[] | select((.event == "labeled" or .event == "unlabeled") and .label.name? == $wanted)] | last
@@ -81,6 +109,16 @@ else
       labeled\ ?*) approved=true; why="label added by $(plain "${last#labeled }")" ;;
       *) why="the timeline does not show the label on" ;;
     esac
+  fi
+fi
+if [ "$approved" = false ] && [ -n "${APPROVAL_TEAMS//[[:space:],]/}" ]; then
+  source "$(dirname "${BASH_SOURCE[0]}")/review.sh"
+  review_approval
+  if [ "$approved" = false ]; then
+    echo "::notice title=beeuni-lint::no approving review: $review_why"
+    why="$why; no approving review: $review_why"
+  else
+    why="$review_why"
   fi
 fi
 output approved "$approved"
