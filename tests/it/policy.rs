@@ -317,3 +317,25 @@ fn the_markdown_section_is_bounded_whatever_the_gains() {
     assert!(listed.iter().all(|l| l.len() < 360 && l.contains('…')), "{section}");
     assert!(section.contains("- and 20 more: `beeuni-lint impact --policy` lists them all\n"), "{section}");
 }
+
+/// A base whose manifest cannot be read is not compared: with a policy, that is one finding (every gain of the head
+/// needs approval), never a pass; approved, it is listed and passes.
+#[test]
+fn a_base_that_cannot_be_read_is_not_a_pass() {
+    let head = "agents:\n  support:\n    tools: [read, bash]\n";
+    let repo = two_commits(
+        &[("beeuni-lint.toml", GUARDS), ("beeuni.yaml", "agents: [\n")],
+        &[("beeuni-lint.toml", GUARDS), ("beeuni.yaml", head)],
+    );
+    let message = "the base's manifest cannot be read, so what this change gives each agent cannot be judged by the \
+                   policy: every gain needs approval (or fix the base's manifest first)";
+    let (code, found) = check(&repo.dir, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(found, vec![one("error", "beeuni.yaml", 1, 1, message)]);
+    let (code, policy) = impact(&repo.dir, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(policy["findings"][0]["message"], message);
+    assert_eq!(policy["findings"][0]["guard"], "beeuni-lint.toml:3");
+    let (code, policy) = impact(&repo.dir, &["--approved"]);
+    assert_eq!((code, &policy["findings"][0]["approved"]), (0, &serde_json::json!(true)));
+}

@@ -10,7 +10,7 @@ mod base;
 pub mod check;
 pub mod render;
 
-use super::ProjectImpact;
+use super::{Manifest, ProjectImpact};
 use crate::config::policy::{Guard, Index, Policy};
 use crate::config::{Config, Level};
 use crate::diagnostic::Severity;
@@ -116,6 +116,24 @@ pub fn judge(
     }
     // Numbered as the index numbers them: the base's guards, then the head's.
     let guards: Vec<&Placed> = base_guards.iter().chain(&head_guards).collect();
+    // A base whose manifest cannot be read was not compared: what the head gives is unknown, never a pass.
+    let unjudged = impact.base_manifest == Manifest::Unreadable && impact.head_manifest == Manifest::Read;
+    if let Some(first) = guards.first().filter(|_| unjudged) {
+        verdict.findings.push(Finding {
+            agent: None,
+            tools: Vec::new(),
+            secrets: Vec::new(),
+            cause: None,
+            message: "the base's manifest cannot be read, so what this change gives each agent cannot be judged by \
+                      the policy: every gain needs approval (or fix the base's manifest first)"
+                .to_string(),
+            path: manifest.to_string(),
+            line: 1,
+            column: 1,
+            guard: first.at.clone(),
+            approved,
+        });
+    }
     let policies: Vec<&Policy> = base_config.iter().chain(Some(config)).map(|c| &c.policy).collect();
     verdict.findings.extend(gains(impact, &guards, &Index::new(&policies), &fallback, approved));
     Ok(verdict)
