@@ -26,6 +26,8 @@ set -euo pipefail
 
 # output NAME VALUE: a step output that no value can add a line to (see output.sh).
 source "$(dirname "${BASH_SOURCE[0]}")/output.sh"
+# said: what GitHub answered, for the log (see api.sh).
+source "$(dirname "${BASH_SOURCE[0]}")/api.sh"
 # A paragraph of its own (after a blank line: the report may end in an HTML block or a list, which a line right
 # after it would join).
 summary() { if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then printf '\n%s\n' "$1" >> "$GITHUB_STEP_SUMMARY"; fi; }
@@ -117,12 +119,6 @@ call() {
     --request "$1" "${data[@]}" --output "$work/answer" --write-out '%{http_code}' "$2") || true
   [[ "$code" =~ ^[0-9]{3}$ ]] || code=000
   printf '%s' "$code"
-}
-# What GitHub said, for the log: its `message`, printable ASCII only, at most 200 bytes.
-said() {
-  local message
-  message=$(jq -r '.message? // empty' "$work/answer" 2> /dev/null || true)
-  printf '%s' "${message:0:200}" | LC_ALL=C tr -c ' -~' '?'
 }
 failed() {
   output comment failed

@@ -28,6 +28,8 @@
 set -euo pipefail
 
 source "$(dirname "${BASH_SOURCE[0]}")/output.sh"
+# said: what GitHub answered, for the log (see api.sh).
+source "$(dirname "${BASH_SOURCE[0]}")/api.sh"
 summary() { if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then printf '%s\n' "$1" >> "$GITHUB_STEP_SUMMARY"; fi; }
 # A login or label from the event as the log shows it: printable ASCII only.
 plain() { printf '%s' "${1:0:100}" | LC_ALL=C tr -c 'A-Za-z0-9 ._/-' '?'; }
@@ -55,12 +57,6 @@ get() {
     --output "$work/answer" --write-out '%{http_code}' "$api$1") || code=000
   [[ "$code" =~ ^[0-9]{3}$ ]] || code=000
   printf '%s' "$code"
-}
-# What GitHub said, for the log: its `message`, printable ASCII only, at most 200 bytes.
-said() {
-  local message
-  message=$(jq -r '.message? // empty' "$work/answer" 2> /dev/null || true)
-  printf '%s' "${message:0:200}" | LC_ALL=C tr -c ' -~' '?'
 }
 # Every page (100 items each, at most max_pages) of the list at API path $1 joined into the file $2; prints 200,
 # or the status of the page that could not be read.
