@@ -32,6 +32,7 @@ use std::sync::{Arc, Mutex};
 mod bytes;
 mod layout;
 pub mod place;
+pub mod replay;
 mod store;
 
 use layout::{Raw, SLOT, checksum, header, layout, prefix, raw_at};

@@ -206,6 +206,7 @@ fn given(path: &Path, top: &Path) -> Result<Found, String> {
     let real = crate::repo::given::follow(path, "--config").map_err(|refused| refused.0)?;
     let found = |path| Found { path, shown: shown.clone(), prefix: String::new() };
     let Ok(rel) = real.strip_prefix(top) else {
+        crate::repo::watch::note(&real);
         return match std::fs::metadata(&real) {
             Ok(meta) if meta.is_file() => Ok(found(real)),
             Ok(_) => Err(format!("cannot read the config `{shown}`: it is not a regular file")),

@@ -34,6 +34,7 @@ pub fn discover(path: &Path, staged: bool) -> Result<Discovered, Error> {
 pub fn discover_in(path: &Path, staged: bool, known: Option<&Arc<GitRepo>>) -> Result<Discovered, Error> {
     // Followed part by part: a symlink inside the repository that leads out of it is refused, not linted.
     let real = crate::repo::given::follow(path, "PATH").map_err(|refused| Error::Path(refused.0))?;
+    crate::repo::watch::note_identity(&real);
     let path =
         std::fs::canonicalize(&real).map_err(|e| Error::Path(format!("cannot open `{}`: {e}", path.display())))?;
     let git = match known {
@@ -45,7 +46,11 @@ pub fn discover_in(path: &Path, staged: bool, known: Option<&Arc<GitRepo>>) -> R
     let root = start
         .ancestors()
         .take_while(|dir| dir.starts_with(&top))
-        .find(|dir| dir.join(MANIFEST).is_file() || (staged && in_index(git.as_deref(), &top, dir)))
+        .find(|dir| {
+            let manifest = dir.join(MANIFEST);
+            crate::repo::watch::note(&manifest);
+            manifest.is_file() || (staged && in_index(git.as_deref(), &top, dir))
+        })
         .map_or_else(|| top.clone(), Path::to_path_buf);
     let git_prefix = root
         .strip_prefix(&top)

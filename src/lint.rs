@@ -56,17 +56,30 @@ impl CacheChoice {
     /// The cache of the project `found`: none when its folder is not the run's own to trust (see [`cache::place`];
     /// a note on standard error says why).
     fn open(&self, found: &discover::Discovered) -> Option<cache::ModuleCache> {
-        let folder = match self {
+        match self {
+            CacheChoice::ReadOnly(choice) => choice.open(found).map(cache::ModuleCache::read_only),
+            _ => self.folder(found)?.map_err(cache::place::note).ok().map(cache::ModuleCache::open),
+        }
+    }
+
+    /// The cache folder of the project `found` (`None`: the cache is off), or why it is not the run's own.
+    fn folder(&self, found: &discover::Discovered) -> Option<Result<PathBuf, String>> {
+        match self {
             CacheChoice::ProjectRoot => {
                 let git = found.git.as_deref().map(|git| (git, found.git_prefix.as_str()));
-                cache::place::project_folder(&found.root, git)
+                Some(cache::place::project_folder(&found.root, git))
             }
-            CacheChoice::Dir(dir) => cache::place::chosen_folder(dir, found.git.as_deref()),
-            CacheChoice::Off => return None,
-            CacheChoice::ReadOnly(choice) => return choice.open(found).map(cache::ModuleCache::read_only),
-        };
-        folder.map_err(cache::place::note).ok().map(cache::ModuleCache::open)
+            CacheChoice::Dir(dir) => Some(cache::place::chosen_folder(dir, found.git.as_deref())),
+            CacheChoice::Off => None,
+            CacheChoice::ReadOnly(choice) => choice.folder(found),
+        }
     }
+}
+
+/// The cache folder a run of `options` uses, when it has one that is the run's own (the run itself says why not).
+pub fn cache_folder(options: &CheckOptions) -> Option<PathBuf> {
+    let found = discover::discover_in(&options.path, options.staged, options.repository.as_ref()).ok()?;
+    options.cache.folder(&found)?.ok()
 }
 
 impl CheckOptions {
@@ -175,6 +188,7 @@ fn xcsh_folders(root: &std::path::Path, given: &[PathBuf]) -> Result<Vec<String>
     given
         .iter()
         .map(|path| {
+            repo::watch::note_identity(path);
             let real =
                 std::fs::canonicalize(path).map_err(|e| Error::Usage(format!("--xcsh `{}`: {e}", path.display())))?;
             if !real.is_dir() {

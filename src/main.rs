@@ -6,6 +6,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr, reason = "the binary is the one part that prints")]
 
 mod cli;
+mod replay;
 mod run;
 
 use beeuni_lint::lint::CheckOptions;

@@ -2,6 +2,7 @@
 //! mode the ones the commit touches), each linted (and fixed), and the report printed.
 
 use crate::cli::{CheckArgs, Color, FailOn, Format, MinSeverity};
+use beeuni_lint::cache::replay::Outcome;
 use beeuni_lint::diagnostic::Severity;
 use beeuni_lint::hook::MAX_REPOSITORY_PROJECTS;
 use beeuni_lint::lint::{CacheChoice, CheckOptions};
@@ -82,7 +83,18 @@ fn heading(project: &str) -> String {
 /// PATHs given (or `.`): each its project; the root of a monorepo (no `beeuni.yaml` there) stands for every
 /// project the repository tracks. One project is reported as ever; several in one report.
 fn check_paths(args: &CheckArgs, paths: &[PathBuf]) -> Result<u8, String> {
+    let replay = crate::replay::Replay::start(args);
     let (projects, repository) = projects_of(paths, args.staged, args.config.as_deref())?;
+    if let (Some(replay), [project]) = (replay, projects.as_slice()) {
+        let options = options(args, project.clone(), true, repository.as_ref())?;
+        if let Some(folder) = beeuni_lint::lint::cache_folder(&options) {
+            return replay.run(&folder, || match lint_with(args, &options)? {
+                Linted::Report(report) => outcome(args, vec![report]),
+                Linted::Diff(code) => Ok(Outcome { text: None, code }),
+            });
+        }
+    }
+    beeuni_lint::repo::watch::stop();
     report_projects(args, projects, repository.as_ref())
 }
 
@@ -224,6 +236,16 @@ enum Linted {
 /// `alone`: the run's only project, whose model is left to the OS at exit rather than freed (see
 /// [`CheckOptions::leave_model`]); with several, each is freed before the next is linted.
 fn lint(args: &CheckArgs, path: PathBuf, alone: bool, repository: Option<&Arc<GitRepo>>) -> Result<Linted, String> {
+    lint_with(args, &options(args, path, alone, repository)?)
+}
+
+/// What `check` hands the library for the project at `path` (see [`lint`]).
+fn options(
+    args: &CheckArgs,
+    path: PathBuf,
+    alone: bool,
+    repository: Option<&Arc<GitRepo>>,
+) -> Result<CheckOptions, String> {
     // `--min-severity`: what is below it is dropped before anything else, in the run itself (before findings are
     // capped), from the fixes, the output and from `--fail-on`.
     let min = match args.min_severity {
@@ -252,13 +274,19 @@ fn lint(args: &CheckArgs, path: PathBuf, alone: bool, repository: Option<&Arc<Gi
         command: None,
         repository: repository.cloned(),
     };
+    Ok(options)
+}
+
+/// [`lint`] with its options made.
+fn lint_with(args: &CheckArgs, options: &CheckOptions) -> Result<Linted, String> {
     if args.policy {
-        return policy_check(args, &options).map(Linted::Report);
+        return policy_check(args, options).map(Linted::Report);
     }
     if !(args.fix || args.unsafe_fixes || args.diff) {
-        return beeuni_lint::fix::offer::check(&options).map(Linted::Report).map_err(|error| error.to_string());
+        return beeuni_lint::fix::offer::check(options).map(Linted::Report).map_err(|error| error.to_string());
     }
-    let outcome = beeuni_lint::fix::plan(&options, args.unsafe_fixes, min).map_err(|error| error.to_string())?;
+    let outcome =
+        beeuni_lint::fix::plan(options, args.unsafe_fixes, options.min_severity).map_err(|error| error.to_string())?;
     if args.diff {
         // Raw bytes where they go to a program (`--diff | git apply`); shown escaped where they may be read as
         // they come: a terminal, or the job log of GitHub Actions, which runs a line starting with `::`.
@@ -293,6 +321,19 @@ fn policy_check(args: &CheckArgs, options: &CheckOptions) -> Result<Report, Stri
 /// Prints the report of `reports` (one project's, or several joined: SARIF keeps a run each) and answers the
 /// exit code `--fail-on` gives.
 fn emit(args: &CheckArgs, reports: Vec<Report>) -> Result<u8, String> {
+    let Outcome { text, code } = outcome(args, reports)?;
+    if let Some(text) = text {
+        print(&text)?;
+    }
+    if std::env::var_os(beeuni_lint::stats::VARIABLE).is_some() {
+        eprintln!("{}", beeuni_lint::stats::line());
+    }
+    Ok(code)
+}
+
+/// The report of `reports` as [`emit`] prints it (`None`: nothing to print), once the files it goes to are
+/// written, and the exit code.
+fn outcome(args: &CheckArgs, reports: Vec<Report>) -> Result<Outcome, String> {
     let version = env!("CARGO_PKG_VERSION");
     let sarif = (args.sarif_file.is_some() || args.format == Format::Sarif)
         .then(|| render::sarif::render_runs(&reports, version, args.sarif_category.as_deref()));
@@ -337,16 +378,14 @@ fn emit(args: &CheckArgs, reports: Vec<Report>) -> Result<u8, String> {
         (Format::Junit, _) => render::junit::render(&report),
     };
     let quiet = args.quiet && report.diagnostics.is_empty();
-    match &args.output {
+    let text = match &args.output {
         Some(path) => {
-            beeuni_lint::repo::given::write_report(path, "--output", &text).map_err(|error| error.to_string())?
+            beeuni_lint::repo::given::write_report(path, "--output", &text).map_err(|error| error.to_string())?;
+            None
         }
-        None if quiet => {}
-        None => print(&text)?,
-    }
-    if std::env::var_os(beeuni_lint::stats::VARIABLE).is_some() {
-        eprintln!("{}", beeuni_lint::stats::line());
-    }
+        None if quiet => None,
+        None => Some(text),
+    };
     let threshold = match args.fail_on {
         FailOn::Error => Some(Severity::Error),
         FailOn::Warning => Some(Severity::Warning),
@@ -356,7 +395,7 @@ fn emit(args: &CheckArgs, reports: Vec<Report>) -> Result<u8, String> {
     let code = u8::from(report.fails(threshold));
     // The run ends here: its files' texts and line tables are left to the OS rather than freed one by one.
     std::mem::forget(report);
-    Ok(code)
+    Ok(Outcome { text, code })
 }
 
 fn print(text: &str) -> Result<(), String> {

@@ -140,7 +140,7 @@ impl Out {
     fn open(cache: &ModuleCache, hits: &[u32]) -> std::io::Result<Out> {
         prepare(&cache.dir)?;
         remove_stale(&cache.dir);
-        let (file, temp) = Temp::create(&cache.dir)?;
+        let (file, temp) = Temp::create(&cache.dir, super::FILE)?;
         let header = header();
         // An entry may take the buffer past its size before it is written out.
         let buffer = Vec::with_capacity(BUFFER + BUFFER / 4);
@@ -265,6 +265,18 @@ impl Out {
         self.temp.0 = PathBuf::new();
         Ok(())
     }
+}
+
+/// Writes `bytes` as the file `name` in the cache folder `dir` (made with its `.gitignore` when missing): into a
+/// temporary file of its own, renamed over the old one, so that a reader finds the old file or the new, whole.
+pub(super) fn write_whole(dir: &std::path::Path, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    prepare(dir)?;
+    let (mut file, mut temp) = Temp::create(dir, name)?;
+    file.write_all(bytes)?;
+    std::fs::rename(&temp.0, dir.join(name))?;
+    temp.0 = PathBuf::new();
+    Ok(())
 }
 
 /// Sorts slots by their key prefix, keeping the order of those that share one (they were noted in the order they

@@ -313,7 +313,9 @@ impl Checkout {
         if !rel.is_empty() && !self.is_dir(rel) {
             return Vec::new();
         }
-        let Ok(entries) = std::fs::read_dir(self.root.join(rel)) else { return Vec::new() };
+        let folder = self.root.join(rel);
+        super::watch::note(&folder);
+        let Ok(entries) = std::fs::read_dir(&folder) else { return Vec::new() };
         let deleted = |name: &str| {
             let path = if rel.is_empty() { name.to_string() } else { format!("{rel}/{name}") };
             self.overlaid(&path) == Some(None)

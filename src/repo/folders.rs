@@ -13,11 +13,13 @@ use std::path::Path;
 /// git's stat data of `real` itself (a symlink is not followed): what the index compares to tell a file
 /// unchanged since staged.
 pub fn stat_no_follow(real: &Path) -> std::io::Result<Stat> {
+    super::watch::note(real);
     imp::stat_no_follow(real)
 }
 
 /// Opens `real` for reading, as [`std::fs::File::open`] does.
 pub fn open(real: &Path) -> std::io::Result<std::fs::File> {
+    super::watch::note(real);
     imp::open(real)
 }
 
@@ -32,6 +34,7 @@ pub enum Kind {
 
 /// A folder's entries by name (`.` and `..` aside); `None` when it cannot be listed whole.
 pub fn list(folder: &Path) -> Option<Names> {
+    super::watch::note(folder);
     let mut names = Names { bytes: Vec::new(), entries: Vec::new(), table: PositionTable::new(0, |_| &[]) };
     imp::entries(folder, |name, kind| {
         names.bytes.extend_from_slice(name);

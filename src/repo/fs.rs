@@ -136,6 +136,7 @@ fn canonical_folder(folder: &Path) -> Option<PathBuf> {
     if let Some(known) = cache.get(folder) {
         return known.clone();
     }
+    super::watch::note_identity(folder);
     let real = fs::canonicalize(folder).ok();
     cache.insert(folder.to_path_buf(), real.clone());
     real
@@ -162,6 +163,7 @@ fn in_canonical_folder(root: &Path, rel: &str) -> Result<PathBuf, Refusal> {
 
 /// [`resolve`] of `real` (a canonical folder joined with a name), from one `lstat` of it.
 fn resolve_entry(root: &Path, real: PathBuf) -> Result<PathBuf, Refusal> {
+    super::watch::note(&real);
     let (real, meta) = match fs::symlink_metadata(&real) {
         Ok(meta) if meta.file_type().is_symlink() => match fs::canonicalize(&real) {
             Ok(target) => {

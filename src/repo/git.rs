@@ -116,6 +116,13 @@ impl GitRepo {
         if rel.is_empty() {
             return false;
         }
+        if super::watch::on() {
+            // The stack reads the `.gitignore` of each folder on the path's way (the path's own, for a folder).
+            let folders = rel.match_indices('/').map(|(at, _)| &rel[..at]).chain(is_dir.then_some(rel));
+            for folder in std::iter::once("").chain(folders) {
+                super::watch::note(&self.root.join(folder).join(".gitignore"));
+            }
+        }
         // The stack, then the repository: the one order these two locks are taken in.
         let mut stack = self.excludes.lock().unwrap_or_else(PoisonError::into_inner);
         let mode = is_dir.then_some(gix::index::entry::Mode::DIR);

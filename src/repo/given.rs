@@ -44,6 +44,7 @@ fn walk(given: &Path, named: &Path, what: &str) -> Result<PathBuf, Refused> {
             }
             Some(Component::Normal(name)) => {
                 let next = real.join(name);
+                super::watch::note_identity(&next);
                 let is_link = std::fs::symlink_metadata(&next).is_ok_and(|m| m.file_type().is_symlink());
                 if !is_link {
                     real = next;

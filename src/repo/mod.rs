@@ -5,3 +5,4 @@ pub mod folders;
 pub mod fs;
 pub mod git;
 pub mod given;
+pub mod watch;

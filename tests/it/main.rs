@@ -82,6 +82,7 @@ mod pins;
 mod policy;
 mod readings_rev2;
 mod readme_examples;
+mod replay;
 mod reports;
 mod rule_examples;
 mod rule_pages;

@@ -1,8 +1,8 @@
 //! The temporary file a run writes the cache file into, and the clean-up of those that killed runs left (see
 //! [`super`]); the cache folder made with its `.gitignore`.
 
-use super::super::FILE;
 use super::super::bytes::open_regular;
+use super::super::{FILE, replay};
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -28,10 +28,10 @@ pub(super) struct Temp(pub(super) PathBuf);
 impl Temp {
     /// A new file under a name no other run has: the process id (for a person looking at the folder) and a random
     /// number (two processes in different pid namespaces, two containers, may share one project and one pid).
-    pub(super) fn create(dir: &Path) -> std::io::Result<(File, Temp)> {
+    pub(super) fn create(dir: &Path, name: &str) -> std::io::Result<(File, Temp)> {
         use std::hash::BuildHasher;
         let nonce = std::collections::hash_map::RandomState::new().hash_one(SystemTime::now());
-        let path = dir.join(format!("{FILE}.{}-{nonce:016x}.tmp", std::process::id()));
+        let path = dir.join(format!("{name}.{}-{nonce:016x}.tmp", std::process::id()));
         // Never an existing file (or a link someone left under that name).
         let file = File::options().read(true).write(true).create_new(true).open(&path)?;
         // Held until the file is put in place or removed: it tells this run's file, however long the run goes
@@ -80,9 +80,11 @@ pub(super) fn remove_stale(dir: &Path) {
     }
 }
 
-/// `modules.bin.<pid>-<nonce>.tmp`, or an older version's `modules.bin.<pid>.tmp` or `modules.bin.<pid>.spool`.
+/// `modules.bin.<pid>-<nonce>.tmp` (or `run.bin.…`, a run's record), or an older version's `modules.bin.<pid>.tmp`
+/// or `modules.bin.<pid>.spool`.
 fn is_temporary(name: &str) -> bool {
-    let Some(rest) = name.strip_prefix(FILE).and_then(|rest| rest.strip_prefix('.')) else { return false };
+    let rest = name.strip_prefix(FILE).or_else(|| name.strip_prefix(replay::FILE));
+    let Some(rest) = rest.and_then(|rest| rest.strip_prefix('.')) else { return false };
     let Some(middle) = rest.strip_suffix(".tmp").or_else(|| rest.strip_suffix(".spool")) else { return false };
     !middle.is_empty() && middle.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-')
 }

@@ -338,7 +338,7 @@ fn a_temporary_file_a_run_still_writes_is_not_removed_however_old() {
     assert!(left.contains(&slow) && !left.contains(&dead), "{left:?}");
     drop(writing);
     // A run's own temporary file is locked from its making.
-    let (_file, temp) = Temp::create(dir.path()).unwrap();
+    let (_file, temp) = Temp::create(dir.path(), super::super::FILE).unwrap();
     let other = std::fs::File::open(&temp.0).unwrap();
     assert!(matches!(other.try_lock(), Err(std::fs::TryLockError::WouldBlock)));
 }

@@ -74,8 +74,13 @@ impl Checkout {
         let mut reached = String::new();
         while let Some(part) = rest.pop() {
             let here = if reached.is_empty() { part } else { format!("{reached}/{part}") };
-            let target =
-                (links.len() < MAX_LINK_HOPS).then(|| std::fs::read_link(self.root.join(&here)).ok()).flatten();
+            let target = (links.len() < MAX_LINK_HOPS)
+                .then(|| {
+                    let path = self.root.join(&here);
+                    crate::repo::watch::note(&path);
+                    std::fs::read_link(path).ok()
+                })
+                .flatten();
             let next = target.and_then(|target| {
                 let target = target.to_str()?.to_string();
                 let folder = fs::split_folder(&here).0;

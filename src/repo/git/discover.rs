@@ -39,6 +39,9 @@ impl GitRepo {
         if inside(repo.git_dir()) || inside(repo.common_dir()) {
             return Ok(None);
         }
+        if crate::repo::watch::on() {
+            note_git_files(&repo, &root);
+        }
         // Git checks the index's trailing SHA-1 only in `git fsck`; a normal read trusts the file (one that is
         // damaged still fails to decode). gix hashes it unless told this: ~5 % of a warm run's instructions.
         // Only this in-memory copy of the configuration changes; nothing is written. Should either step fail, the
@@ -87,6 +90,42 @@ impl GitRepo {
     }
 }
 
+/// Notes the git files a run's answer rests on (see [`crate::repo::watch`]): the index, HEAD and the branch it
+/// names, the refs packed, the repository's config and its ignore rules, and the user's and the system's git config
+/// and ignore files. Objects are named by their contents and never change.
+fn note_git_files(repo: &gix::Repository, root: &Path) {
+    use crate::repo::watch::{note, note_identity};
+    note_identity(&root.join(".git"));
+    let (git_dir, common) = (repo.git_dir(), repo.common_dir());
+    note(&repo.index_path());
+    for name in ["HEAD", "commondir", "config.worktree"] {
+        note(&git_dir.join(name));
+    }
+    for name in ["config", "packed-refs", "info/exclude", "refs/replace"] {
+        note(&common.join(name));
+    }
+    if let Ok(Some(head)) = repo.head_name()
+        && let Ok(head) = gix::path::from_bstr(head.as_bstr())
+    {
+        note(&common.join(head));
+    }
+    if let Ok(Some(excludes)) = repo.config_snapshot().trusted_path("core.excludesFile") {
+        note(&excludes);
+    }
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let xdg = std::env::var_os("XDG_CONFIG_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| home.as_ref().map(|home| home.join(".config")));
+    if let Some(home) = &home {
+        note(&home.join(".gitconfig"));
+    }
+    if let Some(xdg) = &xdg {
+        note(&xdg.join("git/config"));
+        note(&xdg.join("git/ignore"));
+    }
+    note(Path::new("/etc/gitconfig"));
+}
+
 /// gix skips a `.git` file whose `gitdir:` leads nowhere (a moved submodule, a deleted worktree) and keeps walking
 /// up, possibly into an outer repository; git stops there with an error, and so do we.
 fn check_no_broken_gitfile(start_dir: &Path, found_root: Option<&Path>) -> Result<(), String> {
@@ -95,6 +134,7 @@ fn check_no_broken_gitfile(start_dir: &Path, found_root: Option<&Path>) -> Resul
             return Ok(());
         }
         let dot_git = dir.join(".git");
+        crate::repo::watch::note_identity(&dot_git);
         // An invalid `.git` folder is skipped by git as well, so only files are worth a closer look.
         if std::fs::symlink_metadata(&dot_git).is_ok_and(|meta| meta.is_file()) {
             return Err(format!("{} does not point to a readable git repository", dot_git.display()));

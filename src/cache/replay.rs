@@ -1,0 +1,358 @@
+//! A `check` run's record, replayed while nothing it looked at has changed: the warm run a hook or an editor makes
+//! all day costs what `git status` costs, one `lstat` a path, and no module, manifest or cache entry is read.
+//!
+//! A run that may be replayed notes every path it looks at ([`crate::repo::watch`]): the files it reads, the folders
+//! it lists, the paths it finds missing, the links and folders on the way, and the git files discovery reads (the
+//! index, HEAD, config and ignore files). When it ends, each path's `lstat` data goes into `run.bin` in the cache
+//! folder with what the run printed and its exit code, under a key of everything else the output depends on (the
+//! build, the arguments, the current folder, the environment that git and colour read: see `src/run.rs`). The next
+//! run with that key `lstat`s each path again and, when every answer is the same, prints the same output and exits
+//! the same way.
+//!
+//! The answers compared are git's stat data and more: device, inode, mode, size, and modification and change times
+//! to the nanosecond. A file rewritten since is told by its change time, which no program can set back. As in git, a
+//! file changed within the clock's resolution of the run could show the same data before and after, so a record is
+//! written only when no path it holds changed in the [`RACY`] before the run started (a later run writes it).
+//! The record is sealed as the cache's entries are ([`super::layout::checksum`]), lives only in a folder that is the
+//! run's own ([`super::place`]), and is written atomically.
+
+use super::layout::{checksum, header};
+use crate::repo::watch::Look;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// The record's name in the cache folder.
+pub const FILE: &str = "run.bin";
+/// After the cache's header (the build): what this file is.
+const KIND: &[u8] = b"run\n";
+/// How recent a change makes a record unsafe to write: the file systems that keep times to the second (or two,
+/// FAT's) could show a later change within it with the same data; Linux's own clock for file times lags by a tick.
+pub const RACY: Duration = Duration::from_secs(2);
+
+/// What a run printed (`None`: nothing, `--quiet` and clean) and its exit code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    pub text: Option<String>,
+    pub code: u8,
+}
+
+/// The outcome recorded in `folder` under `key`, when every path it noted answers as it did.
+pub fn replay(folder: &Path, key: &[u8]) -> Option<Outcome> {
+    // Mapped, not read: its pages come from the page cache as the paths are looked at, with no copy.
+    let bytes = super::bytes::Bytes::of(&folder.join(FILE));
+    let mut reader = Reader(bytes.strip_prefix(header().as_slice())?.strip_prefix(KIND)?);
+    let sealed = reader.bytes()?;
+    let (sum, rest) = reader.0.split_first_chunk::<8>()?;
+    if checksum(&[sealed]) != u64::from_le_bytes(*sum) {
+        return None;
+    }
+    reader.0 = rest;
+    let (code, text) = outcome_of(sealed, key)?;
+    // The paths come in runs of [`RUN`], each path written as the part it does not share with the one before
+    // (the first of a run whole): found run by run here, then looked at on the analysis threads (a replayed run's
+    // `lstat`s are most of its time).
+    let count = reader.number()?;
+    let mut runs = Vec::with_capacity(count.div_ceil(RUN).min(reader.0.len()));
+    for at in 0..count {
+        if at % RUN == 0 {
+            runs.push((reader.0, (count - at).min(RUN)));
+        }
+        reader.number()?;
+        reader.bytes()?;
+        reader.byte()?;
+        reader.bytes()?;
+    }
+    if !reader.0.is_empty() {
+        return None;
+    }
+    let unchanged = |&(entries, count): &(&[u8], usize)| unchanged_run(Reader(entries), count).unwrap_or(false);
+    let unchanged = match crate::pool::threads() {
+        Some(pool) => pool.install(|| runs.par_iter().all(unchanged)),
+        None => runs.iter().all(unchanged),
+    };
+    unchanged.then_some(Outcome { text, code })
+}
+
+/// Paths in a run: the first written whole, a task on the analysis threads.
+const RUN: usize = 256;
+
+/// Does each of the `count` paths `reader` starts at answer as it did? `None` when they do not decode.
+fn unchanged_run(mut reader: Reader<'_>, count: usize) -> Option<bool> {
+    let mut path = Vec::with_capacity(256);
+    for _ in 0..count {
+        let shared = reader.number().filter(|shared| *shared <= path.len())?;
+        path.truncate(shared);
+        path.extend_from_slice(reader.bytes()?);
+        let look = if reader.byte()? == 0 { Look::Whole } else { Look::Identity };
+        let seen = reader.bytes()?;
+        if !observe(&path_of(&path), look, |now| now == seen)? {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+/// The exit code and text of the sealed part of a record, when its key is `key`.
+fn outcome_of(sealed: &[u8], key: &[u8]) -> Option<(u8, Option<String>)> {
+    let mut reader = Reader(sealed);
+    if reader.bytes()? != key {
+        return None;
+    }
+    let code = reader.byte()?;
+    let text = match reader.byte()? {
+        0 => None,
+        _ => Some(String::from_utf8(reader.bytes()?.to_vec()).ok()?),
+    };
+    reader.0.is_empty().then_some((code, text))
+}
+
+/// Writes the record of a run that started at `started`, looked at `seen` and ended with `outcome` (nothing when a
+/// path cannot be looked at, or changed in the [`RACY`] before the start).
+///
+/// The key, the exit code and the text are sealed with the cache's keyed checksum; the paths and their `lstat`
+/// data are not (a damaged one answers differently, and the run lints).
+pub fn record(folder: &Path, key: &[u8], started: SystemTime, seen: &[(PathBuf, Look)], outcome: &Outcome) {
+    let Some(unsafe_from) = started.checked_sub(RACY) else { return };
+    let observe_one = |(path, look): &(PathBuf, Look)| {
+        let mut changed = None;
+        let observed = observe_into(path, *look, &mut changed)?;
+        changed.is_none_or(|changed| changed < unsafe_from).then_some(observed)
+    };
+    let observed: Option<Vec<Observed>> = match crate::pool::threads() {
+        Some(pool) => pool.install(|| seen.par_iter().map(observe_one).collect()),
+        None => seen.iter().map(observe_one).collect(),
+    };
+    let Some(observed) = observed else { return };
+    let mut sealed = Vec::new();
+    put_bytes(&mut sealed, key);
+    sealed.push(outcome.code);
+    match &outcome.text {
+        None => sealed.push(0),
+        Some(text) => {
+            sealed.push(1);
+            put_bytes(&mut sealed, text.as_bytes());
+        }
+    }
+    let mut out = header();
+    out.extend_from_slice(KIND);
+    put_bytes(&mut out, &sealed);
+    out.extend_from_slice(&checksum(&[&sealed]).to_le_bytes());
+    put_number(&mut out, seen.len());
+    let mut last: &[u8] = &[];
+    for (at, ((path, look), observed)) in seen.iter().zip(&observed).enumerate() {
+        let path = bytes_of(path);
+        let shared = match at % RUN {
+            0 => 0,
+            _ => path.iter().zip(last).take_while(|(a, b)| a == b).count(),
+        };
+        put_number(&mut out, shared);
+        put_bytes(&mut out, &path[shared..]);
+        out.push(u8::from(*look == Look::Identity));
+        put_bytes(&mut out, observed.as_slice());
+        last = path;
+    }
+    // Failing to write only costs the next run its replay.
+    let _ = super::store::write_whole(folder, FILE, &out);
+}
+
+/// What a path answered: its `lstat` data (and, for a link looked at whole, its target's) as bytes to compare.
+struct Observed {
+    bytes: [u8; OBSERVED],
+    len: usize,
+}
+
+/// A link's `lstat` and its target's `stat`, each a present byte and eight numbers of eight bytes.
+const OBSERVED: usize = 2 * (1 + 9 * 8);
+
+impl Observed {
+    fn as_slice(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+
+    fn push(&mut self, bytes: &[u8]) {
+        self.bytes[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+    }
+}
+
+/// Answers `judge` with what `path` answers now ([`observe_into`]); `None` when it cannot be looked at.
+fn observe(path: &Path, look: Look, judge: impl FnOnce(&[u8]) -> bool) -> Option<bool> {
+    let mut changed = None;
+    observe_into(path, look, &mut changed).map(|observed| judge(observed.as_slice()))
+}
+
+/// What `path` answers to `lstat` (and, for a link looked at whole, what it leads to), with the latest change time
+/// in it put in `changed`; `None` when it cannot be looked at (no permission), which no record holds.
+#[cfg(unix)]
+#[allow(clippy::unnecessary_cast, reason = "the types of `stat`'s fields differ from one platform to another")]
+fn observe_into(path: &Path, look: Look, changed: &mut Option<SystemTime>) -> Option<Observed> {
+    use rustix::fs::{FileType, Stat};
+    let mut out = Observed { bytes: [0; OBSERVED], len: 0 };
+    let mut put = |out: &mut Observed, found: rustix::io::Result<Stat>| -> Option<bool> {
+        let stat = match found {
+            Ok(stat) => stat,
+            // Not there, or a file where a folder on its way should be.
+            Err(rustix::io::Errno::NOENT | rustix::io::Errno::NOTDIR) => {
+                out.push(&[0]);
+                return Some(false);
+            }
+            Err(_) => return None,
+        };
+        out.push(&[1]);
+        let kind = FileType::from_raw_mode(stat.st_mode as _);
+        for n in [stat.st_dev as u64, stat.st_ino as u64, u64::from(kind.as_raw_mode() as u32)] {
+            out.push(&n.to_le_bytes());
+        }
+        if look == Look::Whole {
+            let (mtime, ctime) =
+                ((stat.st_mtime as i64, stat.st_mtime_nsec as i64), (stat.st_ctime as i64, stat.st_ctime_nsec as i64));
+            for n in [stat.st_mode as i64, stat.st_size as i64, mtime.0, mtime.1, ctime.0, ctime.1] {
+                out.push(&n.to_le_bytes());
+            }
+            let latest = time(mtime).max(time(ctime));
+            *changed = (*changed).max(Some(latest));
+        }
+        Some(kind == FileType::Symlink)
+    };
+    // rustix's `lstat` and `stat`: the standard library's ask the kernel for more than this needs (`statx`).
+    let link = put(&mut out, rustix::fs::lstat(path))?;
+    if link && look == Look::Whole {
+        put(&mut out, rustix::fs::stat(path))?;
+    }
+    Some(out)
+}
+
+#[cfg(not(unix))]
+fn observe_into(_path: &Path, _look: Look, _changed: &mut Option<SystemTime>) -> Option<Observed> {
+    None
+}
+
+/// A file time, `(seconds, nanoseconds)` since 1970.
+#[cfg(unix)]
+fn time((secs, nanos): (i64, i64)) -> SystemTime {
+    let nanos = Duration::from_nanos(nanos.clamp(0, 999_999_999) as u64);
+    match u64::try_from(secs) {
+        Ok(secs) => SystemTime::UNIX_EPOCH + Duration::from_secs(secs) + nanos,
+        // Before 1970: long before any run.
+        Err(_) => SystemTime::UNIX_EPOCH,
+    }
+}
+
+#[cfg(unix)]
+fn bytes_of(path: &Path) -> &[u8] {
+    use std::os::unix::ffi::OsStrExt;
+    path.as_os_str().as_bytes()
+}
+
+#[cfg(not(unix))]
+fn bytes_of(path: &Path) -> &[u8] {
+    path.to_str().unwrap_or_default().as_bytes()
+}
+
+#[cfg(unix)]
+fn path_of(bytes: &[u8]) -> std::borrow::Cow<'_, Path> {
+    use std::os::unix::ffi::OsStrExt;
+    Path::new(std::ffi::OsStr::from_bytes(bytes)).into()
+}
+
+#[cfg(not(unix))]
+fn path_of(bytes: &[u8]) -> std::borrow::Cow<'_, Path> {
+    PathBuf::from(String::from_utf8_lossy(bytes).into_owned()).into()
+}
+
+fn put_number(out: &mut Vec<u8>, n: usize) {
+    out.extend_from_slice(&(n as u64).to_le_bytes());
+}
+
+fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    put_number(out, bytes.len());
+    out.extend_from_slice(bytes);
+}
+
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn byte(&mut self) -> Option<u8> {
+        let (&first, rest) = self.0.split_first()?;
+        self.0 = rest;
+        Some(first)
+    }
+
+    fn number(&mut self) -> Option<usize> {
+        let (n, rest) = self.0.split_first_chunk::<8>()?;
+        self.0 = rest;
+        usize::try_from(u64::from_le_bytes(*n)).ok()
+    }
+
+    fn bytes(&mut self) -> Option<&'a [u8]> {
+        let len = self.number()?;
+        let (bytes, rest) = self.0.split_at_checked(len)?;
+        self.0 = rest;
+        Some(bytes)
+    }
+}
+
+#[cfg(test)]
+#[cfg(unix)]
+mod tests {
+    use super::*;
+
+    fn outcome() -> Outcome {
+        Outcome { text: Some("tools/a.ts:1:1: error[module-syntax] …\n".into()), code: 1 }
+    }
+
+    /// A file made `RACY` ago: old enough to be recorded.
+    fn settled(dir: &Path) -> (PathBuf, SystemTime) {
+        let file = dir.join("a.ts");
+        std::fs::write(&file, "export {}\n").unwrap();
+        (file, SystemTime::now() + RACY + Duration::from_millis(10))
+    }
+
+    #[test]
+    fn replays_while_every_path_answers_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        let (file, later) = settled(dir.path());
+        let missing = dir.path().join("b.ts");
+        let seen =
+            vec![(file.clone(), Look::Whole), (missing.clone(), Look::Whole), (dir.path().into(), Look::Identity)];
+        let cache = dir.path().join("cache");
+        record(&cache, b"key", later, &seen, &outcome());
+        assert_eq!(replay(&cache, b"key"), Some(outcome()));
+        assert_eq!(replay(&cache, b"other key"), None, "another key is another run");
+        // A file where a missing one was: no replay.
+        std::fs::write(&missing, "").unwrap();
+        assert_eq!(replay(&cache, b"key"), None);
+        std::fs::remove_file(&missing).unwrap();
+        assert_eq!(replay(&cache, b"key"), Some(outcome()));
+        // The same size, the modification time set back: the change time tells.
+        let modified = std::fs::metadata(&file).unwrap().modified().unwrap();
+        std::fs::write(&file, "export {} \n".trim_end()).unwrap();
+        std::fs::write(&file, "export {}\n").unwrap();
+        std::fs::File::options().write(true).open(&file).unwrap().set_modified(modified).unwrap();
+        assert_eq!(replay(&cache, b"key"), None);
+    }
+
+    #[test]
+    fn a_path_changed_just_before_the_run_is_not_recorded() {
+        let dir = tempfile::tempdir().unwrap();
+        let (file, _) = settled(dir.path());
+        let cache = dir.path().join("cache");
+        record(&cache, b"key", SystemTime::now(), &[(file, Look::Whole)], &outcome());
+        assert_eq!(replay(&cache, b"key"), None);
+        assert!(!cache.join(FILE).exists());
+    }
+
+    #[test]
+    fn a_damaged_record_is_not_replayed() {
+        let dir = tempfile::tempdir().unwrap();
+        let (file, later) = settled(dir.path());
+        let cache = dir.path().join("cache");
+        record(&cache, b"key", later, &[(file, Look::Whole)], &outcome());
+        let mut bytes = std::fs::read(cache.join(FILE)).unwrap();
+        let at = bytes.len() - 20;
+        bytes[at] ^= 1;
+        std::fs::write(cache.join(FILE), &bytes).unwrap();
+        assert_eq!(replay(&cache, b"key"), None);
+    }
+}
