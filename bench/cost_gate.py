@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The cost gate: instructions of `beeuni-lint check`, cold and warm, against a committed baseline.
+"""The cost gate: instructions of `beeuni-lint check`, cold, warm and replayed, against a committed baseline.
 
 usage: bench/cost_gate.py [--binary target/release/beeuni-lint] [--baseline bench/cost-baseline.json] [--bless]
 
@@ -7,7 +7,10 @@ Run by `.ci/run` right after its release build. It generates the project the bas
 --git, fixed size and seed, under a new folder of /tmp with a name of fixed length), then counts the instructions
 the whole process executes (valgrind's callgrind, every thread) of
 - cold: `check --no-cache`;
-- warm: `check --cache-dir DIR`, with DIR filled by a run before it and nothing changed since;
+- replay: `check --cache-dir DIR`, with DIR filled by a run before it (its record written: the project settled
+  for two seconds first) and nothing changed since: the run is replayed from its record;
+- warm: the same after one module changed: the record does not hold, the module is analysed again and every
+  other one comes from the cache (and no record is written: the module changed just now);
 each with one analysis thread (`RAYON_NUM_THREADS=1`, so that work stealing cannot move work between threads),
 a fixed environment (no colour, no terminal, a home of its own, no system or user git configuration) and its
 output to a file. Nothing is timed with a clock: a count is the same on a busy machine and an idle one.
@@ -17,7 +20,7 @@ so; a count below the baseline by more than the tolerance is reported, to be ble
 `--bless` writes the counts measured into the baseline instead: commit that file on its own, and say in the
 commit message why the cost moved (docs/development.md, "The cost gate").
 """
-import argparse, json, os, re, shutil, subprocess, sys, tempfile
+import argparse, json, os, re, shutil, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -52,8 +55,13 @@ def instructions(cmd, cwd, env, log):
     return int(found.group(1))
 
 
+# What a record needs: nothing it holds changed in the two seconds before the run that writes it
+# (src/cache/replay.rs, RACY), with a margin.
+SETTLE = 2.3
+
+
 def measure(binary, project):
-    """{"cold": N, "warm": N} for the project the baseline describes."""
+    """{"cold": N, "replay": N, "warm": N} for the project the baseline describes."""
     if shutil.which("valgrind") is None:
         sys.exit("cost gate: valgrind is not installed (apt-get install valgrind)")
     # A new folder of a fixed name length: the project's path is part of what a run copies and prints.
@@ -69,9 +77,19 @@ def measure(binary, project):
         check = [binary, "check", "--format", "short"]
         log = os.path.join(scratch, "output")
         counts = {"cold": instructions(check + ["--no-cache"], out, env, log)}
+        time.sleep(SETTLE)
         fill = subprocess.run(check + ["--cache-dir", cache], cwd=out, env=env, capture_output=True)
-        if fill.returncode not in (0, 1) or not os.listdir(cache):
-            sys.exit(f"cost gate: the run that fills the cache exited {fill.returncode}:\n{fill.stderr.decode()}")
+        if fill.returncode not in (0, 1) or not os.path.exists(os.path.join(cache, "run.bin")):
+            sys.exit(f"cost gate: the run that fills the cache exited {fill.returncode} or wrote no record:\n"
+                     f"{fill.stderr.decode()}")
+        counts["replay"] = instructions(check + ["--cache-dir", cache], out, env, log)
+        with open(log, "rb") as replayed:
+            if replayed.read() != fill.stdout:
+                sys.exit("cost gate: the replayed run printed something else than the run it replays")
+        # One module changed: its bytes (a comment at its end), so that it is analysed again.
+        module = os.path.join(out, "tools", sorted(os.listdir(os.path.join(out, "tools")))[0])
+        with open(module, "a") as f:
+            f.write("// changed\n")
         counts["warm"] = instructions(check + ["--cache-dir", cache], out, env, log)
         return counts
     finally:
@@ -93,7 +111,8 @@ def main():
         baseline["instructions"] = counts
         with open(a.baseline, "w") as f:
             f.write(json.dumps(baseline, indent=2) + "\n")
-        print(f"cost gate: blessed cold {counts['cold']:,}, warm {counts['warm']:,} instructions into "
+        print(f"cost gate: blessed cold {counts['cold']:,}, replay {counts['replay']:,}, warm {counts['warm']:,} "
+              f"instructions into "
               f"{os.path.relpath(a.baseline, ROOT)}: commit it, saying why the cost moved")
         return
     tolerance = baseline["tolerance"]
@@ -107,7 +126,7 @@ def main():
             failed.append(name)
         elif change < -tolerance:
             verdict = "below the baseline: bless it (`bench/cost_gate.py --bless`) to keep the gain"
-        print(f"cost gate: {name:<4} {count:>14,} instructions, baseline {base:>14,} ({change:+.2%}): {verdict}")
+        print(f"cost gate: {name:<6} {count:>14,} instructions, baseline {base:>14,} ({change:+.2%}): {verdict}")
     if failed:
         print(f"cost gate: {' and '.join(failed)} cost more than the baseline allows. Find what costs "
               "(valgrind --tool=callgrind, callgrind_annotate) and win it back; or, when the cost is the price of "
