@@ -79,14 +79,14 @@ const RUN: usize = 256;
 
 /// Does each of the `count` paths `reader` starts at answer as it did? `None` when they do not decode.
 fn unchanged_run(mut reader: Reader<'_>, count: usize) -> Option<bool> {
-    let mut path = Vec::with_capacity(256);
+    let (mut path, mut folder) = (Vec::with_capacity(256), Folder::default());
     for _ in 0..count {
         let shared = reader.number().filter(|shared| *shared <= path.len())?;
         path.truncate(shared);
         path.extend_from_slice(reader.bytes()?);
         let look = if reader.byte()? == 0 { Look::Whole } else { Look::Identity };
         let seen = reader.bytes()?;
-        if !observe(&path_of(&path), look, |now| now == seen)? {
+        if !observe(&mut folder, &path_of(&path), look, |now| now == seen)? {
             return Some(false);
         }
     }
@@ -114,14 +114,14 @@ fn outcome_of(sealed: &[u8], key: &[u8]) -> Option<(u8, Option<String>)> {
 /// data are not (a damaged one answers differently, and the run lints).
 pub fn record(folder: &Path, key: &[u8], started: SystemTime, seen: &[(PathBuf, Look)], outcome: &Outcome) {
     let Some(unsafe_from) = started.checked_sub(RACY) else { return };
-    let observe_one = |(path, look): &(PathBuf, Look)| {
+    let observe_one = |folder: &mut Folder, (path, look): &(PathBuf, Look)| {
         let mut changed = None;
-        let observed = observe_into(path, *look, &mut changed)?;
+        let observed = observe_into(folder, path, *look, &mut changed)?;
         changed.is_none_or(|changed| changed < unsafe_from).then_some(observed)
     };
     let observed: Option<Vec<Observed>> = match crate::pool::threads() {
-        Some(pool) => pool.install(|| seen.par_iter().map(observe_one).collect()),
-        None => seen.iter().map(observe_one).collect(),
+        Some(pool) => pool.install(|| seen.par_iter().map_init(Folder::default, observe_one).collect()),
+        None => seen.iter().map(|seen| observe_one(&mut Folder::default(), seen)).collect(),
     };
     let Some(observed) = observed else { return };
     let mut sealed = Vec::new();
@@ -177,16 +177,56 @@ impl Observed {
 }
 
 /// Answers `judge` with what `path` answers now ([`observe_into`]); `None` when it cannot be looked at.
-fn observe(path: &Path, look: Look, judge: impl FnOnce(&[u8]) -> bool) -> Option<bool> {
+fn observe(folder: &mut Folder, path: &Path, look: Look, judge: impl FnOnce(&[u8]) -> bool) -> Option<bool> {
     let mut changed = None;
-    observe_into(path, look, &mut changed).map(|observed| judge(observed.as_slice()))
+    observe_into(folder, path, look, &mut changed).map(|observed| judge(observed.as_slice()))
+}
+
+/// The folder of the path looked at last, and a handle of it: the paths come sorted, most of them in a few
+/// folders, and an `lstat` by folder handle and name spares the kernel a lookup of every part of the path (git's
+/// own are relative to the top of the work tree).
+#[derive(Default)]
+struct Folder {
+    #[cfg(target_os = "linux")]
+    path: Vec<u8>,
+    #[cfg(target_os = "linux")]
+    handle: Option<rustix::fd::OwnedFd>,
+}
+
+impl Folder {
+    /// `lstat` of `path` (`stat` when `follow`), through the handle of its folder when there is one: the same answer
+    /// (the handle is the folder as `path`'s own lookup would reach it, links on the way followed).
+    #[cfg(unix)]
+    fn stat(&mut self, path: &Path, follow: bool) -> rustix::io::Result<rustix::fs::Stat> {
+        #[cfg(target_os = "linux")]
+        {
+            use rustix::fs::{AtFlags, Mode, OFlags};
+            use std::os::unix::ffi::OsStrExt;
+            let bytes = path.as_os_str().as_bytes();
+            if let Some(slash) = bytes.iter().rposition(|&b| b == b'/') {
+                let (folder, name) = (&bytes[..slash.max(1)], &bytes[slash + 1..]);
+                if !matches!(name, b"" | b"." | b"..") {
+                    if self.path != folder {
+                        self.path = folder.to_vec();
+                        let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+                        self.handle = rustix::fs::open(std::ffi::OsStr::from_bytes(folder), flags, Mode::empty()).ok();
+                    }
+                    if let Some(handle) = &self.handle {
+                        let flags = if follow { AtFlags::empty() } else { AtFlags::SYMLINK_NOFOLLOW };
+                        return rustix::fs::statat(handle, std::ffi::OsStr::from_bytes(name), flags);
+                    }
+                }
+            }
+        }
+        if follow { rustix::fs::stat(path) } else { rustix::fs::lstat(path) }
+    }
 }
 
 /// What `path` answers to `lstat` (and, for a link looked at whole, what it leads to), with the latest change time
 /// in it put in `changed`; `None` when it cannot be looked at (no permission), which no record holds.
 #[cfg(unix)]
 #[allow(clippy::unnecessary_cast, reason = "the types of `stat`'s fields differ from one platform to another")]
-fn observe_into(path: &Path, look: Look, changed: &mut Option<SystemTime>) -> Option<Observed> {
+fn observe_into(folder: &mut Folder, path: &Path, look: Look, changed: &mut Option<SystemTime>) -> Option<Observed> {
     use rustix::fs::{FileType, Stat};
     let mut out = Observed { bytes: [0; OBSERVED], len: 0 };
     let mut put = |out: &mut Observed, found: rustix::io::Result<Stat>| -> Option<bool> {
@@ -216,15 +256,20 @@ fn observe_into(path: &Path, look: Look, changed: &mut Option<SystemTime>) -> Op
         Some(kind == FileType::Symlink)
     };
     // rustix's `lstat` and `stat`: the standard library's ask the kernel for more than this needs (`statx`).
-    let link = put(&mut out, rustix::fs::lstat(path))?;
+    let link = put(&mut out, folder.stat(path, false))?;
     if link && look == Look::Whole {
-        put(&mut out, rustix::fs::stat(path))?;
+        put(&mut out, folder.stat(path, true))?;
     }
     Some(out)
 }
 
 #[cfg(not(unix))]
-fn observe_into(_path: &Path, _look: Look, _changed: &mut Option<SystemTime>) -> Option<Observed> {
+fn observe_into(
+    _folder: &mut Folder,
+    _path: &Path,
+    _look: Look,
+    _changed: &mut Option<SystemTime>,
+) -> Option<Observed> {
     None
 }
 
