@@ -17,9 +17,9 @@
 //! run's own ([`super::place`]), and is written atomically.
 
 use super::layout::{checksum, header};
-use crate::repo::watch::Look;
+use crate::repo::watch::{Found, Look, Seen};
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 /// The record's name in the cache folder.
@@ -112,11 +112,15 @@ fn outcome_of(sealed: &[u8], key: &[u8]) -> Option<(u8, Option<String>)> {
 ///
 /// The key, the exit code and the text are sealed with the cache's keyed checksum; the paths and their `lstat`
 /// data are not (a damaged one answers differently, and the run lints).
-pub fn record(folder: &Path, key: &[u8], started: SystemTime, seen: &[(PathBuf, Look)], outcome: &Outcome) {
+pub fn record(folder: &Path, key: &[u8], started: SystemTime, seen: &[Seen], outcome: &Outcome) {
     let Some(unsafe_from) = started.checked_sub(RACY) else { return };
-    let observe_one = |folder: &mut Folder, (path, look): &(PathBuf, Look)| {
+    let observe_one = |folder: &mut Folder, seen: &Seen| {
         let mut changed = None;
-        let observed = observe_into(folder, path, *look, &mut changed)?;
+        let observed = match &seen.found {
+            // A file read: what it answered then (a change since is a change the next run sees).
+            Some(found) => Some(observed_read(found, &mut changed)),
+            None => observe_into(folder, &seen.path, seen.look, &mut changed),
+        }?;
         changed.is_none_or(|changed| changed < unsafe_from).then_some(observed)
     };
     let observed: Option<Vec<Observed>> = match crate::pool::threads() {
@@ -140,7 +144,7 @@ pub fn record(folder: &Path, key: &[u8], started: SystemTime, seen: &[(PathBuf, 
     out.extend_from_slice(&checksum(&[&sealed]).to_le_bytes());
     put_number(&mut out, seen.len());
     let mut last: &[u8] = &[];
-    for (at, ((path, look), observed)) in seen.iter().zip(&observed).enumerate() {
+    for (at, (Seen { path, look, .. }, observed)) in seen.iter().zip(&observed).enumerate() {
         let path = bytes_of(path);
         let shared = match at % RUN {
             0 => 0,
@@ -163,7 +167,7 @@ struct Observed {
 }
 
 /// A link's `lstat` and its target's `stat`, each a present byte and eight numbers of eight bytes.
-const OBSERVED: usize = 2 * (1 + 9 * 8);
+const OBSERVED: usize = 2 * (1 + 8 * 8);
 
 impl Observed {
     fn as_slice(&self) -> &[u8] {
@@ -239,20 +243,11 @@ fn observe_into(folder: &mut Folder, path: &Path, look: Look, changed: &mut Opti
             }
             Err(_) => return None,
         };
-        out.push(&[1]);
         let kind = FileType::from_raw_mode(stat.st_mode as _);
-        for n in [stat.st_dev as u64, stat.st_ino as u64, u64::from(kind.as_raw_mode() as u32)] {
-            out.push(&n.to_le_bytes());
-        }
-        if look == Look::Whole {
-            let (mtime, ctime) =
-                ((stat.st_mtime as i64, stat.st_mtime_nsec as i64), (stat.st_ctime as i64, stat.st_ctime_nsec as i64));
-            for n in [stat.st_mode as i64, stat.st_size as i64, mtime.0, mtime.1, ctime.0, ctime.1] {
-                out.push(&n.to_le_bytes());
-            }
-            let latest = time(mtime).max(time(ctime));
-            *changed = (*changed).max(Some(latest));
-        }
+        let times =
+            ((stat.st_mtime as i64, stat.st_mtime_nsec as i64), (stat.st_ctime as i64, stat.st_ctime_nsec as i64));
+        let whole = (look == Look::Whole).then_some((stat.st_size as u64, times.0, times.1));
+        put_entry(out, stat.st_dev as u64, stat.st_ino as u64, kind.as_raw_mode() as u32, whole, changed);
         Some(kind == FileType::Symlink)
     };
     // rustix's `lstat` and `stat`: the standard library's ask the kernel for more than this needs (`statx`).
@@ -261,6 +256,43 @@ fn observe_into(folder: &mut Folder, path: &Path, look: Look, changed: &mut Opti
         put(&mut out, folder.stat(path, true))?;
     }
     Some(out)
+}
+
+/// What a file the run read answered when it was opened, as [`observe_into`] puts it (a regular file).
+fn observed_read(found: &Found, changed: &mut Option<SystemTime>) -> Observed {
+    /// `S_IFREG`.
+    const REGULAR: u32 = 0o100_000;
+    let mut out = Observed { bytes: [0; OBSERVED], len: 0 };
+    put_entry(&mut out, found.dev, found.ino, REGULAR, Some((found.size, found.modified, found.changed)), changed);
+    out
+}
+
+/// A file's size, and its modification and change times (`(seconds, nanoseconds)` since 1970).
+type Whole = (u64, (i64, i64), (i64, i64));
+
+/// One entry's answer: there, on which device, which inode, of what kind (`S_IFMT`'s bits of its mode) and, looked
+/// at whole, its size and its modification and change times (a change of its mode changes the latter), the latest
+/// of which goes in `changed`. Its permissions, owner and link count are not compared: a change of any changes its
+/// change time.
+fn put_entry(
+    out: &mut Observed,
+    dev: u64,
+    ino: u64,
+    mode: u32,
+    whole: Option<Whole>,
+    changed: &mut Option<SystemTime>,
+) {
+    out.push(&[1]);
+    for n in [dev, ino, u64::from(mode & 0o170_000)] {
+        out.push(&n.to_le_bytes());
+    }
+    if let Some((size, modified, change)) = whole {
+        out.push(&size.to_le_bytes());
+        for n in [modified.0, modified.1, change.0, change.1] {
+            out.push(&n.to_le_bytes());
+        }
+        *changed = (*changed).max(Some(time(modified).max(time(change))));
+    }
 }
 
 #[cfg(not(unix))]
@@ -303,7 +335,7 @@ fn path_of(bytes: &[u8]) -> std::borrow::Cow<'_, Path> {
 
 #[cfg(not(unix))]
 fn path_of(bytes: &[u8]) -> std::borrow::Cow<'_, Path> {
-    PathBuf::from(String::from_utf8_lossy(bytes).into_owned()).into()
+    std::path::PathBuf::from(String::from_utf8_lossy(bytes).into_owned()).into()
 }
 
 fn put_number(out: &mut Vec<u8>, n: usize) {
@@ -342,6 +374,11 @@ impl<'a> Reader<'a> {
 #[cfg(unix)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
+
+    fn seen(path: &Path, look: Look) -> Seen {
+        Seen { path: path.to_path_buf(), look, found: None }
+    }
 
     fn outcome() -> Outcome {
         Outcome { text: Some("tools/a.ts:1:1: error[module-syntax] …\n".into()), code: 1 }
@@ -359,8 +396,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (file, later) = settled(dir.path());
         let missing = dir.path().join("b.ts");
-        let seen =
-            vec![(file.clone(), Look::Whole), (missing.clone(), Look::Whole), (dir.path().into(), Look::Identity)];
+        let seen = [seen(&file, Look::Whole), seen(&missing, Look::Whole), seen(dir.path(), Look::Identity)];
         let cache = dir.path().join("cache");
         record(&cache, b"key", later, &seen, &outcome());
         assert_eq!(replay(&cache, b"key"), Some(outcome()));
@@ -383,7 +419,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (file, _) = settled(dir.path());
         let cache = dir.path().join("cache");
-        record(&cache, b"key", SystemTime::now(), &[(file, Look::Whole)], &outcome());
+        record(&cache, b"key", SystemTime::now(), &[seen(&file, Look::Whole)], &outcome());
         assert_eq!(replay(&cache, b"key"), None);
         assert!(!cache.join(FILE).exists());
     }
@@ -393,9 +429,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (file, later) = settled(dir.path());
         let cache = dir.path().join("cache");
-        record(&cache, b"key", later, &[(file, Look::Whole)], &outcome());
+        record(&cache, b"key", later, &[seen(&file, Look::Whole)], &outcome());
         let mut bytes = std::fs::read(cache.join(FILE)).unwrap();
-        let at = bytes.len() - 20;
+        // A byte of the text (sealed: no path's answer would tell).
+        let at = bytes.windows(11).position(|w| w == b"tools/a.ts:").unwrap();
         bytes[at] ^= 1;
         std::fs::write(cache.join(FILE), &bytes).unwrap();
         assert_eq!(replay(&cache, b"key"), None);

@@ -230,8 +230,12 @@ pub fn read_into_admitted(
 ) -> Result<Option<gix::index::fs::Metadata>, Refusal> {
     use std::io::Read;
     let io = |e: std::io::Error| Refusal::Io(e.to_string());
-    let file = super::folders::open(real).map_err(io)?;
+    let file = super::folders::open(real).map_err(|error| {
+        super::watch::note(real);
+        io(error)
+    })?;
     let metadata = gix::index::fs::Metadata::from_file(&file).map_err(io)?;
+    super::watch::note_read(real, &metadata);
     if metadata.len() > MAX_FILE_BYTES {
         return Err(Refusal::TooLarge(metadata.len()));
     }
