@@ -267,13 +267,18 @@ impl Out {
     }
 }
 
-/// Writes `bytes` as the file `name` in the cache folder `dir` (made with its `.gitignore` when missing): into a
-/// temporary file of its own, renamed over the old one, so that a reader finds the old file or the new, whole.
-pub(super) fn write_whole(dir: &std::path::Path, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+/// Writes `parts`, one after the other, as the file `name` in the cache folder `dir` (made with its `.gitignore`
+/// when missing): into a temporary file of its own, renamed over the old one, so that a reader finds the old file or
+/// the new, whole.
+pub(super) fn write_whole(dir: &std::path::Path, name: &str, parts: &[&[u8]]) -> std::io::Result<()> {
     use std::io::Write;
     prepare(dir)?;
-    let (mut file, mut temp) = Temp::create(dir, name)?;
-    file.write_all(bytes)?;
+    let (file, mut temp) = Temp::create(dir, name)?;
+    let mut file = std::io::BufWriter::with_capacity(64 * 1024, file);
+    for part in parts {
+        file.write_all(part)?;
+    }
+    file.flush()?;
     std::fs::rename(&temp.0, dir.join(name))?;
     temp.0 = PathBuf::new();
     Ok(())

@@ -3,19 +3,72 @@
 //! `lstat`, listing and link the repository layer makes of the work tree, and the git files discovery reads, is
 //! noted here; `tests/it/replay.rs` compares the notes of a run with the paths `strace` sees it touch.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 static ON: AtomicBool = AtomicBool::new(false);
-static SEEN: Mutex<Vec<Seen>> = Mutex::new(Vec::new());
+static NOTED: Mutex<Watched> = Mutex::new(Watched { paths: Vec::new(), notes: Vec::new() });
 
-/// A path noted: what of it matters, and what it answered when the run opened it (a file read).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Seen {
-    pub path: PathBuf,
+/// The paths a run noted: their bytes one after the other in one buffer (a run at 20,000 modules notes as many
+/// paths; one allocation each cost it 5 MiB at its peak), and what each is noted as.
+#[derive(Debug, Default)]
+pub struct Watched {
+    paths: Vec<u8>,
+    notes: Vec<Note>,
+}
+
+/// A path noted: where its bytes are, what of it matters, and what it answered when the run opened it (a file
+/// read).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Note {
+    start: usize,
+    len: usize,
     pub look: Look,
     pub found: Option<Found>,
+}
+
+impl Watched {
+    /// The paths noted, in order.
+    pub fn notes(&self) -> &[Note] {
+        &self.notes
+    }
+
+    /// The path of `note` (one of [`Watched::notes`]).
+    pub fn path(&self, note: &Note) -> &Path {
+        path_of(self.paths.get(note.start..note.start + note.len).unwrap_or_default())
+    }
+
+    /// Notes `path`.
+    fn push(&mut self, path: &Path, look: Look, found: Option<Found>) {
+        let start = self.paths.len();
+        self.paths.extend_from_slice(path.as_os_str().as_encoded_bytes());
+        self.notes.push(Note { start, len: self.paths.len() - start, look, found });
+    }
+
+    /// These paths, as noted (tests of the record).
+    #[doc(hidden)]
+    pub fn of(paths: &[(&Path, Look)]) -> Watched {
+        let mut watched = Watched::default();
+        for (path, look) in paths {
+            watched.push(path, *look, None);
+        }
+        watched
+    }
+}
+
+/// A path from the bytes [`Watched`] keeps of it (they came from a path of this platform).
+fn path_of(bytes: &[u8]) -> &Path {
+    // Any bytes are a path on Unix; elsewhere the bytes are those of a `str`.
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        Path::new(std::ffi::OsStr::from_bytes(bytes))
+    }
+    #[cfg(not(unix))]
+    {
+        Path::new(std::str::from_utf8(bytes).unwrap_or_default())
+    }
 }
 
 /// What a regular file the run opened answered to `fstat`: what `lstat` of its path answers (its last part is no
@@ -26,8 +79,8 @@ pub struct Found {
     pub dev: u64,
     pub ino: u64,
     pub size: u64,
-    pub modified: (i64, i64),
-    pub changed: (i64, i64),
+    pub modified: (i64, u32),
+    pub changed: (i64, u32),
 }
 
 /// What of a path the run's answer depends on.
@@ -62,7 +115,7 @@ pub fn note_identity(path: &Path) {
 
 fn note_as(path: &Path, look: Look) {
     if on() {
-        SEEN.lock().unwrap_or_else(PoisonError::into_inner).push(Seen { path: path.to_path_buf(), look, found: None });
+        NOTED.lock().unwrap_or_else(PoisonError::into_inner).push(path, look, None);
     }
 }
 
@@ -73,7 +126,7 @@ pub fn note_read(path: &Path, metadata: &gix::index::fs::Metadata) {
     }
     let since_1970 = |time: Option<std::time::SystemTime>| {
         let since = time?.duration_since(std::time::UNIX_EPOCH).ok()?;
-        Some((i64::try_from(since.as_secs()).ok()?, i64::from(since.subsec_nanos())))
+        Some((i64::try_from(since.as_secs()).ok()?, since.subsec_nanos()))
     };
     let found = match (metadata.is_file(), since_1970(metadata.modified()), since_1970(metadata.created())) {
         (true, Some(modified), Some(changed)) => {
@@ -81,32 +134,29 @@ pub fn note_read(path: &Path, metadata: &gix::index::fs::Metadata) {
         }
         _ => None,
     };
-    SEEN.lock().unwrap_or_else(PoisonError::into_inner).push(Seen {
-        path: path.to_path_buf(),
-        look: Look::Whole,
-        found,
-    });
+    NOTED.lock().unwrap_or_else(PoisonError::into_inner).push(path, Look::Whole, found);
 }
 
 /// Stops noting; the paths noted, absolute (a relative one is taken from the current folder, which a run does not
 /// change), sorted, each once (as [`Look::Whole`] when noted both ways, with what it answered when read, if it was).
-pub fn stop() -> Vec<Seen> {
+pub fn stop() -> Watched {
     ON.store(false, Ordering::Relaxed);
-    let mut seen = std::mem::take(&mut *SEEN.lock().unwrap_or_else(PoisonError::into_inner));
-    if seen.iter().any(|seen| seen.path.is_relative()) {
+    let mut watched = std::mem::take(&mut *NOTED.lock().unwrap_or_else(PoisonError::into_inner));
+    if watched.notes.iter().any(|note| watched.path(note).is_relative()) {
         let here = std::env::current_dir().unwrap_or_default();
-        for seen in seen.iter_mut().filter(|seen| seen.path.is_relative()) {
-            seen.path = here.join(&seen.path);
+        let mut absolute = Watched::default();
+        for note in &watched.notes {
+            absolute.push(&here.join(watched.path(note)), note.look, note.found);
         }
+        watched = absolute;
     }
     // By their bytes (comparing paths part by part cost a first run at 2,000 modules 6 % of its instructions);
     // `Whole` sorts first, then what was read, and `dedup_by` keeps the first of equal paths.
-    seen.sort_unstable_by(|a, b| {
-        fn bytes(seen: &Seen) -> &[u8] {
-            seen.path.as_os_str().as_encoded_bytes()
-        }
+    let Watched { paths, mut notes } = watched;
+    let bytes = |note: &Note| &paths[note.start..note.start + note.len];
+    notes.sort_unstable_by(|a, b| {
         bytes(a).cmp(bytes(b)).then(a.look.cmp(&b.look)).then(b.found.is_some().cmp(&a.found.is_some()))
     });
-    seen.dedup_by(|later, first| later.path.as_os_str() == first.path.as_os_str());
-    seen
+    notes.dedup_by(|later, first| bytes(later) == bytes(first));
+    Watched { paths, notes }
 }

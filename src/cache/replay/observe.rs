@@ -113,7 +113,9 @@ pub(super) fn observed_read(found: &Found, changed: &mut Option<SystemTime>) -> 
     /// `S_IFREG`.
     const REGULAR: u32 = 0o100_000;
     let mut out = Observed { bytes: [0; OBSERVED], len: 0 };
-    put_entry(&mut out, found.dev, found.ino, REGULAR, Some((found.size, found.modified, found.changed)), changed);
+    let time = |(secs, nanos): (i64, u32)| (secs, i64::from(nanos));
+    let whole = (found.size, time(found.modified), time(found.changed));
+    put_entry(&mut out, found.dev, found.ino, REGULAR, Some(whole), changed);
     out
 }
 
