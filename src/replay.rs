@@ -16,8 +16,9 @@ pub struct Replay {
 
 impl Replay {
     /// Starts noting what the run looks at, when its report could be replayed: a plain `check` of the work tree
-    /// whose only output is what it prints. Fixes, `--base`, `--staged` and `--policy` runs, reports written to
-    /// files (`--output`, `--sarif-file`, GitHub's job summary) and `--no-cache` lint every time.
+    /// (one project, or several: a monorepo's root) whose only output is what it prints. Fixes, `--base`,
+    /// `--staged` and `--policy` runs, reports written to files (`--output`, `--sarif-file`, GitHub's job summary)
+    /// and `--no-cache` lint every time.
     pub fn start(args: &CheckArgs) -> Option<Replay> {
         let plain = !(args.fix || args.unsafe_fixes || args.diff || args.staged || args.policy || args.no_cache)
             && args.base.is_none()
@@ -36,8 +37,9 @@ impl Replay {
     }
 
     /// Prints what the record in the cache `folder` holds for this run, when nothing it looked at has changed;
-    /// otherwise lints (`lint`), prints, and records the run for the next.
-    pub fn run(self, folder: &Path, lint: impl FnOnce() -> Result<Outcome, String>) -> Result<u8, String> {
+    /// otherwise lints (`lint`: the outcome, and whether it may be recorded: not when a project could not be
+    /// linted, whose error went to standard error), prints, and records the run for the next.
+    pub fn run(self, folder: &Path, lint: impl FnOnce() -> Result<(Outcome, bool), String>) -> Result<u8, String> {
         if let Some(Outcome { text, code }) = replay::replay(folder, &self.key) {
             watch::stop();
             if let Some(text) = text {
@@ -45,11 +47,14 @@ impl Replay {
             }
             return Ok(code);
         }
-        let outcome = lint()?;
+        let (outcome, recordable) = lint()?;
         if let Some(text) = &outcome.text {
             crate::print(text)?;
         }
-        replay::record(folder, &self.key, self.started, &watch::stop(), &outcome);
+        let seen = watch::stop();
+        if recordable {
+            replay::record(folder, &self.key, self.started, &seen, &outcome);
+        }
         Ok(outcome.code)
     }
 }

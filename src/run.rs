@@ -85,12 +85,16 @@ fn heading(project: &str) -> String {
 fn check_paths(args: &CheckArgs, paths: &[PathBuf]) -> Result<u8, String> {
     let replay = crate::replay::Replay::start(args);
     let (projects, repository) = projects_of(paths, args.staged, args.config.as_deref())?;
-    if let (Some(replay), [project]) = (replay, projects.as_slice()) {
-        let options = options(args, project.clone(), true, repository.as_ref())?;
+    // A run of several projects (a monorepo's root) keeps its record in the first one's cache folder.
+    if let (Some(replay), Some(first)) = (replay, projects.first()) {
+        let options = options(args, first.clone(), projects.len() == 1, repository.as_ref())?;
         if let Some(folder) = beeuni_lint::lint::cache_folder(&options) {
-            return replay.run(&folder, || match lint_with(args, &options)? {
-                Linted::Report(report) => outcome(args, vec![report]),
-                Linted::Diff(code) => Ok(Outcome { text: None, code }),
+            return replay.run(&folder, || match projects.as_slice() {
+                [_] => match lint_with(args, &options)? {
+                    Linted::Report(report) => Ok((outcome(args, vec![report])?, true)),
+                    Linted::Diff(code) => Ok((Outcome { text: None, code }, true)),
+                },
+                _ => several(args, projects.clone(), repository.as_ref()),
             });
         }
     }
@@ -101,6 +105,22 @@ fn check_paths(args: &CheckArgs, paths: &[PathBuf]) -> Result<u8, String> {
 /// Lints `projects` and prints one report of them: a project's as ever, several joined. `repository`: the git
 /// repository they are all in, read once for them all.
 fn report_projects(args: &CheckArgs, projects: Vec<PathBuf>, repository: Option<&Arc<GitRepo>>) -> Result<u8, String> {
+    if let [one] = projects.as_slice() {
+        return match lint(args, one.clone(), true, repository)? {
+            Linted::Report(report) => emit(args, vec![report]),
+            Linted::Diff(code) => Ok(code),
+        };
+    }
+    printed(several(args, projects, repository)?.0)
+}
+
+/// Lints several projects: their joined report as [`emit`] prints it, and whether each was linted (a project that
+/// could not be has its error on standard error, and the run's exit status is 2).
+fn several(
+    args: &CheckArgs,
+    projects: Vec<PathBuf>,
+    repository: Option<&Arc<GitRepo>>,
+) -> Result<(Outcome, bool), String> {
     let sarif = args.format == Format::Sarif || args.sarif_file.is_some();
     if sarif && projects.len() > render::sarif::MAX_RUNS {
         return Err(format!(
@@ -110,27 +130,22 @@ fn report_projects(args: &CheckArgs, projects: Vec<PathBuf>, repository: Option<
             render::sarif::MAX_RUNS
         ));
     }
-    if let [one] = projects.as_slice() {
-        return match lint(args, one.clone(), true, repository)? {
-            Linted::Report(report) => emit(args, vec![report]),
-            Linted::Diff(code) => Ok(code),
-        };
-    }
-    let (mut reports, mut worst) = (Vec::new(), 0);
+    let (mut reports, mut worst, mut each) = (Vec::new(), 0, true);
     for project in projects {
         match lint(args, project, false, repository) {
             Ok(Linted::Report(report)) => reports.push(report),
             Ok(Linted::Diff(code)) => worst = worst.max(code),
             Err(message) => {
                 eprint!("{}", prefixed_lines("beeuni-lint: ", &message));
-                worst = 2;
+                (worst, each) = (2, false);
             }
         }
     }
-    if !reports.is_empty() {
-        worst = worst.max(emit(args, reports)?);
+    if reports.is_empty() {
+        return Ok((Outcome { text: None, code: worst }, each));
     }
-    Ok(worst)
+    let Outcome { text, code } = outcome(args, reports)?;
+    Ok((Outcome { text, code: worst.max(code) }, each))
 }
 
 /// The projects to lint for `paths`: each path (the first of any that share a project), or for the top of a
@@ -321,7 +336,11 @@ fn policy_check(args: &CheckArgs, options: &CheckOptions) -> Result<Report, Stri
 /// Prints the report of `reports` (one project's, or several joined: SARIF keeps a run each) and answers the
 /// exit code `--fail-on` gives.
 fn emit(args: &CheckArgs, reports: Vec<Report>) -> Result<u8, String> {
-    let Outcome { text, code } = outcome(args, reports)?;
+    printed(outcome(args, reports)?)
+}
+
+/// Prints `outcome` (and the stats line, when asked for) and answers its exit code.
+fn printed(Outcome { text, code }: Outcome) -> Result<u8, String> {
     if let Some(text) = text {
         print(&text)?;
     }

@@ -263,3 +263,26 @@ fn the_record_holds_every_path_the_run_touched() {
         assert!(recorded.contains_key(&root.join(path)), "{path} is not in the record");
     }
 }
+
+#[test]
+fn a_monorepo_root_is_replayed_and_a_change_in_any_project_is_linted() {
+    let dir = crate::monorepo_support::monorepo();
+    let root = dir.path();
+    write(root, "apps/other/beeuni.yaml", b"tools:\n  b: tools/b.ts\nagents:\n  helper:\n    tools: [grpe]\n");
+    write(root, "apps/other/tools/b.ts", MODULE.as_bytes());
+    git(root, &["add", "-A"]);
+    short(root, &[]);
+    settle();
+    let linted = short(root, &[]);
+    assert!(linted.contains("apps/other/beeuni.yaml:"), "{linted}");
+    assert_eq!(linted, short(root, &["--no-cache"]));
+    // The record is in the first project's cache folder; the second project's module cache is not written again.
+    assert!(root.join("apps/agent").join(RECORD).is_file(), "no record");
+    std::fs::remove_file(root.join("apps/other").join(MODULES)).unwrap();
+    assert_eq!(short(root, &[]), linted);
+    assert!(!root.join("apps/other").join(MODULES).exists(), "an unchanged monorepo linted again");
+    replace(root, "apps/other/tools/b.ts", "execute()", "executx()");
+    let changed = short(root, &[]);
+    assert_eq!(changed, short(root, &["--no-cache"]));
+    assert!(findings(&changed).contains("error module-execute apps/other/tools/b.ts:1"), "{changed}");
+}
