@@ -57,16 +57,21 @@ pub fn replay(folder: &Path, key: &[u8]) -> Option<Outcome> {
     // `lstat`s are most of its time).
     let count = reader.number()?;
     let mut runs = Vec::with_capacity(count.div_ceil(RUN).min(reader.0.len()));
+    let mut anchored = false;
     for at in 0..count {
         if at % RUN == 0 {
             runs.push((reader.0, (count - at).min(RUN)));
         }
         reader.number()?;
         reader.bytes()?;
-        reader.byte()?;
-        reader.bytes()?;
+        let whole = reader.byte()? == 0;
+        let there = reader.bytes()?.first() == Some(&1);
+        anchored |= whole && there;
     }
-    if !reader.0.is_empty() {
+    // A record holds at least one file that is there, looked at whole (every run reads its manifest or a module):
+    // one that holds none (or only paths missing, whose answer anyone can write) would replay whatever it says
+    // wherever its key matches, and outside git nothing but the key keeps a record made elsewhere out.
+    if !reader.0.is_empty() || !anchored {
         return None;
     }
     let unchanged = |&(entries, count): &(&[u8], usize)| unchanged_run(Reader(entries), count).unwrap_or(false);
@@ -258,6 +263,38 @@ mod tests {
         std::fs::write(&file, "export {} \n".trim_end()).unwrap();
         std::fs::write(&file, "export {}\n").unwrap();
         std::fs::File::options().write(true).open(&file).unwrap().set_modified(modified).unwrap();
+        assert_eq!(replay(&cache, b"key"), None);
+    }
+
+    #[test]
+    fn a_record_of_no_file_there_is_never_replayed() {
+        // Paths missing and folders on the way answer what anyone could write down: a record made of them alone
+        // (or of nothing) would replay whatever it says.
+        let dir = tempfile::tempdir().unwrap();
+        let (_, later) = settled(dir.path());
+        let missing = dir.path().join("b.ts");
+        let cache = dir.path().join("cache");
+        for seen in [Watched::of(&[]), Watched::of(&[(&missing, Look::Whole), (dir.path(), Look::Identity)])] {
+            record(&cache, b"key", later, &seen, &outcome());
+            assert!(cache.join(FILE).is_file());
+            assert_eq!(replay(&cache, b"key"), None);
+        }
+    }
+
+    #[test]
+    fn a_link_made_again_is_told_even_where_only_its_identity_matters() {
+        let dir = tempfile::tempdir().unwrap();
+        let (file, _) = settled(dir.path());
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink("a.ts", &link).unwrap();
+        let later = SystemTime::now() + RACY + Duration::from_millis(10);
+        let cache = dir.path().join("cache");
+        record(&cache, b"key", later, &Watched::of(&[(&file, Look::Whole), (&link, Look::Identity)]), &outcome());
+        assert_eq!(replay(&cache, b"key"), Some(outcome()));
+        // Made again (its inode may well be the one it had): another link.
+        std::thread::sleep(Duration::from_millis(20));
+        std::fs::remove_file(&link).unwrap();
+        std::os::unix::fs::symlink("b.ts", &link).unwrap();
         assert_eq!(replay(&cache, b"key"), None);
     }
 

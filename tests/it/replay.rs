@@ -286,3 +286,42 @@ fn a_monorepo_root_is_replayed_and_a_change_in_any_project_is_linted() {
     assert_eq!(changed, short(root, &["--no-cache"]));
     assert!(findings(&changed).contains("error module-execute apps/other/tools/b.ts:1"), "{changed}");
 }
+
+#[test]
+fn a_git_config_include_and_a_link_made_again_are_seen() {
+    // An include of the repository's config, empty when the run is recorded, then given `core.excludesFile`: the
+    // untracked helper becomes an ignored one.
+    let dir = repository();
+    let root = dir.path();
+    write(root, "tools/helper.ts", HELPER);
+    write(root, ".git/inc", b"");
+    git(root, &["config", "include.path", "inc"]);
+    // A project reached through a link, its cache outside it.
+    let outside = tempfile::tempdir().unwrap();
+    let links = outside.path();
+    write(links, "one/beeuni.yaml", b"tools:\n  a: tools/a.ts\n");
+    write(links, "one/tools/a.ts", MODULE.as_bytes());
+    write(links, "two/beeuni.yaml", b"tools:\n  a: tools/a.ts\n");
+    write(links, "two/tools/a.ts", MODULE.replace("execute()", "executx()").as_bytes());
+    std::os::unix::fs::symlink("one", links.join("current")).unwrap();
+    let through_link = ["--cache-dir", "cache", "current"];
+    short(root, &[]);
+    short(links, &through_link);
+    settle();
+    let (linted, linked) = (short(root, &[]), short(links, &through_link));
+    assert!(root.join(RECORD).is_file() && links.join("cache/run.bin").is_file(), "no record");
+    assert!(findings(&linted).contains("info file-untracked tools/a.ts:1"), "{linted}");
+    assert!(!linked.contains("module-execute"), "{linked}");
+
+    write(root, ".git/ignored", b"tools/helper.ts\n");
+    let ignored = root.join(".git/ignored");
+    write(root, ".git/inc", format!("[core]\n\texcludesFile = {}\n", ignored.display()).as_bytes());
+    let changed = short(root, &[]);
+    assert_eq!(changed, short(root, &["--no-cache"]));
+    assert!(findings(&changed).contains("error file-untracked tools/a.ts:1"), "{changed}");
+
+    std::fs::remove_file(links.join("current")).unwrap();
+    std::os::unix::fs::symlink("two", links.join("current")).unwrap();
+    let changed = short(links, &through_link);
+    assert!(findings(&changed).contains("error module-execute tools/a.ts:1"), "{changed}");
+}

@@ -96,7 +96,10 @@ pub(super) fn observe_into(
         let kind = FileType::from_raw_mode(stat.st_mode as _);
         let times =
             ((stat.st_mtime as i64, stat.st_mtime_nsec as i64), (stat.st_ctime as i64, stat.st_ctime_nsec as i64));
-        let whole = (look == Look::Whole).then_some((stat.st_size as u64, times.0, times.1));
+        // A link is never changed, only made again, and the inode of one removed may come back for the new one at
+        // once (ext4 gives it): its times tell, even where only which entry it is matters.
+        let whole =
+            (look == Look::Whole || kind == FileType::Symlink).then_some((stat.st_size as u64, times.0, times.1));
         put_entry(out, stat.st_dev as u64, stat.st_ino as u64, kind.as_raw_mode() as u32, whole, changed);
         Some(kind == FileType::Symlink)
     };

@@ -95,7 +95,12 @@ impl GitRepo {
 /// and ignore files. Objects are named by their contents and never change.
 fn note_git_files(repo: &gix::Repository, root: &Path) {
     use crate::repo::watch::{note, note_identity};
-    note_identity(&root.join(".git"));
+    // A `.git` file (a linked worktree's, a submodule's) names the repository: its contents matter.
+    let dot_git = root.join(".git");
+    match std::fs::symlink_metadata(&dot_git) {
+        Ok(meta) if meta.is_file() => note(&dot_git),
+        _ => note_identity(&dot_git),
+    }
     let (git_dir, common) = (repo.git_dir(), repo.common_dir());
     note(&repo.index_path());
     for name in ["HEAD", "commondir", "config.worktree"] {
@@ -113,6 +118,32 @@ fn note_git_files(repo: &gix::Repository, root: &Path) {
         note(&excludes);
     }
     let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    // Every config file gix read (an include, the system's config wherever git keeps it), and every file an
+    // include names, there or not yet (an empty one holds no section that would name it).
+    for section in repo.config_snapshot().plumbing().sections() {
+        let from = section.meta().path.as_deref();
+        if let Some(from) = from {
+            note(from);
+        }
+        let name = section.header().name();
+        if !(name.eq_ignore_ascii_case(b"include") || name.eq_ignore_ascii_case(b"includeIf")) {
+            continue;
+        }
+        for value in section.values("path") {
+            let Ok(target) = gix::path::from_bstring(value) else { continue };
+            let target = match (target.strip_prefix("~"), &home, from.and_then(Path::parent)) {
+                (Ok(rest), Some(home), _) => home.join(rest),
+                (Err(_), _, Some(folder)) if target.is_relative() => folder.join(&target),
+                _ => target,
+            };
+            note(&target);
+        }
+    }
+    for variable in ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"] {
+        if let Some(file) = std::env::var_os(variable) {
+            note(Path::new(&file));
+        }
+    }
     let xdg = std::env::var_os("XDG_CONFIG_HOME")
         .map(std::path::PathBuf::from)
         .or_else(|| home.as_ref().map(|home| home.join(".config")));
