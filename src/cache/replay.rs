@@ -17,8 +17,8 @@
 //! record lives only in a folder that is the run's own ([`super::place`]), and is written atomically.
 
 use super::layout::{checksum, header};
-use crate::repo::watch::{Look, Note, Watched};
-use observe::{Folder, observe, observe_into, observed_read};
+use crate::repo::watch::{Look, Note, Watched, path_of};
+use observe::{Folder, observe_into, observed_read};
 use rayon::prelude::*;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
@@ -94,7 +94,8 @@ fn unchanged_run(mut reader: Reader<'_>, count: usize) -> Option<bool> {
         path.extend_from_slice(reader.bytes()?);
         let look = if reader.byte()? == 0 { Look::Whole } else { Look::Identity };
         let seen = reader.bytes()?;
-        if !observe(&mut folder, &path_of(&path), look, |now| now == seen)? {
+        let mut changed = None;
+        if observe_into(&mut folder, path_of(&path), look, &mut changed)?.as_slice() != seen {
             return Some(false);
         }
     }
@@ -136,7 +137,7 @@ pub fn record(folder: &Path, key: &[u8], started: SystemTime, seen: &Watched, ou
             if changed.is_some_and(|changed| changed >= unsafe_from) {
                 return None;
             }
-            let path = bytes_of(path);
+            let path = path.as_os_str().as_encoded_bytes();
             let shared = if at == 0 { 0 } else { path.iter().zip(last).take_while(|(a, b)| a == b).count() };
             put_number(&mut out, shared);
             put_bytes(&mut out, &path[shared..]);
@@ -170,28 +171,6 @@ pub fn record(folder: &Path, key: &[u8], started: SystemTime, seen: &Watched, ou
     let parts: Vec<&[u8]> = std::iter::once(out.as_slice()).chain(runs.iter().map(Vec::as_slice)).collect();
     // Failing to write only costs the next run its replay.
     let _ = super::store::write_whole(folder, FILE, &parts);
-}
-
-#[cfg(unix)]
-fn bytes_of(path: &Path) -> &[u8] {
-    use std::os::unix::ffi::OsStrExt;
-    path.as_os_str().as_bytes()
-}
-
-#[cfg(not(unix))]
-fn bytes_of(path: &Path) -> &[u8] {
-    path.to_str().unwrap_or_default().as_bytes()
-}
-
-#[cfg(unix)]
-fn path_of(bytes: &[u8]) -> std::borrow::Cow<'_, Path> {
-    use std::os::unix::ffi::OsStrExt;
-    Path::new(std::ffi::OsStr::from_bytes(bytes)).into()
-}
-
-#[cfg(not(unix))]
-fn path_of(bytes: &[u8]) -> std::borrow::Cow<'_, Path> {
-    std::path::PathBuf::from(String::from_utf8_lossy(bytes).into_owned()).into()
 }
 
 fn put_number(out: &mut Vec<u8>, n: usize) {

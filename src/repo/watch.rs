@@ -57,8 +57,8 @@ impl Watched {
     }
 }
 
-/// A path from the bytes [`Watched`] keeps of it (they came from a path of this platform).
-fn path_of(bytes: &[u8]) -> &Path {
+/// A path from the bytes [`Watched`] (and a record) keeps of it: `as_encoded_bytes` of a path of this platform.
+pub fn path_of(bytes: &[u8]) -> &Path {
     // Any bytes are a path on Unix; elsewhere the bytes are those of a `str`.
     #[cfg(unix)]
     {

@@ -25,12 +25,6 @@ impl Observed {
     }
 }
 
-/// Answers `judge` with what `path` answers now ([`observe_into`]); `None` when it cannot be looked at.
-pub(super) fn observe(folder: &mut Folder, path: &Path, look: Look, judge: impl FnOnce(&[u8]) -> bool) -> Option<bool> {
-    let mut changed = None;
-    observe_into(folder, path, look, &mut changed).map(|observed| judge(observed.as_slice()))
-}
-
 /// The folder of the path looked at last, and a handle of it: the paths come sorted, most of them in a few
 /// folders, and an `lstat` by folder handle and name spares the kernel a lookup of every part of the path (git's
 /// own are relative to the top of the work tree).
