@@ -21,6 +21,8 @@ on a shared machine hits all of them alike:
 - warm: `beeuni-lint check` with its cache filled by the round before;
 - first: `beeuni-lint check` with an empty cache folder (a user's first run:
   the cache is on by default, so it also encodes and writes every entry);
+- hook: `beeuni-lint check --staged` (the pre-commit hook's run, which lints the index) with nothing staged
+  since the run before: never replayed, it finds each module's facts by its blob id;
 - oxlint: the native `oxlint tools lib` on the same modules;
 - git: `git status --porcelain` on the same tree, what git needs to tell that nothing changed (a warm run with
   nothing changed is replayed from its record: one `lstat` a path it looked at, as git's one a tracked file).
@@ -128,6 +130,7 @@ def measure(size, a, oxlint, has_cache):
     cwd = project(a.gen, size)
     cache = os.path.join(tempfile.gettempdir(), f"beeuni-bench-cache-{size}")
     first_cache = os.path.join(tempfile.gettempdir(), f"beeuni-bench-first-cache-{size}")
+    hook_cache = os.path.join(tempfile.gettempdir(), f"beeuni-bench-hook-cache-{size}")
     contenders = {
         "floor": [a.floor, cwd],
         "cold": [a.binary, "check", "--format", "short"] + (["--no-cache"] if has_cache else []),
@@ -139,6 +142,11 @@ def measure(size, a, oxlint, has_cache):
     }
     if has_cache:
         contenders["first"] = [a.binary, "check", "--format", "short", "--cache-dir", first_cache]
+        # The pre-commit hook's run (the index, `--staged`) with nothing staged since the last: never replayed (a
+        # commit changes the index), it finds each module's facts by its blob id. The project's objects are loose,
+        # as `git add` leaves them until `git gc`.
+        contenders["hook"] = [a.binary, "check", "--staged", "--format", "short", "--cache-dir", hook_cache]
+        run(contenders["hook"], cwd)
         # A run records itself for a replay only when nothing it looks at changed in the two seconds before it
         # (src/cache/replay.rs): the index was just refreshed.
         time.sleep(2.3)
@@ -156,7 +164,7 @@ def measure(size, a, oxlint, has_cache):
         order = names[round_ % len(names):] + names[:round_ % len(names)]
         for name in order:
             wall, cpu, peak, code = run(prepared(name), cwd)
-            if name in ("cold", "warm", "first") and code not in (0, 1):
+            if name in ("cold", "warm", "first", "hook") and code not in (0, 1):
                 sys.exit(f"beeuni-lint exited {code} on {cwd}")
             if name in ("floor", "git") and code != 0:
                 sys.exit(f"the floor program exited {code} on {cwd}")
@@ -195,8 +203,8 @@ def report(size, results, instructions, has_cache):
         return median([o[field] / t[field] for o, t in zip(results[ours], results[theirs]) if o[field] is not None])
 
     ratios = {}
-    for ours in ("cold", "warm", "first") if has_cache else ("cold",):
-        for theirs in ("floor", "oxlint", "git") if ours == "warm" else ("floor", "oxlint"):
+    for ours in ("cold", "warm", "first", "hook") if has_cache else ("cold",):
+        for theirs in {"warm": ("floor", "oxlint", "git"), "hook": ("git",)}.get(ours, ("floor", "oxlint")):
             ratios[(ours, theirs)] = tuple(ratio(ours, theirs, field) for field in range(3))
             wall, cpu, peak = ratios[(ours, theirs)]
             shown = {"git": "git status"}.get(theirs, theirs)
@@ -215,6 +223,7 @@ ROWS = [
     ("warm", "oxlint", "warm / native oxlint (wall, CPU, peak memory)", (0, 1, 2)),
     ("first", "floor", "first / floor (wall, CPU)", (0, 1)),
     ("first", "oxlint", "first / native oxlint (wall, CPU, peak memory)", (0, 1, 2)),
+    ("hook", "git", "hook (`--staged`, warm) / `git status --porcelain` (wall, CPU)", (0, 1)),
 ]
 
 

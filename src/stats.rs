@@ -6,14 +6,17 @@ use std::sync::atomic::Ordering;
 /// The environment variable that asks for the line.
 pub const VARIABLE: &str = "BEEUNI_LINT_STATS";
 
-/// `stats: modules read N, parsed N; texts read again N; manifest files parsed N`.
+/// `stats: modules read N, parsed N; texts read again N; manifest files parsed N; git objects opened for their
+/// length N`.
 pub fn line() -> String {
     let get = |counter: &std::sync::atomic::AtomicUsize| counter.load(Ordering::Relaxed);
     format!(
-        "stats: modules read {}, parsed {}; texts read again {}; manifest files parsed {}",
+        "stats: modules read {}, parsed {}; texts read again {}; manifest files parsed {}; git objects opened for \
+         their length {}",
         get(&crate::modules::MODULES_READ),
         get(&crate::modules::MODULES_PARSED),
         get(&crate::source::TEXTS_READ_AGAIN),
-        get(&crate::manifest::load::MANIFESTS_PARSED)
+        get(&crate::manifest::load::MANIFESTS_PARSED),
+        get(&crate::repo::git::BLOB_HEADERS_READ)
     )
 }

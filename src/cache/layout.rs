@@ -10,19 +10,30 @@ use std::sync::LazyLock;
 /// The entry that starts at `start` in `data` (a file, or one entry's bytes).
 pub(super) fn raw_at(data: &[u8], start: usize) -> Option<Raw<'_>> {
     let mut cursor = Cursor { data, at: start };
-    let id_len = cursor.take(1)?[0] as usize;
-    let id = cursor.take(id_len)?;
+    let id_byte = cursor.take(1)?[0];
+    let id = cursor.take(usize::from(id_byte & !BLOB))?;
     let suffix_len = cursor.take(1)?[0] as usize;
     let suffix = cursor.take(suffix_len)?;
     let len = cursor.u32()? as usize;
     let sum = u64::from_le_bytes(cursor.take(8)?.try_into().ok()?);
     let facts = cursor.take(len)?;
-    Some(Raw { id, suffix, sum, facts, range: start..cursor.at })
+    Some(Raw { id, blob: id_byte & BLOB != 0, suffix, sum, facts, range: start..cursor.at })
+}
+
+/// The bit of an entry's first byte (its key's id length, at most 36) that says its text is the blob itself
+/// ([`super::Content::is_blob`]).
+pub(super) const BLOB: u8 = 0x80;
+
+/// The checksum an entry carries: of its key (whether its text is the blob with it) and its facts.
+pub(super) fn entry_sum(id: &[u8], blob: bool, suffix: &[u8], facts: &[u8]) -> u64 {
+    checksum(&[id, &[u8::from(blob)], suffix, facts])
 }
 
 /// An entry as it lies in the file.
 pub(super) struct Raw<'a> {
     pub(super) id: &'a [u8],
+    /// Its text is the blob itself ([`super::Content::is_blob`]).
+    pub(super) blob: bool,
     pub(super) suffix: &'a [u8],
     pub(super) sum: u64,
     pub(super) facts: &'a [u8],

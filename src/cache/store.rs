@@ -17,7 +17,8 @@
 //! once a new entry opens the new one.
 
 use super::codec::{Codec, Writer};
-use super::{Entry, FILE, ModuleCache, NewTree, SLOT, checksum, header, prefix, raw_at, suffix};
+use super::layout::{BLOB, entry_sum};
+use super::{Entry, FILE, ModuleCache, NewTree, SLOT, header, prefix, raw_at, suffix};
 use std::fs::File;
 use std::io::{Seek, Write};
 use std::path::PathBuf;
@@ -83,7 +84,9 @@ impl ModuleCache {
                     return;
                 }
                 let hits = std::mem::take(hits);
-                Out::open(self, &hits).and_then(|mut out| out.encode(content.as_bytes(), suffix, facts).map(|()| out))
+                Out::open(self, &hits).and_then(|mut out| {
+                    out.encode((content.as_bytes(), content.is_blob()), suffix, facts).map(|()| out)
+                })
             }
             (Writing::Open(out), Entry::Hit(range)) => match self.data.get(range).map(|bytes| out.append(bytes)) {
                 Some(Ok(())) => return,
@@ -91,10 +94,12 @@ impl ModuleCache {
                 None => Err(std::io::ErrorKind::InvalidData.into()),
             },
             // A key too long for an entry is dropped by [`Out::encode`].
-            (Writing::Open(out), Entry::New(content)) => match out.encode(content.as_bytes(), suffix(path), facts) {
-                Ok(()) => return,
-                Err(error) => Err(error),
-            },
+            (Writing::Open(out), Entry::New(content)) => {
+                match out.encode((content.as_bytes(), content.is_blob()), suffix(path), facts) {
+                    Ok(()) => return,
+                    Err(error) => Err(error),
+                }
+            }
         };
         *writing = written.map_or(Writing::Failed, |out| Writing::Open(Box::new(out)));
     }
@@ -166,18 +171,18 @@ impl Out {
         keyed.dedup_by(|later, first| later.0 == first.0);
         keyed.into_iter().try_for_each(|(_, tree)| match tree {
             Entry::Hit(range) => self.append(cache.data.get(range.clone()).ok_or(std::io::ErrorKind::InvalidData)?),
-            Entry::New((key, document)) => self.encode(key.content.as_bytes(), &key.suffix, &**document),
+            Entry::New((key, document)) => self.encode((key.content.as_bytes(), false), &key.suffix, &**document),
         })
     }
 
     /// Encodes `value`'s entry under the key `id` and `suffix` into the buffer, and notes its slot (an entry too
     /// large for the lengths the file gives them is not written: not worth an entry).
-    fn encode<T: Codec>(&mut self, id: &[u8], suffix: &str, value: &T) -> std::io::Result<()> {
+    fn encode<T: Codec>(&mut self, (id, blob): (&[u8], bool), suffix: &str, value: &T) -> std::io::Result<()> {
         let start = self.start()?;
         let at = self.buffer.len();
         self.writer.clear();
         value.write(&mut self.writer);
-        if entry_into(&mut self.buffer, id, suffix.as_bytes(), &self.writer).is_some() {
+        if entry_into(&mut self.buffer, (id, blob), suffix.as_bytes(), &self.writer).is_some() {
             self.len += self.buffer.len() - at;
             self.note(id, start);
         }
@@ -325,7 +330,8 @@ fn key_at(file: &File, start: u32) -> std::io::Result<(Vec<u8>, Vec<u8>)> {
     let mut bytes = vec![0; 2 * (1 + usize::from(u8::MAX))];
     let read = read_at(file, &mut bytes, u64::from(start))?;
     let bytes = &bytes[..read];
-    let part = |at: usize| -> Option<&[u8]> { bytes.get(at + 1..at + 1 + usize::from(*bytes.get(at)?)) };
+    // The id's length byte may carry the entry's [`BLOB`] bit, which is no part of the key.
+    let part = |at: usize| -> Option<&[u8]> { bytes.get(at + 1..at + 1 + usize::from(*bytes.get(at)? & !BLOB)) };
     let key = part(0).and_then(|id| Some((id.to_vec(), part(1 + id.len())?.to_vec())));
     key.ok_or_else(|| std::io::ErrorKind::UnexpectedEof.into())
 }
@@ -359,7 +365,7 @@ pub(super) fn fits(id: &[u8], suffix: &[u8]) -> bool {
 
 /// The lengths of a key's id and suffix as the file gives them, a byte each (`None` when either is longer).
 fn key_lens(id: &[u8], suffix: &[u8]) -> Option<(u8, u8)> {
-    Some((u8::try_from(id.len()).ok()?, u8::try_from(suffix.len()).ok()?))
+    Some((u8::try_from(id.len()).ok().filter(|&len| len & BLOB == 0)?, u8::try_from(suffix.len()).ok()?))
 }
 
 /// How many bytes an entry takes before its facts.
@@ -371,11 +377,11 @@ fn head_len(id: &[u8], suffix: &[u8]) -> usize {
 /// key and facts, then the facts `w` holds. `None`, with nothing appended, when the key or the facts are too long
 /// for the lengths the file gives them (not worth an entry), or when the facts are not as long as their length
 /// says.
-fn entry_into(out: &mut Vec<u8>, id: &[u8], suffix: &[u8], w: &Writer) -> Option<()> {
+fn entry_into(out: &mut Vec<u8>, (id, blob): (&[u8], bool), suffix: &[u8], w: &Writer) -> Option<()> {
     let ((id_len, suffix_len), facts_len) = (key_lens(id, suffix)?, u32::try_from(w.encoded_len()).ok()?);
     let at = out.len();
     let head = at + head_len(id, suffix);
-    out.push(id_len);
+    out.push(if blob { id_len | BLOB } else { id_len });
     out.extend_from_slice(id);
     out.push(suffix_len);
     out.extend_from_slice(suffix);
@@ -391,7 +397,7 @@ fn entry_into(out: &mut Vec<u8>, id: &[u8], suffix: &[u8], w: &Writer) -> Option
         out.truncate(at);
         return None;
     }
-    let sum = checksum(&[id, suffix, &out[head..]]);
+    let sum = entry_sum(id, blob, suffix, &out[head..]);
     out[head - 8..head].copy_from_slice(&sum.to_le_bytes());
     Some(())
 }

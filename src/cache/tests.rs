@@ -22,7 +22,7 @@ fn key(byte: u8, path: &str) -> Key {
 }
 
 fn new(byte: u8, path: &str) -> (Entry, &str) {
-    (ModuleCache::new_entry(id(byte), TEXT).unwrap(), path)
+    (ModuleCache::new_entry(id(byte), TEXT, false).unwrap(), path)
 }
 
 /// A run's use of `entries` (each with its module's path; every module's facts are [`facts`]), in order, and its
@@ -77,7 +77,7 @@ fn keys_that_share_the_table_prefix_are_told_apart_by_the_whole_key() {
     };
     let entries = [(2, "a.ts"), (2, "a.d.ts"), (4, "a.ts"), (9, "b.mts")];
     let stored =
-        entries.iter().map(|&(last, path)| (ModuleCache::new_entry(near(last), TEXT).unwrap(), path)).collect();
+        entries.iter().map(|&(last, path)| (ModuleCache::new_entry(near(last), TEXT, false).unwrap(), path)).collect();
     store(&ModuleCache::open(dir.path().to_path_buf()), stored);
     let cache = ModuleCache::open(dir.path().to_path_buf());
     for (last, path) in entries {
@@ -104,7 +104,7 @@ fn a_module_whose_suffix_is_too_long_for_an_entry_is_not_stored_and_the_others_a
 #[test]
 fn facts_with_a_span_past_the_text_they_are_of_are_a_miss() {
     let dir = tempfile::tempdir().unwrap();
-    let short = ModuleCache::new_entry(id(1), TEXT - 1).unwrap();
+    let short = ModuleCache::new_entry(id(1), TEXT - 1, false).unwrap();
     store(&ModuleCache::open(dir.path().to_path_buf()), vec![(short, "a.ts")]);
     let cache = ModuleCache::open(dir.path().to_path_buf());
     assert_eq!(cache.entries(), 1);
@@ -116,7 +116,7 @@ fn facts_with_a_span_past_the_text_they_are_of_are_a_miss() {
 #[test]
 fn the_same_blob_id_as_a_text_of_another_length_is_another_key() {
     let dir = tempfile::tempdir().unwrap();
-    let crlf = ModuleCache::new_entry(id(1), TEXT + 2).unwrap();
+    let crlf = ModuleCache::new_entry(id(1), TEXT + 2, false).unwrap();
     store(&ModuleCache::open(dir.path().to_path_buf()), vec![new(1, "a.ts"), (crlf, "a.ts")]);
     let cache = ModuleCache::open(dir.path().to_path_buf());
     assert_eq!(cache.entries(), 2, "both kept");
@@ -177,7 +177,7 @@ fn resealed(path: &std::path::Path, damage: impl Fn(&mut [u8]), seal: impl Fn(&[
     let range = raw.range;
     damage(&mut bytes[facts_at..range.end]);
     let raw = raw_at(&bytes, start).unwrap();
-    let sum = seal(&[raw.id, raw.suffix, raw.facts]);
+    let sum = seal(&[raw.id, &[u8::from(raw.blob)], raw.suffix, raw.facts]);
     bytes[sum_at..facts_at].copy_from_slice(&sum.to_le_bytes());
     std::fs::write(path, &bytes).unwrap();
 }
@@ -191,7 +191,7 @@ fn an_entry_is_refused_unless_sealed_with_this_build_s_key_over_its_very_bytes()
     let unchanged = |_: &mut [u8]| {};
     let flipped = |facts: &mut [u8]| *facts.last_mut().unwrap() ^= 1;
     store(&ModuleCache::open(dir.path().to_path_buf()), vec![new(1, "a.ts")]);
-    resealed(&path, unchanged, checksum);
+    resealed(&path, unchanged, layout::checksum);
     assert_eq!(hit(), Some(facts()), "sealed again as this build does: the rewriting itself is sound");
     let (key0, key1) = layout::seal_key();
     let other_build = |parts: &[&[u8]]| layout::checksum_with((key0 ^ 1, key1), parts);
@@ -276,4 +276,32 @@ fn an_unwritable_folder_is_no_error() {
     std::fs::write(&file, "x").unwrap();
     let cache = ModuleCache::open(file.join("cache"));
     store(&cache, vec![new(1, "a.ts")]);
+}
+
+/// An entry made of a blob itself is found by the blob's id alone, with its text's length; one that does not say so
+/// is not, and is given back marked when found under the blob's length. The mark is sealed with the entry.
+#[test]
+fn an_entry_of_the_blob_itself_is_found_by_its_id_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    let open = || ModuleCache::open(dir.path().to_path_buf());
+    let blob = |cache: &ModuleCache| cache.blob_module::<ModuleFacts>(&id(1), "a.ts").map(|(f, _, len)| (f, len));
+    store(&open(), vec![new(1, "a.ts")]);
+    assert_eq!(blob(&open()), None, "an entry of a text the index vouches for is not the blob's");
+    let (facts_found, entry) = open().module_of_blob::<ModuleFacts>(&id(1), "a.ts", TEXT).unwrap();
+    assert_eq!(facts_found, facts());
+    assert!(matches!(&entry, Entry::New(content) if content.is_blob()), "given back marked");
+    store(&open(), vec![(entry, "a.ts")]);
+    assert_eq!(blob(&open()), Some((facts(), TEXT)));
+    assert_eq!(open().blob_module::<ModuleFacts>(&id(1), "a.js").map(|(f, ..)| f), None, "another extension");
+    assert_eq!(open().blob_module::<ModuleFacts>(&id(2), "a.ts").map(|(f, ..)| f), None, "another blob");
+    let (_, entry) = open().module_of_blob::<ModuleFacts>(&id(1), "a.ts", TEXT).unwrap();
+    assert!(matches!(entry, Entry::Hit(_)), "marked already: kept as it is");
+    assert_eq!(open().module::<ModuleFacts>(&id(1), "a.ts", TEXT).map(|(f, _)| f), Some(facts()), "still found whole");
+    // The mark cleared in place, the entry's checksum no longer holds: neither lookup takes it.
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[header().len()] &= !layout::BLOB;
+    std::fs::write(&path, &bytes).unwrap();
+    assert_eq!(open().module::<ModuleFacts>(&id(1), "a.ts", TEXT).map(|(f, _)| f), None);
+    assert_eq!(blob(&open()), None);
 }

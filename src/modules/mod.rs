@@ -217,15 +217,22 @@ fn read(
             Read::Later { real: real.clone(), indexed: indexed.unwrap_or_else(|| checkout.index_stat(path)) }
         }
         // A blob past the limit is not read: its header says how long it is.
-        (Resolved::Blob(id), _) if let Some(len) = checkout.blob_len(*id).filter(|&len| len as u64 > limit) => {
-            Read::TooLarge(len as u64)
-        }
         (Resolved::Blob(id), _) => {
-            // The blob's length from its header, which bounds the facts' spans, without reading it; not asked when
-            // the cache holds nothing to find (a first run with --staged or --base).
             let cache = cache.filter(|cache| cache.holds_entries());
-            let cached = cache.and_then(|cache| cache.module(id, path, checkout.blob_len(*id)?));
-            if let Some((facts, entry)) = cached {
+            // Facts an earlier run made of this very blob: found by its id, with its length, the object not opened.
+            if let Some((facts, entry, len)) = cache.and_then(|cache| cache.blob_module(id, path)) {
+                return match len as u64 > limit {
+                    true => Read::TooLarge(len as u64),
+                    false => Read::Cached { id: *id, facts: Box::new(facts), entry },
+                };
+            }
+            // Else the blob's length from its header, asked once: a blob past the limit is not read, and no other is
+            // when the cache holds its facts under that length (which bounds their spans).
+            let len = checkout.blob_len(*id);
+            if let Some(len) = len.filter(|&len| len as u64 > limit) {
+                return Read::TooLarge(len as u64);
+            }
+            if let Some((facts, entry)) = cache.zip(len).and_then(|(cache, len)| cache.module_of_blob(id, path, len)) {
                 return Read::Cached { id: *id, facts: Box::new(facts), entry };
             }
             MODULES_READ.fetch_add(1, Ordering::Relaxed);
@@ -316,7 +323,9 @@ fn analyse_bytes(
     let_go: bool,
     counted: &mut Counted,
 ) -> Analysed {
-    let (bytes, id) = match (read, known) {
+    // `vouched`: the id is the blob the index holds for a work-tree file its stat data says is unchanged since
+    // staged, which is what git makes of the file (converted, perhaps), not the text itself (see `Content`).
+    let (bytes, id, vouched) = match (read, known) {
         (Read::TooLarge(size), _) => return too_large(size, limit),
         (Read::Cached { facts, entry, .. }, _) => return (Body::LetGo, facts, Some(entry)),
         (Read::Known, Some((text, facts))) => return (Body::Held(text.to_string()), Box::new(facts.clone()), None),
@@ -338,17 +347,17 @@ fn analyse_bytes(
             }) {
                 Ok(Some(metadata)) => {
                     let id = indexed.and_then(|indexed| indexed.id_if_clean(&metadata));
-                    (Ok(bytes), id)
+                    (Ok(bytes), id, id.is_some())
                 }
                 Ok(None) => {
                     SPARE.set(bytes);
                     return too_large(size, limit);
                 }
-                Err(refusal) => (Err(refusal), None),
+                Err(refusal) => (Err(refusal), None, false),
             }
         }
-        (Read::Done { bytes, id }, _) => (bytes, id),
-        (Read::Known, None) => (Err(Refusal::NotFound), None),
+        (Read::Done { bytes, id }, _) => (bytes, id, false),
+        (Read::Known, None) => (Err(Refusal::NotFound), None, false),
     };
     let bytes = match bytes {
         Ok(bytes) => bytes,
@@ -402,7 +411,7 @@ fn analyse_bytes(
             }
             counted.parsed += 1;
             let facts = ALLOCATOR.with(|allocator| size::analyse_in_turn(path, &text, allocator));
-            let entry = id.and_then(|id| ModuleCache::new_entry(id, text.len()));
+            let entry = id.and_then(|id| ModuleCache::new_entry(id, text.len(), !vouched));
             (body(text, &facts), Box::new(facts), entry)
         }
         Err(e) => {

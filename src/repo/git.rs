@@ -14,7 +14,7 @@ mod staged;
 
 pub use base::Base;
 pub use diff::changed_lines;
-pub use source::{EntryKind, GitSource, IndexStat};
+pub use source::{BLOB_HEADERS_READ, EntryKind, GitSource, IndexStat};
 
 /// A git work tree as the linter sees it: its root, which paths the index tracks, which are ignored, and (for
 /// change-aware runs) file contents at a commit or in the index.

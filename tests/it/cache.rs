@@ -214,6 +214,12 @@ fn committed(files: &[(&str, &str)]) -> tempfile::TempDir {
 /// The JSON report of a run with `BEEUNI_LINT_STATS` set, and the counts it printed: modules read, modules
 /// parsed, texts read again, manifest files parsed.
 fn counted(dir: &Path, args: &[&str]) -> (String, [usize; 4]) {
+    let (report, [read, parsed, again, manifests, _]) = counted_all(dir, args);
+    (report, [read, parsed, again, manifests])
+}
+
+/// [`counted`], and then the git objects the run opened for their length.
+fn counted_all(dir: &Path, args: &[&str]) -> (String, [usize; 5]) {
     let mut all = if args.contains(&"--format") { vec![] } else { vec!["--format", "json"] };
     all.extend_from_slice(args);
     all.push(".");
@@ -283,6 +289,56 @@ fn a_warm_staged_run_reads_no_blob_it_has_facts_for() {
     let (warm, counts) = counted(dir.path(), &["--staged"]);
     // Only the blob a finding is shown in is read, from git, to place it.
     assert_eq!((counts, &warm), ([0, 0, 1, 0], &cold));
+}
+
+/// The pre-commit hook lints the index (`--staged`) on every commit. Once a run has made a module's facts of its
+/// blob, or has been told the blob's length, the hook finds them by the blob's id alone: it opens no git object, not
+/// even for its header (a loose object each: a file opened, mapped and inflated).
+#[test]
+fn a_warm_staged_run_opens_no_git_object() {
+    let other = MODULE.replace("'x'", "'y'");
+    let dir = committed(&[("beeuni.yaml", TWO_MODULES), ("tools/a.ts", MODULE), ("tools/b.ts", &other)]);
+    let (cold, all) = counted_all(dir.path(), &["--staged", "--no-cache"]);
+    assert_eq!(all, [2, 2, 0, 1, 2], "cold: each blob's length asked (the module limit), then the blob read");
+    // A work-tree run fills the cache: the index's stat data vouches for the files, which are not known to be the
+    // blobs (git may convert them), so the hook's first run asks each blob's length once, and marks its entry.
+    counted(dir.path(), &[]);
+    let (first, all) = counted_all(dir.path(), &["--staged"]);
+    assert_eq!(all, [0, 0, 0, 0, 2], "the hook's first warm run");
+    let (warm, all) = counted_all(dir.path(), &["--staged"]);
+    assert_eq!(all, [0, 0, 0, 0, 0], "the hook's next runs open no object");
+    assert_eq!((&first, &warm), (&cold, &cold));
+    // The entries the hook marked serve the work tree as before.
+    assert_eq!(counted_all(dir.path(), &[]).1, [0, 0, 0, 0, 0]);
+    assert_eq!(counted_all(dir.path(), &["--staged"]).1, [0, 0, 0, 0, 0], "and the hook after it");
+    // A module staged with new content: its blob's length asked, the blob read and parsed; the other untouched.
+    write(dir.path(), "tools/b.ts", b"export default {\n");
+    git(dir.path(), &["add", "tools/b.ts"]);
+    let (changed, all) = counted_all(dir.path(), &["--staged"]);
+    assert_eq!(all, [1, 1, 0, 0, 1], "{changed}");
+    assert_eq!(changed, report(dir.path(), &["--staged", "--no-cache"]));
+    assert!(changed.contains("module-syntax"), "{changed}");
+    // Made of the blob, its entry is found by the id next time; the blob is read again only to show the finding.
+    assert_eq!(counted_all(dir.path(), &["--staged"]), (changed, [0, 0, 1, 0, 0]));
+}
+
+/// The module limit holds for a blob found by its id: the entry gives its length, and a blob past the limit is
+/// reported as without its entry, with no object opened.
+#[test]
+fn a_blob_past_the_limit_is_known_by_its_entry_s_length() {
+    let dir = committed(&[
+        ("beeuni.yaml", TWO_MODULES),
+        ("tools/a.ts", MODULE),
+        ("tools/b.ts", MODULE),
+        ("small.toml", "[limits]\nmodule-bytes = 20\n"),
+    ]);
+    counted(dir.path(), &["--staged"]);
+    counted(dir.path(), &["--staged"]);
+    assert_eq!(counted_all(dir.path(), &["--staged"]).1, [0, 0, 0, 0, 0]);
+    let (limited, all) = counted_all(dir.path(), &["--staged", "--config", "small.toml"]);
+    assert_eq!(all[4], 0, "{limited}");
+    assert_eq!(limited, report(dir.path(), &["--staged", "--no-cache", "--config", "small.toml"]));
+    assert!(limited.contains("analysis-limit"), "{limited}");
 }
 
 /// Writes `files` with CRLF line breaks (as git checks them out under `core.autocrlf=true`), dated in the past (not

@@ -32,7 +32,7 @@ fn forge(dir: &Path) {
     let (facts, _) =
         cache.module::<ModuleFacts>(&blob_id(MODULE.as_bytes()), "tools/a.ts", MODULE.len()).expect("cached facts");
     let forged = ModuleCache::open(dir.to_path_buf());
-    let entry = ModuleCache::new_entry(blob_id(broken().as_bytes()), broken().len()).expect("a key");
+    let entry = ModuleCache::new_entry(blob_id(broken().as_bytes()), broken().len(), true).expect("a key");
     forged.keep(entry, "tools/a.ts", &facts);
     forged.store();
     assert!(dir.join("modules.bin").is_file());

@@ -32,7 +32,7 @@ fn id(n: usize) -> ObjectId {
 const TEXT: usize = 4096;
 
 fn new(n: usize) -> Entry {
-    ModuleCache::new_entry(id(n), TEXT).unwrap()
+    ModuleCache::new_entry(id(n), TEXT, false).unwrap()
 }
 
 /// The run's use of module `n` (a file `a.ts` whose facts are `facts(n)`), by `entry`.
@@ -177,7 +177,9 @@ fn an_entry_that_does_not_decode_is_a_miss() {
     let cache = open(dir.path());
     keep(&cache, 2, new(2));
     match &mut *cache.writing.lock().unwrap() {
-        Writing::Open(out) => out.encode(Content::new(&id(1), TEXT).unwrap().as_bytes(), "ts", &Undecodable).unwrap(),
+        Writing::Open(out) => {
+            out.encode((Content::new(&id(1), TEXT).unwrap().as_bytes(), false), "ts", &Undecodable).unwrap()
+        }
         _ => panic!("the first new entry opens the file"),
     }
     cache.store();

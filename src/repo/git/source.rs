@@ -7,6 +7,9 @@ use gix::prelude::FindExt;
 
 use super::{GitRepo, normalize, one_line, path_to_string};
 
+/// How many git objects a run opened for their length alone (for `BEEUNI_LINT_STATS`, see `stats`).
+pub static BLOB_HEADERS_READ: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 mod stat;
 
 pub use stat::IndexStat;
@@ -156,6 +159,7 @@ impl GitRepo {
 
     /// The length of the blob `id`, from its header alone (`None` when it is missing or not a blob).
     pub fn blob_len(&self, id: ObjectId) -> Option<usize> {
+        BLOB_HEADERS_READ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let header = self.repo().find_header(id).ok()?;
         (header.kind() == gix::object::Kind::Blob).then(|| usize::try_from(header.size()).ok())?
     }
