@@ -10,7 +10,7 @@ mod properties;
 mod shape;
 pub use params::Params;
 pub use properties::Properties;
-pub use shape::{Foreign, Wrapper};
+pub use shape::{Foreign, ImportedWrapper, Wrapper};
 
 /// A name or specifier of the facts: up to 24 bytes held inline, without an allocation of its own (most are
 /// short: `id`, `context`, `node:fs`, `../lib/x.ts`), and every module keeps its facts to the end of the run.
@@ -356,6 +356,8 @@ mod tests {
     #[test]
     fn what_every_module_keeps_stays_small() {
         assert!(std::mem::size_of::<Import>() <= 40, "{}", std::mem::size_of::<Import>());
+        // Every tool object keeps one to the end of the run: a wrapper's names are boxed.
+        assert!(std::mem::size_of::<ObjectExport>() <= 216, "{}", std::mem::size_of::<ObjectExport>());
         let params = Params::new(["{ a, b }", "context", "...rest"]);
         assert_eq!(
             (params.joined(), params.len(), params.first()),

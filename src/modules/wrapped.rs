@@ -5,7 +5,7 @@
 //! `export { default } from './impl'`, which fails to load when `./impl` has no default export.
 
 use super::analyse::export::{MAX_IDENTITY_EXPORTS, reexported_default};
-use super::facts::{DefaultExport, DefaultExportKind, Field, ImportKind, SyntaxError, Wrapper};
+use super::facts::{DefaultExport, DefaultExportKind, Field, ImportKind, ImportedWrapper, SyntaxError, Wrapper};
 use super::{Edges, Module};
 use crate::source::Span;
 
@@ -17,7 +17,8 @@ pub(super) fn settle_imported_wrappers(modules: &mut [Module], edges: &Edges) {
         else {
             continue;
         };
-        let Wrapper::Imported { local, imported, specifier } = &object.wrapper else { continue };
+        let Wrapper::Imported(by) = &object.wrapper else { continue };
+        let ImportedWrapper { local, imported, specifier } = &**by;
         let facts = &modules[at].facts;
         let import = facts
             .imports

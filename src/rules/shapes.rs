@@ -60,8 +60,9 @@ pub fn named_help(named: &NamedToolObject) -> String {
             "`{name}` holds the tool object (`tool()` of `ai` returns the object it is given), but only as a named export: add `export default {name}`{}",
             then_rename(named.foreign)
         ),
-        Wrapper::Identity(helper) | Wrapper::Imported { local: helper, .. } => format!(
-            "`{name}` holds the tool object (`{helper}()` returns the object it is given), but only as a named export: add `export default {name}`{}",
+        Wrapper::Identity(_) | Wrapper::Imported(_) => format!(
+            "`{name}` holds the tool object (`{}()` returns the object it is given), but only as a named export: add `export default {name}`{}",
+            named.wrapper.helper().unwrap_or_default(),
             then_rename(named.foreign)
         ),
         Wrapper::None => format!(

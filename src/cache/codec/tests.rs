@@ -89,7 +89,7 @@ fn rich_facts() -> Vec<ModuleFacts> {
             description: Field::Found { span: wide(7), value: Description::Text { blank: true } },
             parameters: field(8),
             execute: Field::Found { span: wide(9), value: Execute::Other },
-            wrapper: Wrapper::Imported { local: "define".into(), imported: long.into(), specifier: "../lib/x".into() },
+            wrapper: Wrapper::imported("define", long, "../lib/x"),
             foreign: Foreign::from_bits(6).unwrap(),
         },
         ObjectExport {

@@ -218,11 +218,11 @@ fn shape(w: &mut Writer, wrapper: &Wrapper, foreign: Foreign) {
             w.str(name);
         }
         Wrapper::LangChain => w.byte(3),
-        Wrapper::Imported { local, imported, specifier } => {
+        Wrapper::Imported(by) => {
             w.byte(4);
-            w.str(local);
-            w.str(imported);
-            w.str(specifier);
+            w.str(&by.local);
+            w.str(&by.imported);
+            w.str(&by.specifier);
         }
     }
     w.byte(foreign.bits());
@@ -234,7 +234,7 @@ fn read_shape(r: &mut Reader) -> Option<(Wrapper, Foreign)> {
         1 => Wrapper::AiSdk,
         2 => Wrapper::Identity(r.str()?.into()),
         3 => Wrapper::LangChain,
-        4 => Wrapper::Imported { local: r.str()?.into(), imported: r.str()?.into(), specifier: r.str()?.into() },
+        4 => Wrapper::imported(r.str()?, r.str()?, r.str()?),
         _ => return None,
     };
     Some((wrapper, Foreign::from_bits(r.byte()?)?))

@@ -63,7 +63,7 @@ impl<'b, 'a> Scope<'b, 'a> {
                 Expression::CallExpression(call) if wrapper == Wrapper::None => {
                     let (by, object) = self.wrapped_object(call)?;
                     // Whether an imported helper returns its argument is known only at the modules stage.
-                    if matches!(by, Wrapper::Imported { .. }) {
+                    if matches!(by, Wrapper::Imported(_)) {
                         return None;
                     }
                     wrapper = by;

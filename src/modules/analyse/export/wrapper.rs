@@ -34,7 +34,7 @@ impl<'b, 'a> Scope<'b, 'a> {
         let wrapper = match self.bindings.get(local)? {
             // A relative module's export: whether it returns its argument is known once that module is read.
             Binding::Import { source, imported } if source.starts_with('.') => {
-                Wrapper::Imported { local: local.into(), imported: (*imported).into(), specifier: (*source).into() }
+                Wrapper::imported(local, imported, source)
             }
             binding if self.is_identity_binding(binding) => Wrapper::Identity(local.into()),
             _ => return None,

@@ -88,7 +88,7 @@ fn opencode_tools() {
     assert!(run("a.ts", text).execute.is_none());
     // A project's own `tool`, or one from nowhere, is not the opencode form (the modules stage settles whether the
     // imported one returns its argument: `crate::modules::wrapped`).
-    let imported = Wrapper::Imported { local: "tool".into(), imported: "tool".into(), specifier: "./tool".into() };
+    let imported = Wrapper::imported("tool", "tool", "./tool");
     let facts = run("a.ts", "import { tool } from './tool'\nexport default tool({})");
     assert_eq!(object(&facts).wrapper, imported);
     assert_eq!(why(kind("a.ts", "export default tool.define({})")), "a call to `tool.define(...)`");

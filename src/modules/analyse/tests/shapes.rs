@@ -92,8 +92,7 @@ fn imported_wrappers_and_identity_exports() {
     let text =
         "import { defineTool as define } from '../lib/define'\nexport default define({BODY})".replace("{BODY}", BODY);
     let wrapper = object(&run("a.ts", &text)).wrapper.clone();
-    let expected =
-        Wrapper::Imported { local: "define".into(), imported: "defineTool".into(), specifier: "../lib/define".into() };
+    let expected = Wrapper::imported("define", "defineTool", "../lib/define");
     assert_eq!(wrapper, expected);
     let helper = "export function a<T>(t: T): T { return t }\n\
                   export const b = (t) => t, c = (t) => ({ ...t })\n\
