@@ -11,6 +11,7 @@ mod discover;
 mod paths;
 mod source;
 mod staged;
+mod trees;
 
 pub use base::Base;
 pub use diff::changed_lines;
@@ -32,6 +33,8 @@ pub struct GitRepo {
     repo: Mutex<gix::Repository>,
     /// The index as read at discovery, for `GitSource::Index` lookups.
     index: gix::worktree::Index,
+    /// The tree objects read so far (change-aware runs look paths up below a commit's tree).
+    trees: trees::Trees,
 }
 
 impl GitRepo {

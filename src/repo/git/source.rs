@@ -3,7 +3,6 @@
 use gix::ObjectId;
 use gix::index::entry::Flags;
 use gix::objs::tree::{EntryKind as TreeEntryKind, EntryMode};
-use gix::prelude::FindExt;
 
 use super::{GitRepo, normalize, one_line, path_to_string};
 
@@ -92,15 +91,12 @@ impl GitRepo {
             }
             return None;
         };
-        let mut buf = Vec::new();
         let mut start = 0;
         for end in folders {
-            let entries = self.repo().objects.find_tree_iter(&tree, &mut buf).ok()?;
-            let name = &path.as_bytes()[start..end];
-            let entry = entries.map_while(Result::ok).find(|entry| entry.filename == name)?;
-            match TreeEntryKind::from(entry.mode) {
-                TreeEntryKind::Link => return found(end, entry.oid.to_owned()),
-                TreeEntryKind::Tree => tree = entry.oid.to_owned(),
+            let (id, mode) = self.tree(tree)?.find(&path.as_bytes()[start..end])?;
+            match TreeEntryKind::from(mode) {
+                TreeEntryKind::Link => return found(end, id),
+                TreeEntryKind::Tree => tree = id,
                 _ => return None,
             }
             start = end + 1;
@@ -177,10 +173,10 @@ impl GitRepo {
         }
     }
 
-    /// The id and mode at `path` below `tree`, reading one tree object per path component. A symlink or submodule
-    /// on the way ends the walk: its object is no tree, so the next component is not found.
+    /// The id and mode at `path` below `tree`, one tree object per path component (each read once a run: see
+    /// [`super::trees`]). A symlink or submodule on the way ends the walk: its object is no tree, so the next
+    /// component is not found.
     fn tree_entry(&self, tree: ObjectId, path: &str) -> Option<(ObjectId, EntryMode)> {
-        let mut buf = Vec::new();
         let mut found: Option<(ObjectId, EntryMode)> = None;
         for name in path.split('/') {
             let current = match found {
@@ -188,9 +184,7 @@ impl GitRepo {
                 Some((id, mode)) if mode.is_tree() => id,
                 Some(_) => return None,
             };
-            let entries = self.repo().objects.find_tree_iter(&current, &mut buf).ok()?;
-            let entry = entries.map_while(Result::ok).find(|entry| entry.filename == name.as_bytes())?;
-            found = Some((entry.oid.to_owned(), entry.mode));
+            found = Some(self.tree(current)?.find(name.as_bytes())?);
         }
         found
     }
@@ -205,15 +199,8 @@ impl GitRepo {
     }
 
     fn tree_names(&self, tree: ObjectId, dir: &str) -> Vec<String> {
-        let Some(id) = self.tree_at(tree, dir) else {
-            return Vec::new();
-        };
-        let mut buf = Vec::new();
-        let entries = self.repo().objects.find_tree_iter(&id, &mut buf);
-        match entries {
-            Ok(entries) => entries.map_while(Result::ok).map(|entry| path_to_string(entry.filename)).collect(),
-            Err(_) => Vec::new(),
-        }
+        let tree = self.tree_at(tree, dir).and_then(|id| self.tree(id));
+        tree.map_or_else(Vec::new, |tree| tree.names().map(|name| path_to_string(name.into())).collect())
     }
 
     /// In a sparse index, a folder outside the sparse-checkout cone is one entry `dir/` holding its tree. Returns that
