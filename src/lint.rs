@@ -109,6 +109,8 @@ pub struct Loaded {
     pub checkout: repo::checkout::Checkout,
     pub config: config::Config,
     pub sides: Option<change::Sides>,
+    /// The cache the project was built with, for a second build of the run (`impact`'s base side reads it too).
+    pub cache: Option<cache::ModuleCache>,
 }
 
 /// Discovers the repository that holds `options.path`, reads its config and builds the model (and, for a
@@ -180,7 +182,7 @@ pub fn load_over(
     });
     project.base = sides.as_ref().map(|sides| change::base_facts(&project, &checkout, sides));
     project.removed_on_purpose = config.removed_beeuni_tools.iter().map(|(name, _)| name.clone()).collect();
-    Ok(Loaded { project, checkout, config, sides })
+    Ok(Loaded { project, checkout, config, sides, cache })
 }
 
 /// The `--xcsh` folders, relative to the project root (each must be a folder inside it).
@@ -221,7 +223,7 @@ pub fn lint_then<T>(
     if options.only_changed && options.base.is_none() && !options.staged {
         return Err(Error::Usage("`--only-changed` needs a change to look at: add `--base REV` or `--staged`".into()));
     }
-    let Loaded { mut project, checkout, mut config, sides } = load_with(options, overlay)?;
+    let Loaded { mut project, checkout, mut config, sides, .. } = load_with(options, overlay)?;
     let found = rules::check(&project);
     let files = project.sources.len();
     // The config joins the sources only when a finding points into it.

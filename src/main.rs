@@ -9,7 +9,7 @@ mod cli;
 mod replay;
 mod run;
 
-use beeuni_lint::lint::CheckOptions;
+use beeuni_lint::lint::{CacheChoice, CheckOptions};
 use beeuni_lint::source::escape::{escape_lines, prefixed_lines};
 use beeuni_lint::{cache, listing, render, rules};
 use clap::Parser;
@@ -142,6 +142,8 @@ fn impact(args: &cli::ImpactArgs) -> Result<u8, String> {
     for path in run::projects_of(&paths, args.staged, args.config.as_deref())?.0 {
         let mut options = CheckOptions::new(path);
         (options.config, options.base, options.staged) = (args.config.clone(), args.base.clone(), args.staged);
+        // The facts a `check` of the project cached serve both sides; `impact` itself writes nothing.
+        options.cache = CacheChoice::ReadOnly(Box::new(CacheChoice::ProjectRoot));
         let policy = args.policy.then_some(args.approved);
         let compared =
             beeuni_lint::impact::load::project_judged(&options, policy).map_err(|error| error.to_string())?;
@@ -167,7 +169,11 @@ fn impact(args: &cli::ImpactArgs) -> Result<u8, String> {
         ));
     }
     let fails = document.projects.iter().filter_map(|p| p.policy.as_ref()).any(|v| v.fails());
-    print(&text).map(|()| u8::from(fails))
+    print(&text)?;
+    if std::env::var_os(beeuni_lint::stats::VARIABLE).is_some() {
+        eprintln!("{}", beeuni_lint::stats::line());
+    }
+    Ok(u8::from(fails))
 }
 
 fn rules_table() -> String {

@@ -3,6 +3,7 @@
 //! that only the change differs.
 
 use super::{ProjectImpact, SideModel, compare};
+use crate::cache::ModuleCache;
 use crate::error::Error;
 use crate::lint::{self, CheckOptions, Loaded};
 use crate::project::{Project, ProjectInput};
@@ -29,12 +30,15 @@ pub fn project(options: &CheckOptions) -> Result<Compared, Error> {
 /// [`project`], and with `Some(approved)` (`--policy`, `--approved`) the impact judged by the policy
 /// ([`super::policy::judge`]).
 pub fn project_judged(options: &CheckOptions, policy: Option<bool>) -> Result<Compared, Error> {
-    let Loaded { project: head, checkout, config, sides } = lint::load(options)?;
+    let Loaded { project: head, checkout, config, sides, cache } = lint::load(options)?;
     // `lint::load` reads the two sides when `--base` or `--staged` asks for them.
     let Some(sides) = sides else {
         return Err(Error::Usage(NEEDS_TWO_VERSIONS.into()));
     };
     let base_checkout = checkout.at(sides.base);
+    // The base's modules are found in the cache by their blob ids, as the head's are by theirs: most are the same
+    // files, and the lint that ran before (the Action's, a hook's) has the facts of every one. Read, never written.
+    let cache = cache.map(ModuleCache::read_only);
     let base = match (sides.base, discover::manifest(&base_checkout)) {
         (Side::Empty, _) | (_, Err(_) | Ok(Err(_))) => None,
         (_, Ok(Ok(manifest))) => Some(Project::build(ProjectInput {
@@ -43,7 +47,7 @@ pub fn project_judged(options: &CheckOptions, policy: Option<bool>) -> Result<Co
             xcsh_paths: Vec::new(),
             harness_tools: config.harness_tools.clone(),
             parsed: &modules::Reused::default(),
-            cache: None,
+            cache: cache.as_ref(),
             keep_texts: false,
             module_bytes: config.module_bytes(),
         })),

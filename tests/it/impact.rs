@@ -377,6 +377,36 @@ fn project_tools_added_removed_and_their_schema_changed() {
     }
 }
 
+/// `impact` reads the facts a `check` of the project cached for both sides (the base's unchanged modules are the
+/// same blobs as the head's), writes no cache of its own, and says the same with the cache as without it.
+#[test]
+fn impact_reads_the_facts_a_check_cached_and_writes_none() {
+    let yaml = "tools:\n  crm: ./tools/crm.ts\n  old: ./tools/old.ts\nagents:\n  a:\n    tools: [crm, old]\n";
+    let repo = two_commits(
+        &[("beeuni.yaml", yaml), ("tools/crm.ts", CRM_BEFORE), ("tools/old.ts", MODULE)],
+        &[("beeuni.yaml", yaml), ("tools/crm.ts", CRM_AFTER), ("tools/old.ts", MODULE)],
+    );
+    let stats = |args: &[&str]| {
+        let run = crate::common::bin(&repo.dir).env("BEEUNI_LINT_STATS", "1").args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+        let line =
+            stderr.lines().find_map(|l| l.strip_prefix("stats: modules read ")).unwrap_or_else(|| panic!("{stderr}"));
+        let parsed: usize =
+            line.split(", parsed ").nth(1).and_then(|rest| rest.split(';').next()?.parse().ok()).unwrap();
+        (String::from_utf8_lossy(&run.stdout).into_owned(), parsed)
+    };
+    let args = ["impact", "--base", "main", "--format", "json"];
+    let (cold, parsed) = stats(&args);
+    assert_eq!(parsed, 4, "no cache: both sides' two modules");
+    assert!(!repo.path(".beeuni-lint-cache").exists(), "impact leaves no cache behind");
+    assert_ne!(bin_in(&repo.dir, &["check", "."]).code, 2);
+    let cache = std::fs::read(repo.path(".beeuni-lint-cache/modules.bin")).unwrap();
+    let (warm, parsed) = stats(&args);
+    assert_eq!(parsed, 1, "only the base's crm.ts, which no check of the head saw");
+    assert_eq!(warm, cold);
+    assert_eq!(std::fs::read(repo.path(".beeuni-lint-cache/modules.bin")).unwrap(), cache, "read, never written");
+}
+
 #[test]
 fn a_module_reformatted_is_not_a_change() {
     let spaced = CRM_BEFORE.replace("{ type: 'object',", "{\n    type: 'object',\n   ");
