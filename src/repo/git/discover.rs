@@ -7,9 +7,6 @@ use gix::worktree::stack::state::ignore::Source;
 
 use super::{GitRepo, one_line, paths};
 
-/// The most bytes of inflated delta bases kept for the next blob read from a pack (least recently used first out).
-const PACK_CACHE: usize = 8 * 1024 * 1024;
-
 impl GitRepo {
     /// Discover the repository whose work tree holds `path` (a folder or file; walks up like git does).
     /// Ok(None) when `path` is not inside a git work tree (or the repository is bare).
@@ -91,7 +88,7 @@ impl GitRepo {
         // Nor a cache of delta bases: each blob of a pack read for a commit's side (`--base`, `impact`) inflated its
         // whole delta chain again (git stores a file's versions, and files alike, as chains up to 50 deep), 240,000
         // instructions a 2 KB module at the 2,000-module bench.
-        repo.objects.set_pack_cache(|| Box::new(gix::odb::pack::cache::lru::MemoryCappedHashmap::new(PACK_CACHE)));
+        repo.objects.set_pack_cache(|| Box::<super::trees::DeltaBases>::default());
 
         Ok(Some(GitRepo {
             root,
