@@ -131,10 +131,11 @@ pub fn access(project: &Project) -> Result<Vec<AgentAccess>, TooLarge> {
                 if invalid {
                     return Vec::new();
                 }
+                let named = Named::of(agent);
                 tools
                     .iter()
                     .filter_map(|(tool, source)| {
-                        why(agent, tool, standard).map(|why| Callable { name: tool.to_string(), source: *source, why })
+                        named.why(tool, standard).map(|why| Callable { name: tool.to_string(), source: *source, why })
                     })
                     .collect()
             })
@@ -197,32 +198,46 @@ pub fn shares_permission(named: &str, tool: &str, standard: bool) -> bool {
     standard && named != tool && SHARED_WRITE_GROUP.contains(&named) && SHARED_WRITE_GROUP.contains(&tool)
 }
 
-/// Why `agent` can call `tool` on that harness, or `None` when it cannot.
-fn why(agent: &AgentDecl, tool: &str, standard: bool) -> Option<String> {
-    if standard && PTY_TOOLS.contains(&tool) {
-        return why(agent, "bash", true).map(|_| "follows `bash`".to_string());
+/// An agent's `tools:` made ready to be asked of every tool: the names it lists, excludes or sets to `false` in a
+/// set (asked of each tool of the project, a search of a list as long as the project's tools was quadratic:
+/// 6 G instructions for `agents` at 4,000 tools), and those of them that share a permission, in their order.
+struct Named<'a> {
+    tools: &'a ToolList,
+    names: HashSet<&'a str>,
+    /// `*` is in the list.
+    star: bool,
+    /// The names of `names` in [`SHARED_WRITE_GROUP`], in the order written.
+    shared: Vec<&'a str>,
+}
+
+impl<'a> Named<'a> {
+    fn of(agent: &'a AgentDecl) -> Self {
+        let named: Vec<&str> = match &agent.tools {
+            ToolList::List(items) | ToolList::Exclude(items) => items.iter().map(|t| t.name.as_str()).collect(),
+            ToolList::Map(items) => items.iter().filter(|(_, on)| !on).map(|(t, _)| t.name.as_str()).collect(),
+            ToolList::All | ToolList::None | ToolList::Invalid => Vec::new(),
+        };
+        let shared = named.iter().copied().filter(|name| SHARED_WRITE_GROUP.contains(name)).collect();
+        let star = matches!(agent.tools, ToolList::List(_)) && named.contains(&"*");
+        Named { tools: &agent.tools, names: named.into_iter().collect(), star, shared }
     }
-    let group = |named: &str| shares_permission(named, tool, standard);
-    match &agent.tools {
-        ToolList::All => Some("`all`".into()),
-        ToolList::None | ToolList::Invalid => None,
-        ToolList::List(items) => {
-            if items.iter().any(|t| t.name == tool) {
-                Some("listed".into())
-            } else if items.iter().any(|t| t.name == "*") {
-                Some("`*` in the list".into())
-            } else {
-                items.iter().find(|t| group(&t.name)).map(|t| format!("shares a permission with `{}`", t.name))
-            }
+
+    /// Why the agent can call `tool` on that harness, or `None` when it cannot.
+    fn why(&self, tool: &str, standard: bool) -> Option<String> {
+        if standard && PTY_TOOLS.contains(&tool) {
+            return self.why("bash", true).map(|_| "follows `bash`".to_string());
         }
-        ToolList::Exclude(items) => match items.iter().find(|t| t.name == tool || group(&t.name)) {
-            Some(_) => None,
-            None => Some("not excluded".into()),
-        },
-        ToolList::Map(items) => match items.iter().find(|(t, on)| !on && (t.name == tool || group(&t.name))) {
-            Some(_) => None,
-            None => Some("not set to `false`".into()),
-        },
+        let mut sharing = self.shared.iter().filter(|named| shares_permission(named, tool, standard));
+        match self.tools {
+            ToolList::All => Some("`all`".into()),
+            ToolList::None | ToolList::Invalid => None,
+            ToolList::List(_) if self.names.contains(tool) => Some("listed".into()),
+            ToolList::List(_) if self.star => Some("`*` in the list".into()),
+            ToolList::List(_) => sharing.next().map(|named| format!("shares a permission with `{named}`")),
+            ToolList::Exclude(_) | ToolList::Map(_) if self.names.contains(tool) || sharing.next().is_some() => None,
+            ToolList::Exclude(_) => Some("not excluded".into()),
+            ToolList::Map(_) => Some("not set to `false`".into()),
+        }
     }
 }
 
@@ -302,7 +317,9 @@ fn cell(names: &[String], full: &[&str]) -> String {
     if names.is_empty() {
         return "-".to_string();
     }
-    let missing: Vec<&str> = full.iter().copied().filter(|f| !names.iter().any(|n| n == f)).collect();
+    // By hash: a row holds up to every tool of its source, and each of those is looked for in it.
+    let held: HashSet<&str> = names.iter().map(String::as_str).collect();
+    let missing: Vec<&str> = full.iter().copied().filter(|f| !held.contains(f)).collect();
     if missing.is_empty() && names.len() > 1 {
         return "all".to_string();
     }
