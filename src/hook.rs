@@ -34,7 +34,18 @@ pub fn staged_projects(start: &Path) -> Result<Vec<PathBuf>, crate::error::Error
         .map_err(|e| crate::error::Error::Path(format!("cannot open `{}`: {e}", start.display())))?;
     let here = here.strip_prefix(git.root()).map(slashed).unwrap_or_default();
     let around = roots.iter().filter(|root| holds(root, &here)).max_by_key(|root| root.len());
-    let selected = roots.iter().filter(|root| changed.iter().any(|path| holds(root, path)) || Some(*root) == around);
+    // The roots that hold a staged path: each path's folders looked up, where asking every root of every path was
+    // roots times paths (a large commit in a large monorepo).
+    let root_set: std::collections::HashSet<&str> = roots.iter().map(String::as_str).collect();
+    let touched: std::collections::HashSet<&str> = changed
+        .iter()
+        .flat_map(|path| {
+            let folders = path.match_indices('/').map(|(end, _)| &path[..end]);
+            std::iter::once("").chain(folders).chain(std::iter::once(path.as_str()))
+        })
+        .filter(|folder| root_set.contains(folder))
+        .collect();
+    let selected = roots.iter().filter(|root| touched.contains(root.as_str()) || Some(*root) == around);
     Ok(selected.map(|root| git.root().join(root)).collect())
 }
 

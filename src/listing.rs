@@ -132,6 +132,9 @@ fn skipped_modules(project: &Project) -> HashSet<&str> {
         }
     }
     let by_file: HashMap<FileId, &Module> = project.modules.iter().map(|m| (m.file, m)).collect();
+    // The declarations by where their entry starts, made at the first finding at an entry (`module-missing`):
+    // searched for each finding, the declarations were tools times findings.
+    let mut by_entry: Option<HashMap<(FileId, usize), Vec<&str>>> = None;
     let mut skipped = HashSet::new();
     for finding in findings.iter().filter(|d| d.severity == Severity::Error && !d.message.ends_with(AT_CALL)) {
         let at = &finding.primary;
@@ -142,13 +145,18 @@ fn skipped_modules(project: &Project) -> HashSet<&str> {
             Some(helper) => skipped.extend(
                 helper.loaded_by().iter().map(|&(root, _)| project.module_path(&project.modules[root as usize])),
             ),
-            None => skipped.extend(
-                project
-                    .tools
-                    .iter()
-                    .filter(|d| d.file == at.file && d.entry().start() == at.span.start())
-                    .filter_map(|d| d.module_path()),
-            ),
+            None => {
+                let by_entry = by_entry.get_or_insert_with(|| {
+                    let mut by_entry: HashMap<(FileId, usize), Vec<&str>> = HashMap::new();
+                    for decl in &project.tools {
+                        if let Some(path) = decl.module_path() {
+                            by_entry.entry((decl.file, decl.entry().start())).or_default().push(path);
+                        }
+                    }
+                    by_entry
+                });
+                skipped.extend(by_entry.get(&(at.file, at.span.start())).into_iter().flatten().copied());
+            }
         }
     }
     skipped
@@ -157,8 +165,9 @@ fn skipped_modules(project: &Project) -> HashSet<&str> {
 /// The xcsh tools the loader registers: valid names, not a built-in's, the first of a name.
 fn xcsh_tools(project: &Project) -> Vec<XcshListed> {
     let mut listed: Vec<XcshListed> = Vec::new();
+    let mut seen = HashSet::new();
     for (name, module, _) in project.xcsh.named_tools() {
-        if XCSH_BUILTIN_TOOLS.contains(&name) || listed.iter().any(|t| t.name == name) {
+        if XCSH_BUILTIN_TOOLS.contains(&name) || !seen.insert(name) {
             continue;
         }
         listed.push(XcshListed { name: name.to_string(), path: project.file(module.file).shown.to_string() });

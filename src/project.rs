@@ -68,8 +68,8 @@ pub struct BaseFacts {
     pub loaded_beeuni: Vec<&'static str>,
     /// Where each loaded Beeuni tool was declared at the base: (name, project-relative file).
     pub beeuni_declared_in: Vec<(String, String)>,
-    /// Names declared under `tools:` that are not Beeuni tools.
-    pub project_tools: Vec<String>,
+    /// Names declared under `tools:` that are not Beeuni tools (looked up for every name of every agent's list).
+    pub project_tools: std::collections::HashSet<String>,
 }
 
 pub struct ProjectInput<'a> {
@@ -207,8 +207,7 @@ impl Project {
     /// Did the change being checked remove the project tool `name` (declared at the base, no longer declared)?
     /// An agent list naming it gets `removed-tool-in-use`, which says why, and not also `unknown-tool`.
     pub fn removed_by_change(&self, name: &str) -> bool {
-        self.base.as_ref().is_some_and(|base| base.project_tools.iter().any(|tool| tool == name))
-            && !self.is_declared(name)
+        self.base.as_ref().is_some_and(|base| base.project_tools.contains(name)) && !self.is_declared(name)
     }
 
     /// The position in `tools` of the first declaration of `name`.

@@ -109,9 +109,11 @@ fn tool_names(project: &Project) -> Vec<(String, String)> {
     let harness = project.harness.names().filter(|n| project.harness.tier(n) == Some(HarnessTier::One));
     let mut out: Vec<(String, String)> = harness.map(|n| (n.to_string(), "harness tool".into())).collect();
     out.extend(project.loaded_beeuni.iter().map(|n| (n.to_string(), "Beeuni tool".into())));
+    // The names so far by hash: a search of `out` for each declaration was quadratic in the project's tools.
+    let mut seen: std::collections::HashSet<String> = out.iter().map(|(n, _)| n.clone()).collect();
     for decl in project.tools.iter().filter(|d| !catalog::is_beeuni(&d.name)) {
         if let Some(path) = decl.module_path()
-            && !out.iter().any(|(n, _)| *n == decl.name)
+            && seen.insert(decl.name.to_string())
         {
             out.push((decl.name.to_string(), format!("project tool ({})", escape(path))));
         }

@@ -1,6 +1,8 @@
 use crate::diagnostic::{Diagnostic, Label};
 use crate::manifest::agents::Secrets;
+use crate::modules::facts::InlineStr;
 use crate::project::Project;
+use std::collections::HashSet;
 
 crate::rules::declare_rule! {
     /// An agent can call a tool whose module reads a secret the agent is not granted.
@@ -78,16 +80,20 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
         let (Secrets::List(granted), Some(key)) = (&agent.secrets, agent.secrets_key) else {
             continue;
         };
+        let granted: HashSet<&str> = granted.iter().map(String::as_str).collect();
         for module in &project.modules {
+            // What the module reads and the agent is not granted, first: most modules read none, and whether the
+            // agent can call the tool is a search of its list.
+            let ungranted = |name: &&InlineStr| secrets.contains(name.as_str()) && !granted.contains(name.as_str());
+            if !module.facts.context_env.iter().any(|name| ungranted(&name)) {
+                continue;
+            }
             for &index in &module.declared_by {
                 let tool = &project.tools[index];
                 if !project.can_call(agent, &tool.name) {
                     continue;
                 }
-                for name in &module.facts.context_env {
-                    if !secrets.contains(name.as_str()) || granted.iter().any(|g| g == name) {
-                        continue;
-                    }
+                for name in module.facts.context_env.iter().filter(ungranted) {
                     let message = format!(
                         "agent `{}` can call `{}`, whose module reads `context.env.{name}`, but its `secrets:` does not grant `{name}`",
                         agent.name, tool.name

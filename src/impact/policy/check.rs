@@ -6,23 +6,31 @@ use super::{Verdict, severity};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::report::Report;
 use crate::rules::policy_gain;
-use crate::source::{SourceFile, Span};
+use crate::source::{FileId, SourceFile, Span};
+use std::collections::HashMap;
 
 /// Adds the verdict's findings at or above `min` to `report` (and the head's config to its files, when a finding
 /// points into it).
 pub fn add(report: &mut Report, verdict: &Verdict, min: Severity) {
+    // The files by the path shown, the first of a path (each finding looked for among every module's file was
+    // findings times files).
+    let mut by_shown: HashMap<String, FileId> = HashMap::new();
+    for (at, file) in report.sources.iter_mut().enumerate() {
+        by_shown.entry(file.shown.to_string()).or_insert(at);
+    }
     for finding in &verdict.findings {
         let severity = severity(verdict, finding);
         if severity < min {
             continue;
         }
-        let known = report.sources.iter_mut().position(|file| file.shown == finding.path);
-        let file = match known {
-            Some(file) => file,
+        let file = match by_shown.get(&finding.path) {
+            Some(&file) => file,
             None => {
                 let config = verdict.config.as_ref().filter(|(path, _)| *path == finding.path);
                 let text = config.map(|(_, text)| text.clone()).unwrap_or_default();
-                report.sources.add_shown(SourceFile::new(finding.path.as_str(), text))
+                let file = report.sources.add_shown(SourceFile::new(finding.path.as_str(), text));
+                by_shown.insert(finding.path.clone(), file);
+                file
             }
         };
         let span = span_at(report.sources.get(file), finding.line, finding.column);
