@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The cost gate: instructions of `beeuni-lint check`, cold, warm and replayed, against a committed baseline.
+"""The cost gate: instructions of `beeuni-lint` (check cold, warm and replayed, the hook, ls, agents, impact), against a committed baseline.
 
 usage: bench/cost_gate.py [--binary target/release/beeuni-lint] [--baseline bench/cost-baseline.json] [--bless]
 
@@ -11,6 +11,9 @@ the whole process executes (valgrind's callgrind, every thread) of
   for two seconds first) and nothing changed since: the run is replayed from its record;
 - warm: the same after one module changed: the record does not hold, the module is analysed again and every
   other one comes from the cache (and no record is written: the module changed just now);
+- hook: `check --staged` (the pre-commit hook's run), its cache filled by the run before;
+- ls, agents: `ls` and `agents --json`;
+- impact: `impact --base HEAD~1` once that module's change is committed;
 each with one analysis thread (`RAYON_NUM_THREADS=1`, so that work stealing cannot move work between threads),
 a fixed environment (no colour, no terminal, a home of its own, no system or user git configuration) and its
 output to a file. Nothing is timed with a clock: a count is the same on a busy machine and an idle one.
@@ -61,7 +64,8 @@ SETTLE = 2.3
 
 
 def measure(binary, project):
-    """{"cold": N, "replay": N, "warm": N} for the project the baseline describes."""
+    """{"cold": N, "replay": N, "warm": N, "hook": N, "ls": N, "agents": N, "impact": N} for the project the baseline
+    describes."""
     if shutil.which("valgrind") is None:
         sys.exit("cost gate: valgrind is not installed (apt-get install valgrind)")
     # A new folder of a fixed name length: the project's path is part of what a run copies and prints.
@@ -91,6 +95,18 @@ def measure(binary, project):
         with open(module, "a") as f:
             f.write("// changed\n")
         counts["warm"] = instructions(check + ["--cache-dir", cache], out, env, log)
+        # The hook's run: the index (which still holds the module as it was), its cache filled by the run before.
+        hook = check + ["--staged", "--cache-dir", os.path.join(scratch, "hook-cache")]
+        subprocess.run(hook, cwd=out, env=env, capture_output=True)
+        counts["hook"] = instructions(hook, out, env, log)
+        counts["ls"] = instructions([binary, "ls"], out, env, log)
+        counts["agents"] = instructions([binary, "agents", "--json"], out, env, log)
+        # The change committed, and compared with the commit before (no cache of the project's own: both sides
+        # analysed).
+        dated = dict(env, GIT_AUTHOR_DATE="2026-01-01T00:00:00Z", GIT_COMMITTER_DATE="2026-01-01T00:00:00Z")
+        subprocess.run(["git", "-c", "user.name=gate", "-c", "user.email=gate@example.com", "commit", "-qam", "change"],
+                       cwd=out, env=dated, check=True, stdout=subprocess.DEVNULL)
+        counts["impact"] = instructions([binary, "impact", "--base", "HEAD~1", "--format", "json"], out, env, log)
         return counts
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -111,14 +127,18 @@ def main():
         baseline["instructions"] = counts
         with open(a.baseline, "w") as f:
             f.write(json.dumps(baseline, indent=2) + "\n")
-        print(f"cost gate: blessed cold {counts['cold']:,}, replay {counts['replay']:,}, warm {counts['warm']:,} "
-              f"instructions into "
-              f"{os.path.relpath(a.baseline, ROOT)}: commit it, saying why the cost moved")
+        blessed = ", ".join(f"{name} {count:,}" for name, count in counts.items())
+        print(f"cost gate: blessed {blessed} instructions into {os.path.relpath(a.baseline, ROOT)}: commit it, saying "
+              "why the cost moved")
         return
     tolerance = baseline["tolerance"]
     failed = []
     for name, count in counts.items():
-        base = baseline["instructions"][name]
+        base = baseline["instructions"].get(name)
+        if base is None:
+            print(f"cost gate: {name:<6} {count:>14,} instructions, not in the baseline: FAILED (bless it)")
+            failed.append(name)
+            continue
         change = count / base - 1
         verdict = "ok"
         if change > tolerance:
