@@ -138,9 +138,13 @@ pub fn rounds(
         for d in &chosen {
             *wanted.entry(key(report, d)).or_default() += 1;
         }
+        // Every finding's key counted once a side (counted again for each key wanted, the findings were walked
+        // once per fix chosen).
+        let (before, now) = (counts(report), counts(&after));
+        let count = |counts: &HashMap<Key, usize>, k: &Key| counts.get(k).copied().unwrap_or(0);
         let failed: Vec<&Key> = wanted
             .iter()
-            .filter(|(k, n)| count(report, k).saturating_sub(count(&after, k)) < **n)
+            .filter(|(k, n)| count(&before, k).saturating_sub(count(&now, k)) < **n)
             .map(|(k, _)| k)
             .collect();
         if failed.is_empty() {
@@ -160,7 +164,8 @@ pub fn rounds(
             plan.last = access;
             continue;
         }
-        for d in chosen.iter().filter(|d| failed.contains(&&key(report, d))) {
+        let failed_keys: std::collections::HashSet<&Key> = failed.iter().copied().collect();
+        for d in chosen.iter().filter(|d| failed_keys.contains(&key(report, d))) {
             let reason = "it does not remove its finding".into();
             plan.dropped.push(Dropped { applied: applied(report, d), reason });
         }
@@ -170,8 +175,13 @@ pub fn rounds(
     Ok(plan)
 }
 
-fn count(report: &Report, wanted: &Key) -> usize {
-    report.diagnostics.iter().filter(|d| key(report, d) == *wanted).count()
+/// How many findings of the report have each key.
+fn counts(report: &Report) -> HashMap<Key, usize> {
+    let mut counts = HashMap::new();
+    for d in &report.diagnostics {
+        *counts.entry(key(report, d)).or_default() += 1;
+    }
+    counts
 }
 
 /// Keeps a file's bytes as they were before the first fix touched it.

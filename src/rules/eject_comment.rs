@@ -1,6 +1,7 @@
 use crate::diagnostic::{Diagnostic, Label};
-use crate::manifest::tools::ejected_from;
+use crate::manifest::tools::{ToolDecl, ejected_from};
 use crate::project::Project;
+use std::collections::HashMap;
 
 crate::rules::declare_rule! {
     /// A `# ejected from beeuni:<x>` comment sits on the line of another tool.
@@ -40,18 +41,25 @@ crate::rules::declare_rule! {
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for manifest in &project.graph.files {
         let source = project.file(manifest.file);
+        // The file's declarations by line, made at its first eject comment (searched for each comment, the
+        // declarations were comments times tools).
+        let mut by_line: Option<HashMap<usize, Vec<&ToolDecl>>> = None;
         for comment in &manifest.doc.comments {
             let Some(named) = ejected_from(&comment.text) else {
                 continue;
             };
             let line = source.line_index(comment.span.start());
-            let mut on_line = project
-                .tools
-                .iter()
-                .filter(|d| d.file == manifest.file && source.line_index(d.name_span().start()) == line);
+            let by_line = by_line.get_or_insert_with(|| {
+                let mut by_line: HashMap<usize, Vec<&ToolDecl>> = HashMap::new();
+                for decl in project.tools.iter().filter(|d| d.file == manifest.file) {
+                    by_line.entry(source.line_index(decl.name_span().start())).or_default().push(decl);
+                }
+                by_line
+            });
+            let on_line = by_line.get(&line).map_or(&[][..], Vec::as_slice);
             // A flow mapping holds several entries on one line: the comment is right when one of them is `<x>`.
-            let Some(decl) = on_line.clone().next() else { continue };
-            if on_line.any(|d| d.name == named) {
+            let Some(decl) = on_line.first() else { continue };
+            if on_line.iter().any(|d| d.name == named) {
                 continue;
             }
             let message = format!("this line declares `{}` but says it was ejected from `beeuni:{named}`", decl.name);

@@ -49,7 +49,7 @@ crate::rules::declare_rule! {
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for (file, stem) in project.legacy_tools.iter().filter(|(_, stem)| !is_beeuni(stem)) {
         let path = &project.file(*file).shown;
-        let declared = project.tools.iter().find(|t| t.name == *stem);
+        let declared = project.first_declared(stem).and_then(|at| project.tools.get(at));
         let (severity, message) = match declared {
             Some(_) => (
                 Severity::Warning,

@@ -2,6 +2,7 @@ use crate::catalog::is_sensitive;
 use crate::diagnostic::{Diagnostic, Label};
 use crate::manifest::agents::AgentDecl;
 use crate::project::Project;
+use std::collections::HashMap;
 
 crate::rules::declare_rule! {
     /// An agent hides a sensitive tool but can reach it through `task`.
@@ -47,6 +48,9 @@ crate::rules::declare_rule! {
 }
 
 fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    // The agents that can call each sensitive tool, found once a tool: asked for every agent that hides it, the
+    // search was agents times agents times their lists.
+    let mut callers: HashMap<&str, Vec<&AgentDecl>> = HashMap::new();
     for a in &project.agents {
         let Some((key, _)) = a.tools_key else { continue };
         if !project.can_call(a, "task") {
@@ -60,8 +64,9 @@ fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             seen.push(t);
-            let others: Vec<&AgentDecl> =
-                project.agents.iter().filter(|b| b.name != a.name && project.can_call(b, t)).collect();
+            let callers =
+                callers.entry(t).or_insert_with(|| project.agents.iter().filter(|b| project.can_call(b, t)).collect());
+            let others: Vec<&AgentDecl> = callers.iter().copied().filter(|b| b.name != a.name).collect();
             let Some(b) = others.first() else { continue };
             let more = match others.len() - 1 {
                 0 => String::new(),
