@@ -131,11 +131,14 @@ impl Document {
                 own.push(*entry);
             }
         }
+        // The keys held so far by hash: a merged mapping's every key looked for among the own ones was their
+        // product (a repository's `tools:` can merge thousands into thousands).
+        let mut held: Option<std::collections::HashSet<Option<&str>>> = None;
         for source in merged {
             if let Value::Map(entries) = &self.nodes[source].value {
                 for entry in entries {
-                    let key = self.scalar(entry.key);
-                    if !self.is_merge_key(entry.key) && own.iter().all(|e| self.scalar(e.key) != key) {
+                    let held = held.get_or_insert_with(|| own.iter().map(|e| self.scalar(e.key)).collect());
+                    if !self.is_merge_key(entry.key) && held.insert(self.scalar(entry.key)) {
                         own.push(*entry);
                     }
                 }
