@@ -27,6 +27,23 @@ export default { 'description': describe, parameters: schema, execute: run }
     assert_eq!(found(&object.execute), Execute::Function { params: Params::new(&params) });
 }
 
+/// A schema of many names: the names `required` lists and `properties` does not define are found as for a short one
+/// (by hash past 64 pairs), in the order written.
+#[test]
+fn required_names_of_a_large_schema() {
+    let properties: Vec<String> = (0..40).map(|i| format!("p{i}: {{}}")).collect();
+    let required: Vec<String> = (0..40).rev().map(|i| format!("'p{i}'")).chain(["'q'".into(), "'p'".into()]).collect();
+    let text = format!(
+        "export default {{ description: 'd', parameters: {{ type: 'object', properties: {{ {} }}, required: [{}] }} }}",
+        properties.join(", "),
+        required.join(", ")
+    );
+    let facts = run("a.ts", &text);
+    let parameters = found(&object(&facts).parameters);
+    let undefined: Vec<&str> = parameters.required_undefined.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(undefined, ["q", "p"]);
+}
+
 #[test]
 fn xcsh_order_execute_params() {
     let text = "export default { description: 'd', parameters: { type: 'object' },\n\
