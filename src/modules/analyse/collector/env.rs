@@ -54,8 +54,17 @@ impl<'a> Collector<'a, '_> {
 
     pub(super) fn env_read(&mut self, env: Env, name: &'a str, at: oxc_span::Span) {
         match env {
-            Env::Context if self.context_env.contains(&name) => {}
-            Env::Context => self.context_env.push(name),
+            Env::Context if self.context_env.len() < 32 => {
+                if !self.context_env.contains(&name) {
+                    self.context_env.push(name);
+                }
+            }
+            Env::Context => {
+                let seen = self.context_env_seen.get_or_insert_with(|| self.context_env.iter().copied().collect());
+                if seen.insert(name) {
+                    self.context_env.push(name);
+                }
+            }
             Env::Process(via) => self.env_reads.push((name, span(at), via)),
         }
     }

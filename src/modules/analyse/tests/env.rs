@@ -30,6 +30,15 @@ const notEnv = process.envs.X
     );
 }
 
+/// Many names, each read twice: each once, in the order first read (past 32 names they are kept by hash too).
+#[test]
+fn many_context_env_names_each_once() {
+    let reads: String = (0..100).chain(0..100).map(|i| format!("context.env.K{i};")).collect();
+    let text = format!("export default {{ execute(args, context) {{ {reads} }} }}");
+    let names: Vec<String> = (0..100).map(|i| format!("K{i}")).collect();
+    assert_eq!(run("a.ts", &text).context_env.to_vec(), names);
+}
+
 #[test]
 fn context_env_reads() {
     let text = r#"
