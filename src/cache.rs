@@ -244,16 +244,6 @@ impl ModuleCache {
         None
     }
 
-    /// [`ModuleCache::module`] for a text that is the blob `id` itself: an entry found that does not say so is
-    /// given as a new one that does (its facts encoded again when the module is taken), so that the next run finds
-    /// it by the id alone ([`ModuleCache::blob_module`]).
-    pub fn module_of_blob<Facts: Codec>(&self, id: &ObjectId, path: &str, text_len: usize) -> Option<(Facts, Entry)> {
-        let content = Content::of_blob(id, text_len)?;
-        let (facts, range) = self.find(content.as_bytes(), suffix(path).as_bytes(), text_len)?;
-        let blob = self.entry_at(range.start).is_some_and(|entry| entry.blob);
-        Some((facts, if blob { Entry::Hit(range) } else { Entry::New(content) }))
-    }
-
     /// What is stored for `key` with the entry's range (`None` when absent, damaged, or when it does not decode).
     fn get<T: Codec>(&self, key: &Key, text_len: usize) -> Option<(T, Range<usize>)> {
         self.find(key.content.as_bytes(), key.suffix.as_bytes(), text_len)

@@ -279,7 +279,7 @@ fn an_unwritable_folder_is_no_error() {
 }
 
 /// An entry made of a blob itself is found by the blob's id alone, with its text's length; one that does not say so
-/// is not, and is given back marked when found under the blob's length. The mark is sealed with the entry.
+/// (a work-tree file the index vouched for) is not. The mark is sealed with the entry.
 #[test]
 fn an_entry_of_the_blob_itself_is_found_by_its_id_alone() {
     let dir = tempfile::tempdir().unwrap();
@@ -288,16 +288,11 @@ fn an_entry_of_the_blob_itself_is_found_by_its_id_alone() {
     let blob = |cache: &ModuleCache| cache.blob_module::<ModuleFacts>(&id(1), "a.ts").map(|(f, _, len)| (f, len));
     store(&open(), vec![new(1, "a.ts")]);
     assert_eq!(blob(&open()), None, "an entry of a text the index vouches for is not the blob's");
-    let (facts_found, entry) = open().module_of_blob::<ModuleFacts>(&id(1), "a.ts", TEXT).unwrap();
-    assert_eq!(facts_found, facts());
-    assert!(matches!(&entry, Entry::New(content) if content.is_blob()), "given back marked");
-    store(&open(), vec![(entry, "a.ts")]);
+    store(&open(), vec![(ModuleCache::new_entry(id(1), TEXT, true).unwrap(), "a.ts")]);
     assert_eq!(blob(&open()), Some((facts(), TEXT)));
     assert_eq!(open().blob_module::<ModuleFacts>(&id(1), "a.js").map(|(f, ..)| f), None, "another extension");
     assert_eq!(open().blob_module::<ModuleFacts>(&id(2), "a.ts").map(|(f, ..)| f), None, "another blob");
-    let (_, entry) = open().module_of_blob::<ModuleFacts>(&id(1), "a.ts", TEXT).unwrap();
-    assert!(matches!(entry, Entry::Hit(_)), "marked already: kept as it is");
-    assert_eq!(open().module::<ModuleFacts>(&id(1), "a.ts", TEXT).map(|(f, _)| f), Some(facts()), "still found whole");
+    assert_eq!(open().module::<ModuleFacts>(&id(1), "a.ts", TEXT).map(|(f, _)| f), Some(facts()), "found whole too");
     // The mark cleared in place, the entry's checksum no longer holds: neither lookup takes it.
     let mut bytes = std::fs::read(&path).unwrap();
     bytes[header().len()] &= !layout::BLOB;

@@ -226,14 +226,12 @@ fn read(
                     false => Read::Cached { id: *id, facts: Box::new(facts), entry },
                 };
             }
-            // Else the blob's length from its header, asked once: a blob past the limit is not read, and no other is
-            // when the cache holds its facts under that length (which bounds their spans).
-            let len = checkout.blob_len(*id);
-            if let Some(len) = len.filter(|&len| len as u64 > limit) {
+            // Else the blob is read, unless its header says it is past the limit. An entry a work-tree run made of a
+            // file the index vouched for is not taken for the blob, though it has its id and maybe its length: git
+            // may convert the file to make the blob, and a conversion can keep the length (`working-tree-encoding`
+            // from UTF-16, a filter).
+            if let Some(len) = checkout.blob_len(*id).filter(|&len| len as u64 > limit) {
                 return Read::TooLarge(len as u64);
-            }
-            if let Some((facts, entry)) = cache.zip(len).and_then(|(cache, len)| cache.module_of_blob(id, path, len)) {
-                return Read::Cached { id: *id, facts: Box::new(facts), entry };
             }
             MODULES_READ.fetch_add(1, Ordering::Relaxed);
             Read::Done { bytes: checkout.read_resolved(resolved), id: Some(*id) }
@@ -404,8 +402,14 @@ fn analyse_bytes(
     match String::from_utf8(bytes) {
         Ok(text) => {
             // An empty cache (a first run) holds nothing to find.
+            // Bytes that are the blob `id` itself (read from git, or hashed here) take only an entry made of that
+            // blob: one a work-tree run made of a file the index vouched for may hold another text of that length.
+            let found = |cache: &ModuleCache, id: &ObjectId| match vouched {
+                true => cache.module(id, path, text.len()),
+                false => cache.blob_module(id, path).filter(|(.., len)| *len == text.len()).map(|(f, e, _)| (f, e)),
+            };
             if let (Some(cache), Some(id)) = (cache.filter(|cache| cache.holds_entries()), &id)
-                && let Some((facts, entry)) = cache.module(id, path, text.len())
+                && let Some((facts, entry)) = found(cache, id)
             {
                 return (body(text, &facts), Box::new(facts), Some(entry));
             }

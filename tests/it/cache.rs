@@ -292,8 +292,8 @@ fn a_warm_staged_run_reads_no_blob_it_has_facts_for() {
 }
 
 /// The pre-commit hook lints the index (`--staged`) on every commit. Once a run has made a module's facts of its
-/// blob, or has been told the blob's length, the hook finds them by the blob's id alone: it opens no git object, not
-/// even for its header (a loose object each: a file opened, mapped and inflated).
+/// blob, the hook finds them by the blob's id alone: it opens no git object, not even for its header (a loose object
+/// each: a file opened, mapped and inflated).
 #[test]
 fn a_warm_staged_run_opens_no_git_object() {
     let other = MODULE.replace("'x'", "'y'");
@@ -301,14 +301,14 @@ fn a_warm_staged_run_opens_no_git_object() {
     let (cold, all) = counted_all(dir.path(), &["--staged", "--no-cache"]);
     assert_eq!(all, [2, 2, 0, 1, 2], "cold: each blob's length asked (the module limit), then the blob read");
     // A work-tree run fills the cache: the index's stat data vouches for the files, which are not known to be the
-    // blobs (git may convert them), so the hook's first run asks each blob's length once, and marks its entry.
+    // blobs (git may convert them, keeping the length: see the test below), so the hook's first run reads them.
     counted(dir.path(), &[]);
     let (first, all) = counted_all(dir.path(), &["--staged"]);
-    assert_eq!(all, [0, 0, 0, 0, 2], "the hook's first warm run");
+    assert_eq!(all, [2, 2, 0, 0, 2], "the hook's first run after a work-tree run");
     let (warm, all) = counted_all(dir.path(), &["--staged"]);
     assert_eq!(all, [0, 0, 0, 0, 0], "the hook's next runs open no object");
     assert_eq!((&first, &warm), (&cold, &cold));
-    // The entries the hook marked serve the work tree as before.
+    // The entries made of the blobs serve the work tree too (git converts nothing here).
     assert_eq!(counted_all(dir.path(), &[]).1, [0, 0, 0, 0, 0]);
     assert_eq!(counted_all(dir.path(), &["--staged"]).1, [0, 0, 0, 0, 0], "and the hook after it");
     // A module staged with new content: its blob's length asked, the blob read and parsed; the other untouched.
@@ -320,6 +320,31 @@ fn a_warm_staged_run_opens_no_git_object() {
     assert!(changed.contains("module-syntax"), "{changed}");
     // Made of the blob, its entry is found by the id next time; the blob is read again only to show the finding.
     assert_eq!(counted_all(dir.path(), &["--staged"]), (changed, [0, 0, 1, 0, 0]));
+}
+
+/// A clean filter that keeps the length (`BAD)` in the work tree is `BAD ` in the blob): the work-tree file does not
+/// parse, the blob does, and both have the blob's id and length. A `--staged` run after a work-tree run, and `impact`
+/// after it, must say what the blob says, never what the cached work-tree file said.
+#[test]
+fn a_filter_that_keeps_the_length_never_gives_the_work_tree_s_facts_to_the_blob() {
+    let module = "export default { description: 'x', b: BAD), parameters: { type: 'object', properties: {} }, async execute() { return 'ok' } }\n";
+    let dir = project(&[("beeuni.yaml", TWO_MODULES), ("tools/a.ts", module), ("tools/b.ts", MODULE)]);
+    write(dir.path(), ".gitattributes", b"tools/*.ts filter=fix\n");
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["config", "filter.fix.clean", "sed 's/BAD)/BAD /'"]);
+    git(dir.path(), &["config", "filter.fix.smudge", "cat"]);
+    let past = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_500_000_000);
+    for path in ["beeuni.yaml", "tools/a.ts", "tools/b.ts", ".gitattributes"] {
+        std::fs::File::options().write(true).open(dir.path().join(path)).unwrap().set_modified(past).unwrap();
+    }
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-qm", "all"]);
+    let blob = report(dir.path(), &["--staged", "--no-cache"]);
+    assert!(!blob.contains("module-syntax"), "the blob parses: {blob}");
+    let work_tree = report(dir.path(), &[]);
+    assert!(work_tree.contains("module-syntax"), "the work-tree file does not: {work_tree}");
+    assert_eq!(report(dir.path(), &["--staged"]), blob, "the hook after the work-tree run");
+    assert_eq!(report(dir.path(), &["--staged"]), blob, "and again");
 }
 
 /// The module limit holds for a blob found by its id: the entry gives its length, and a blob past the limit is
