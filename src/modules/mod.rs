@@ -253,6 +253,18 @@ enum Read {
     TooLarge(u64),
 }
 
+/// Where the cache key of a module's bytes comes from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum IdFrom {
+    /// The blob the index holds for a work-tree file its stat data says is unchanged since staged: what git makes
+    /// of the file (converted, perhaps), not the text itself (see [`crate::cache::Content`]).
+    Index,
+    /// A git blob read whole, whose entry [`read`] looked for already.
+    Blob,
+    /// The bytes hashed as git does: the text is that blob.
+    Hash,
+}
+
 /// A module's text after its analysis.
 enum Body {
     Held(String),
@@ -321,9 +333,7 @@ fn analyse_bytes(
     let_go: bool,
     counted: &mut Counted,
 ) -> Analysed {
-    // `vouched`: the id is the blob the index holds for a work-tree file its stat data says is unchanged since
-    // staged, which is what git makes of the file (converted, perhaps), not the text itself (see `Content`).
-    let (bytes, id, vouched) = match (read, known) {
+    let (bytes, id, id_from) = match (read, known) {
         (Read::TooLarge(size), _) => return too_large(size, limit),
         (Read::Cached { facts, entry, .. }, _) => return (Body::LetGo, facts, Some(entry)),
         (Read::Known, Some((text, facts))) => return (Body::Held(text.to_string()), Box::new(facts.clone()), None),
@@ -345,17 +355,18 @@ fn analyse_bytes(
             }) {
                 Ok(Some(metadata)) => {
                     let id = indexed.and_then(|indexed| indexed.id_if_clean(&metadata));
-                    (Ok(bytes), id, id.is_some())
+                    (Ok(bytes), id, IdFrom::Index)
                 }
                 Ok(None) => {
                     SPARE.set(bytes);
                     return too_large(size, limit);
                 }
-                Err(refusal) => (Err(refusal), None, false),
+                Err(refusal) => (Err(refusal), None, IdFrom::Hash),
             }
         }
-        (Read::Done { bytes, id }, _) => (bytes, id, false),
-        (Read::Known, None) => (Err(Refusal::NotFound), None, false),
+        // Only a git blob comes with its id, and `read` looked it up already.
+        (Read::Done { bytes, id }, _) => (bytes, id, IdFrom::Blob),
+        (Read::Known, None) => (Err(Refusal::NotFound), None, IdFrom::Hash),
     };
     let bytes = match bytes {
         Ok(bytes) => bytes,
@@ -396,17 +407,24 @@ fn analyse_bytes(
     };
     // The cache key: the blob id git already knows, or the bytes hashed as git would, with the text's length (what
     // tells the work-tree file from the blob git converts it to: see [`crate::cache::Content`]).
-    let id = cache.and_then(|_| {
-        id.or_else(|| gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, &bytes).ok())
-    });
+    let (id, id_from) = match id {
+        Some(id) => (cache.map(|_| id), id_from),
+        None => {
+            let hashed = || gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, &bytes).ok();
+            (cache.and_then(|_| hashed()), IdFrom::Hash)
+        }
+    };
     match String::from_utf8(bytes) {
         Ok(text) => {
-            // An empty cache (a first run) holds nothing to find.
-            // Bytes that are the blob `id` itself (read from git, or hashed here) take only an entry made of that
-            // blob: one a work-tree run made of a file the index vouched for may hold another text of that length.
-            let found = |cache: &ModuleCache, id: &ObjectId| match vouched {
-                true => cache.module(id, path, text.len()),
-                false => cache.blob_module(id, path).filter(|(.., len)| *len == text.len()).map(|(f, e, _)| (f, e)),
+            // An empty cache (a first run) holds nothing to find. Bytes hashed here are the blob of that id, and take
+            // only an entry made of that blob: one a work-tree run made of a file the index vouched for may hold
+            // another text of that length.
+            let found = |cache: &ModuleCache, id: &ObjectId| match id_from {
+                IdFrom::Index => cache.module(id, path, text.len()),
+                IdFrom::Blob => None,
+                IdFrom::Hash => {
+                    cache.blob_module(id, path).filter(|(.., len)| *len == text.len()).map(|(f, e, _)| (f, e))
+                }
             };
             if let (Some(cache), Some(id)) = (cache.filter(|cache| cache.holds_entries()), &id)
                 && let Some((facts, entry)) = found(cache, id)
@@ -415,7 +433,7 @@ fn analyse_bytes(
             }
             counted.parsed += 1;
             let facts = ALLOCATOR.with(|allocator| size::analyse_in_turn(path, &text, allocator));
-            let entry = id.and_then(|id| ModuleCache::new_entry(id, text.len(), !vouched));
+            let entry = id.and_then(|id| ModuleCache::new_entry(id, text.len(), id_from != IdFrom::Index));
             (body(text, &facts), Box::new(facts), entry)
         }
         Err(e) => {
